@@ -1,0 +1,130 @@
+// The backend interface. Core (src/core/ops) validates every call once and lowers ops to these
+// primitives; a backend receives checked, canonical calls: dtypes allowed by the contract and
+// by supports(), equal shapes for elementwise inputs (rank-0 operands already broadcast as
+// stride-0 views), outputs freshly allocated compact tensors of this backend unless stated.
+// Backends assert, they do not validate user input.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tenferro/config.hpp"
+#include "tenferro/op_info.hpp"
+#include "tenferro/tensor.hpp"
+
+namespace tenferro {
+
+/// Bytes moved between host and device through upload/download (mappings do not count).
+struct TransferStats {
+  std::uint64_t uploaded_bytes = 0;
+  std::uint64_t downloaded_bytes = 0;
+  std::uint64_t uploads = 0;
+  std::uint64_t downloads = 0;
+};
+
+/// One step of an elementwise fusion plan. args[j] >= 0 names an earlier step's result;
+/// args[j] < 0 names plan input (-args[j] - 1).
+struct FusionStep {
+  OpId op;
+  std::vector<int> args;
+  CompareDir dir = CompareDir::EQ;  // compare steps only
+};
+/// A chain of elementwise/analytic ops over equal shapes; the result is the last step's.
+struct FusionPlan {
+  std::vector<FusionStep> steps;
+};
+
+/// A batched matrix product C[m,n,b] = alpha * sum_k op(A)[m,k,b] op(B)[k,n,b] + beta*C.
+/// a, b, c are rank-3 views [M,K,B], [K,N,B], [M,N,B] (any strides; c has no overlap).
+/// beta == 0 never reads c. conj_* conjugates that operand (complex only).
+struct GemmCall {
+  TensorView a, b, c;
+  bool conj_a = false, conj_b = false;
+  Scalar alpha, beta;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  /// "cpu" or "vulkan".
+  virtual std::string name() const = 0;
+  /// Human-readable device description.
+  virtual std::string device_name() const = 0;
+  /// The allocation domain of this runtime: tensors of other domains are rejected.
+  virtual DomainId domain() const = 0;
+  /// Placement of outputs.
+  virtual Placement placement() const = 0;
+  /// Capability table: true when this backend runs `op` for operands of dtype `d`.
+  /// Core only asks for pairs the contract allows.
+  virtual bool supports(OpId op, DType d) const = 0;
+  /// True for the CPU backend: its tensors are host tensors.
+  virtual bool is_host() const { return false; }
+
+  // --- memory and transfers -------------------------------------------------------------
+  /// Uninitialized compact tensor. Throws out_of_memory.
+  virtual Tensor allocate(DType dtype, const Shape& shape) = 0;
+  /// Host view (any layout) -> new compact tensor of this backend.
+  virtual Tensor upload(const TensorView& host) = 0;
+  /// Tensor of this backend (any layout) -> new compact host tensor.
+  virtual Tensor download(const TensorView& t) = 0;
+  virtual TransferStats transfer_stats() const { return {}; }
+  /// Waits for all recorded work; rethrows errors kernels detected.
+  virtual void synchronize() {}
+
+  // --- primitives (validated by core) ---------------------------------------------------
+  /// out[i] = value for every element of the view. value.dtype == out.dtype.
+  virtual void fill(const TensorView& out, const Scalar& value) = 0;
+  /// dst[i] = src[i]; same dtype and shape; dst may be any non-self-overlapping view.
+  virtual void copy(const TensorView& src, const TensorView& dst) = 0;
+  /// dst[i] = cast(src[i]) (SEMANTICS.md cast rules). A NaN/inf/out-of-range float to an
+  /// integer raises invalid_argument naming `op`; with `exact`, a non-integral float too.
+  virtual void cast(const TensorView& src, const TensorView& dst, const char* op, bool exact) = 0;
+  /// Elementwise op of family unary/analytic/binary/compare/select/clamp. Inputs have out's
+  /// shape; dtypes as the contract says (compare: out Bool; select: inputs[0] Bool; abs of
+  /// complex: out real). Integer division/remainder by zero or a negative integer exponent
+  /// raises numerical_failure (GPU: at the next synchronization).
+  virtual void elementwise(OpId op, std::span<const TensorView> inputs, const TensorView& out,
+                           CompareDir dir) = 0;
+  /// Runs a fusion plan; out has the shape of the inputs and the dtype of the last step.
+  /// The default runs it unfused, step by step.
+  virtual void fused(const FusionPlan& plan, std::span<const TensorView> inputs,
+                     const TensorView& out);
+  /// out = reduction of x over `axes` (sorted, unique, non-empty, every extent > 0).
+  /// out has x's shape without those axes.
+  virtual void reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) = 0;
+  virtual void gemm(const GemmCall& call) = 0;
+  /// tril (lower = true) or triu on axes 0, 1; later axes are batch. out compact.
+  virtual void triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) = 0;
+  /// StableHLO gather with validated config; indices I32 or I64.
+  virtual void gather(const TensorView& operand, const TensorView& indices, const GatherConfig& cfg,
+                      const TensorView& out) = 0;
+  /// Scatter into `out`, which already holds a copy of the operand.
+  virtual void scatter(const TensorView& out, const TensorView& indices, const TensorView& updates,
+                       const ScatterConfig& cfg) = 0;
+
+  // --- sessions -------------------------------------------------------------------------
+  /// Called by with_session around the body (one recording scope on a GPU).
+  virtual void begin_session() {}
+  virtual void end_session() {}
+};
+
+/// The process-wide CPU backend (the embedded default and the host for transfers).
+Backend& cpu_backend();
+
+/// Runs f inside one execution session of `be`. Entering a session of the same backend
+/// again on the same thread while one is open raises Error{runtime_state} and f does not
+/// run. Other threads may open their own sessions on the same backend.
+void with_session(Backend& be, const std::function<void()>& f);
+
+/// Host-tensor helpers (CPU backend): build from / read back to std::vector in colex order.
+template <class T> Tensor host_tensor(const Shape& shape, const std::vector<T>& values);
+Tensor host_tensor_zeros(DType dtype, const Shape& shape);
+template <class T> std::vector<T> to_vector(const TensorView& t);
+template <> Tensor host_tensor<bool>(const Shape& shape, const std::vector<bool>& values);
+template <> std::vector<bool> to_vector<bool>(const TensorView& t);
+
+}  // namespace tenferro

@@ -1,0 +1,153 @@
+// Einstein summation over tenferro ops (composite: diagonal views, reduce_sum, dot_general,
+// one final transpose). See docs/einsum.md.
+//
+// Subscripts are UTF-8; every Unicode code point other than ',', '-', '>', '.' and ASCII
+// whitespace (ignored) is a label. "a,b->c" is explicit; without "->" the output holds the
+// labels that appear exactly once, sorted by code point (ellipsis dimensions first). "..."
+// broadcasts with NumPy rules (aligned at the end of the ellipsis, extent 1 stretches).
+// Column-major: the k-th label of a term names axis k of that operand. A label repeated in
+// one operand takes its diagonal; a label that appears in one operand only and not in the
+// output is summed there first. Labels of different extents are a shape_mismatch (no size-1
+// broadcasting outside "...").
+//
+// Errors (Error, op "einsum"): malformed subscripts, wrong operand count, an output label
+// that is repeated or absent from the inputs, a bad path: invalid_argument; a term whose
+// label count does not match its operand's rank: rank_mismatch; conflicting extents:
+// shape_mismatch; operand dtypes that differ: dtype_mismatch; a dtype dot_general does not
+// support with two or more operands: unsupported. All are raised before any work.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tenferro/backend.hpp"
+#include "tenferro/tensor.hpp"
+
+namespace tenferro {
+
+/// Labels synthesised for ellipsis dimensions: kEllipsisLabelBase + k (beyond Unicode).
+inline constexpr char32_t kEllipsisLabelBase = 0x110000;
+
+/// One term of the subscripts as written. `ellipsis` is the index in `labels` where "..."
+/// stands (-1: none).
+struct EinsumTerm {
+  std::vector<char32_t> labels;
+  int ellipsis = -1;
+};
+
+/// Subscripts parsed, before shapes are known.
+struct EinsumSubscripts {
+  std::vector<EinsumTerm> inputs;
+  EinsumTerm output;
+  bool explicit_output = false;
+};
+
+/// Parses UTF-8 subscripts. Throws Error{invalid_argument} (op "einsum", arg "subscripts")
+/// for invalid UTF-8, a stray '-', '>' or '.', two ellipses in a term, more than one "->".
+EinsumSubscripts parse_subscripts(std::string_view subscripts);
+
+/// A checked einsum bound to operand shapes. Labels are dense ids 0..L-1.
+struct EinsumSpec {
+  std::vector<char32_t> labels;          // id -> code point
+  std::vector<std::int64_t> extents;     // id -> extent
+  /// Per operand, per axis: the label id, or -1 for an extent-1 ellipsis axis that
+  /// broadcasts (dropped before contraction).
+  std::vector<std::vector<int>> inputs;
+  std::vector<int> output;               // output axis k -> label id (unique)
+  /// Per operand: the distinct labels left after diagonals, dropped broadcast axes and sums
+  /// of labels private to that operand (the planner's view of the operand), in first-
+  /// occurrence order.
+  std::vector<std::vector<int>> reduced;
+  std::size_t num_inputs() const { return inputs.size(); }
+};
+
+/// Parses and binds. Throws the errors listed at the top of this file.
+EinsumSpec make_spec(std::string_view subscripts, std::span<const Shape> shapes);
+/// Subscripts of a spec as UTF-8 (explicit form; ellipsis dims print as "…k" tokens).
+std::string spec_to_string(const EinsumSpec& spec);
+
+/// opt_einsum's linear path format: step {i, j} contracts the operands at current positions
+/// i and j (i != j); both are removed and the result is appended at the end.
+using Path = std::vector<std::pair<int, int>>;
+
+/// Cost of a path. flops = sum over steps of the product of the extents of every label of
+/// the two operands (opt_einsum's convention without its factor 2), plus numel of each
+/// operand that is summed or diagonalised before pairing. opt_einsum_flops doubles the steps
+/// that sum a label (what opt_einsum reports and the instance files store).
+struct PathCost {
+  double flops = 0, opt_einsum_flops = 0;
+  double log10_flops = 0;                   // log10(max(flops, 1))
+  double largest_intermediate = 0;          // elements of the largest step result
+  double peak_live_intermediates = 0;       // max over steps of live intermediates (elements)
+  double input_elements = 0;                // sum of operand sizes (always live)
+  std::vector<double> step_flops;
+};
+
+/// Validates the path (invalid_argument: wrong number of steps for n operands, a position
+/// out of range or i == j) and computes its cost. n == 1 needs the empty path; n operands
+/// need n - 1 steps.
+PathCost path_cost(const EinsumSpec& spec, const Path& path);
+
+enum class PathMethod {
+  automatic,      // trivial for n <= 2; optimal for n <= optimal_max_inputs; else random greedy
+  optimal,        // dynamic programming over subsets (exact minimum flops), n <= 20
+  greedy,         // one deterministic greedy pass
+  random_greedy,  // greedy + Boltzmann-sampled restarts + subtree re-optimisation
+};
+
+struct PlanOptions {
+  PathMethod method = PathMethod::automatic;
+  /// Largest allowed intermediate (elements); 0 means no cap. Planners prefer paths within
+  /// the cap; when none is found the smallest-peak path found is used.
+  double max_intermediate = 0;
+  int optimal_max_inputs = 12;
+  int restarts = 96;            // random greedy restarts
+  double time_budget_s = 0.6;   // random greedy stops early past this
+  int subtree_size = 8;         // window of the subtree re-optimisation (0: off)
+  std::uint64_t seed = 0x7e5f3a11;
+};
+
+/// Plans a path for spec. Deterministic for given options (unless the time budget cuts).
+Path plan_path(const EinsumSpec& spec, const PlanOptions& opts = {});
+const char* path_method_name(PathMethod m);
+
+/// A spec with its path and cost.
+struct EinsumPlan {
+  EinsumSpec spec;
+  Path path;
+  PathCost cost;
+  std::string method;       // "given", "trivial", "optimal", "greedy", "random_greedy"
+  double plan_seconds = 0;
+};
+
+struct EinsumOptions {
+  PlanOptions plan;
+  /// A given path (linear format); when set, no planner runs.
+  std::vector<std::pair<int, int>> path;
+  bool use_path = false;
+  /// Plans are cached by (subscripts, shapes, options) unless false.
+  bool cache = true;
+};
+
+/// Parses, binds and plans (cached). Throws like make_spec and path_cost.
+std::shared_ptr<const EinsumPlan> make_plan(std::string_view subscripts, std::span<const Shape> shapes,
+                                            const EinsumOptions& opts = {});
+/// Entries in the plan cache (for tests) and clearing it.
+std::size_t plan_cache_size();
+void clear_plan_cache();
+
+/// Runs a checked spec along a path on `be`: operands must match the spec's shapes, share a
+/// dtype and live on `be`. Intermediates are freed at last use; pairwise steps go through
+/// dot_general on strided views, one transpose at the end. Does not open a session: callers
+/// wanting one batch wrap the call in with_session(be, ...).
+Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands);
+
+/// einsum = make_plan + execute.
+Tensor einsum(Backend& be, std::string_view subscripts, std::span<const TensorView> operands,
+              const EinsumOptions& opts = {});
+
+}  // namespace tenferro

@@ -1,0 +1,50 @@
+// Column-major strided layouts (SEMANTICS.md "Tensors and layout"), CuTe-style: a layout is a
+// function from a colexicographic coordinate to an element offset. Strides and offsets count
+// elements, never bytes; strides may be negative or zero (broadcast).
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+
+#include "tenferro/error.hpp"
+#include <vector>
+
+namespace tenferro {
+
+using Shape = std::vector<std::int64_t>;
+using Strides = std::vector<std::int64_t>;
+using Axes = std::vector<std::int64_t>;
+
+/// Product of extents; throws Error{invalid_argument} on a negative extent or int64 overflow.
+std::int64_t shape_numel(const Shape& shape, const char* op = "shape");
+/// Compact column-major strides [1, d0, d0*d1, ...].
+Strides compact_strides(const Shape& shape);
+
+struct Layout {
+  Shape shape;
+  Strides strides;
+  std::int64_t offset = 0;
+
+  static Layout compact(const Shape& shape) { return Layout{shape, compact_strides(shape), 0}; }
+  std::int64_t rank() const { return static_cast<std::int64_t>(shape.size()); }
+  std::int64_t numel() const;
+  /// True when the layout visits offset, offset+1, ... in colex order (size-1 axes' strides
+  /// are ignored). @post is_compact() implies element i lives at offset + i.
+  bool is_compact() const;
+  /// Element offset of the colex linear index i (0 <= i < numel()).
+  std::int64_t offset_of(std::int64_t linear) const;
+  /// Smallest and largest element offset reached; for an empty layout min > max.
+  std::int64_t min_offset() const;
+  std::int64_t max_offset() const;
+  bool operator==(const Layout&) const = default;
+};
+
+/// Merges axes i, i+1 with strides[i+1] == strides[i]*shape[i] and drops extent-1 axes.
+/// @post for every i: coalesce(L).offset_of(i) == L.offset_of(i); result rank <= L.rank().
+/// Rank 0 results for numel 1; an empty layout coalesces to shape [0].
+Layout coalesce(const Layout& l);
+/// Coalesces several equally shaped layouts jointly (axes merged only where all agree), as
+/// elementwise kernels need. @pre all shapes equal.
+std::vector<Layout> coalesce_jointly(const std::vector<Layout>& ls);
+
+
+}  // namespace tenferro

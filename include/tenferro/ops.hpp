@@ -1,0 +1,115 @@
+// The op vocabulary of SEMANTICS.md. Every op validates its arguments before any work or
+// allocation (errors name the op and argument), checks that every input lives in `be`'s
+// domain (host tensor on a device backend: runtime_state, "upload first"; another runtime's
+// tensor: host_access, foreign domain), and returns a new compact tensor placed on `be`.
+#pragma once
+#include <vector>
+
+#include "tenferro/backend.hpp"
+#include "tenferro/config.hpp"
+#include "tenferro/tensor.hpp"
+
+namespace tenferro {
+
+// ---- elementwise (equal shapes; rank-0 real with complex of the same precision in
+// add/sub/mul/div; rank-0 lower/upper in clamp; rank-0 pred in select) --------------------
+Tensor neg(Backend& be, const TensorView& x);
+Tensor conj(Backend& be, const TensorView& x);
+/// Complex input gives the real dtype (C32 -> F32, C64 -> F64).
+Tensor abs(Backend& be, const TensorView& x);
+Tensor sign(Backend& be, const TensorView& x);
+Tensor add(Backend& be, const TensorView& lhs, const TensorView& rhs);
+Tensor sub(Backend& be, const TensorView& lhs, const TensorView& rhs);
+Tensor mul(Backend& be, const TensorView& lhs, const TensorView& rhs);
+/// Integers truncate; MIN / -1 = MIN; integer division by zero is numerical_failure.
+Tensor div(Backend& be, const TensorView& lhs, const TensorView& rhs);
+/// fmod sign rule; integer MIN % -1 = 0; zero divisor numerical_failure.
+Tensor rem(Backend& be, const TensorView& lhs, const TensorView& rhs);
+/// Integer pow wraps; a negative integer exponent is numerical_failure.
+Tensor pow(Backend& be, const TensorView& lhs, const TensorView& rhs);
+Tensor maximum(Backend& be, const TensorView& lhs, const TensorView& rhs);
+Tensor minimum(Backend& be, const TensorView& lhs, const TensorView& rhs);
+/// Bool result; complex allows EQ and NE only.
+Tensor compare(Backend& be, const TensorView& lhs, const TensorView& rhs, CompareDir dir);
+Tensor select(Backend& be, const TensorView& pred, const TensorView& on_true, const TensorView& on_false);
+/// min(max(x, lower), upper).
+Tensor clamp(Backend& be, const TensorView& x, const TensorView& lower, const TensorView& upper);
+/// Any unary/analytic/binary op by id (what the eval CLI and tests enumerate).
+Tensor elementwise(Backend& be, OpId op, std::span<const TensorView> inputs,
+                   CompareDir dir = CompareDir::EQ);
+
+// ---- analytic (F32 F64 C32 C64; erf F32 F64) ---------------------------------------------
+Tensor exp(Backend& be, const TensorView& x);
+Tensor log(Backend& be, const TensorView& x);
+Tensor sin(Backend& be, const TensorView& x);
+Tensor cos(Backend& be, const TensorView& x);
+Tensor tanh(Backend& be, const TensorView& x);
+Tensor sqrt(Backend& be, const TensorView& x);
+Tensor rsqrt(Backend& be, const TensorView& x);
+Tensor expm1(Backend& be, const TensorView& x);
+Tensor log1p(Backend& be, const TensorView& x);
+Tensor erf(Backend& be, const TensorView& x);
+
+// ---- fusion --------------------------------------------------------------------------------
+/// Runs an elementwise chain (inputs equal shapes, may be broadcast views); equals the
+/// unfused chain. Validated step by step like the unfused ops.
+Tensor fused(Backend& be, const FusionPlan& plan, std::span<const TensorView> inputs);
+
+// ---- casts ---------------------------------------------------------------------------------
+/// Checked conversion along the promotion lattice, else unsupported.
+Tensor convert(Backend& be, const TensorView& x, DType to);
+/// Explicit cast between any pair (SEMANTICS.md). Float to integer: NaN/inf/out of range is
+/// invalid_argument.
+Tensor cast(Backend& be, const TensorView& x, DType to);
+
+// ---- structural ----------------------------------------------------------------------------
+Tensor transpose(Backend& be, const TensorView& x, const Axes& perm);
+Tensor reshape(Backend& be, const TensorView& x, const Shape& shape);
+Tensor broadcast_in_dim(Backend& be, const TensorView& x, const Shape& shape, const Axes& dims);
+/// Keeps axis a (the diagonal), drops axis b. a == b is invalid_argument.
+Tensor extract_diagonal(Backend& be, const TensorView& x, std::int64_t a, std::int64_t b);
+/// Inverse of extract_diagonal: inserts a new axis at position b of extent shape[a].
+Tensor embed_diagonal(Backend& be, const TensorView& x, std::int64_t a, std::int64_t b);
+Tensor tril(Backend& be, const TensorView& x, std::int64_t k);
+Tensor triu(Backend& be, const TensorView& x, std::int64_t k);
+/// dst fully overwritten with src; same dtype and shape; overlapping views invalid_argument.
+void copy_into(Backend& be, const TensorView& src, const TensorView& dst);
+Tensor to_contiguous(Backend& be, const TensorView& x);
+Tensor slice(Backend& be, const TensorView& x, const SliceConfig& cfg);
+/// starts: rank-1 integer tensor with one start per axis, clamped into range.
+Tensor dynamic_slice(Backend& be, const TensorView& x, const TensorView& starts, const Shape& slice_sizes);
+Tensor dynamic_update_slice(Backend& be, const TensorView& operand, const TensorView& update,
+                            const TensorView& starts);
+/// pad_value: optional rank-0 tensor of x's dtype (undefined view means zero).
+Tensor pad(Backend& be, const TensorView& x, const PadConfig& cfg, const TensorView& pad_value = {});
+Tensor concatenate(Backend& be, std::span<const TensorView> inputs, std::int64_t axis);
+Tensor reverse(Backend& be, const TensorView& x, const Axes& axes);
+
+// ---- reductions ----------------------------------------------------------------------------
+Tensor reduce_sum(Backend& be, const TensorView& x, const Axes& axes);
+Tensor reduce_prod(Backend& be, const TensorView& x, const Axes& axes);
+Tensor reduce_max(Backend& be, const TensorView& x, const Axes& axes);
+Tensor reduce_min(Backend& be, const TensorView& x, const Axes& axes);
+Tensor reduce(Backend& be, OpId op, const TensorView& x, const Axes& axes);
+
+// ---- contraction ---------------------------------------------------------------------------
+/// Output axes: lhs free, rhs free, batch. F32 F64 C32 C64.
+Tensor dot_general(Backend& be, const TensorView& lhs, const TensorView& rhs,
+                   const DotGeneralConfig& cfg, bool lhs_conj = false, bool rhs_conj = false);
+/// out = alpha * dot + beta * out (beta == 0 never reads out). out: a view of the result shape.
+void dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs,
+                      const DotGeneralConfig& cfg, bool lhs_conj, bool rhs_conj,
+                      const Scalar& alpha, const Scalar& beta, const TensorView& out);
+
+// ---- indexing ------------------------------------------------------------------------------
+Tensor gather(Backend& be, const TensorView& operand, const TensorView& start_indices,
+              const GatherConfig& cfg);
+Tensor scatter(Backend& be, const TensorView& operand, const TensorView& scatter_indices,
+               const TensorView& updates, const ScatterConfig& cfg);
+
+// ---- transfers -----------------------------------------------------------------------------
+/// Host tensor (CPU backend) -> be. Device tensor of be -> host.
+Tensor upload(Backend& be, const TensorView& host);
+Tensor download(Backend& be, const TensorView& t);
+
+}  // namespace tenferro

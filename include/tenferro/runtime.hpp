@@ -1,0 +1,30 @@
+// Backend selection: the CPU backend always; Vulkan devices when the provider is built and a
+// device exists. The default prefers a discrete GPU, then integrated, then a CPU Vulkan device
+// (lavapipe), then the CPU backend; TENFERRO_DEVICE (an ordinal or "cpu") overrides it.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "tenferro/backend.hpp"
+
+namespace tenferro {
+
+/// One row of `tenferro devices`.
+struct DeviceInfo {
+  std::string backend;  // "cpu" or "vulkan"
+  int ordinal = 0;
+  std::string name, type, driver;
+  std::vector<std::string> details;  // "key: value" lines (heaps, features, limits)
+};
+
+/// Every usable device; never throws (a Vulkan failure yields just the CPU row).
+std::vector<DeviceInfo> list_devices();
+/// True when at least one Vulkan device can be opened; never throws.
+bool vulkan_available() noexcept;
+/// "cpu" or "vulkan" (ordinal -1: the default Vulkan device). Throws Error{unsupported} for
+/// an unknown backend, Error{invalid_argument} for an ordinal that does not exist.
+Backend& get_backend(const std::string& name, int ordinal = -1);
+/// The default backend as described above.
+Backend& default_backend();
+
+}  // namespace tenferro

@@ -1,0 +1,33 @@
+// Validation helpers shared by the op families in src/core/ops. Each raises the error kind
+// SEMANTICS.md assigns, naming the op and the argument.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "tenferro/backend.hpp"
+#include "tenferro/error.hpp"
+#include "tenferro/op_info.hpp"
+
+namespace tenferro::detail {
+
+/// The input must live in be's domain: a host tensor on a device backend is runtime_state
+/// ("upload first"); a device tensor on the CPU backend is runtime_state ("download first");
+/// another runtime's tensor is host_access (foreign domain). Undefined views: invalid_argument.
+void check_resident(const Backend& be, const TensorView& t, const char* op, const char* arg);
+/// Contract first (unsupported: "op does not accept dtype"), then be.supports() (unsupported:
+/// "[backend] op: dtype not supported by this backend").
+void check_supported(const Backend& be, OpId op, DType d, const char* arg = "x");
+void check_same_dtype(const TensorView& a, const TensorView& b, const char* op, const char* arg);
+void check_same_shape(const TensorView& a, const TensorView& b, const char* op, const char* arg);
+void check_axis(std::int64_t axis, std::int64_t rank, const char* op, const char* arg);
+/// Every axis in [0, rank) and no repeats (axis_out_of_bounds / invalid_argument).
+void check_axes(const Axes& axes, std::int64_t rank, const char* op, const char* arg);
+/// Zero of dtype d.
+Scalar zero_of(DType d);
+/// A rank-0 view broadcast (stride 0) to `shape`.
+TensorView broadcast_scalar(const TensorView& t, const Shape& shape);
+/// Converts an index tensor to I32/I64: I32/I64 pass through; F32/F64 holding exact integers
+/// are cast to I64 (else invalid_argument); others invalid_argument.
+TensorView index_tensor(Backend& be, const TensorView& t, const char* op, const char* arg);
+
+}  // namespace tenferro::detail

@@ -1,0 +1,118 @@
+// Layout algebra: numel, compact strides, colex offsets, coalescing.
+#include "tenferro/layout.hpp"
+
+#include <ostream>
+
+#include "tenferro/error.hpp"
+
+namespace tenferro {
+
+std::int64_t shape_numel(const Shape& shape, const char* op) {
+  std::int64_t n = 1;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    TENFERRO_CHECK(shape[i] >= 0, invalid_argument, op, "shape", "extent ", shape[i], " at axis ", i,
+                   " is negative");
+    if (shape[i] == 0) return 0;
+  }
+  for (std::int64_t e : shape)
+    TENFERRO_CHECK(!__builtin_mul_overflow(n, e, &n), invalid_argument, op, "shape",
+                   "element count of ", shape, " overflows int64");
+  return n;
+}
+
+Strides compact_strides(const Shape& shape) {
+  Strides s(shape.size());
+  std::int64_t acc = 1;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    s[i] = acc;
+    acc *= shape[i] > 0 ? shape[i] : 1;
+  }
+  return s;
+}
+
+std::int64_t Layout::numel() const {
+  std::int64_t n = 1;
+  for (std::int64_t e : shape) n *= e;
+  return n;
+}
+
+bool Layout::is_compact() const {
+  std::int64_t expect = 1;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0) return true;
+    if (shape[i] != 1 && strides[i] != expect) return false;
+    expect *= shape[i];
+  }
+  return true;
+}
+
+std::int64_t Layout::offset_of(std::int64_t linear) const {
+  std::int64_t off = offset;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    off += (linear % shape[i]) * strides[i];
+    linear /= shape[i];
+  }
+  return off;
+}
+
+std::int64_t Layout::min_offset() const {
+  std::int64_t m = offset;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0) return 1 + max_offset();  // empty: min > max
+    if (strides[i] < 0) m += (shape[i] - 1) * strides[i];
+  }
+  return m;
+}
+
+std::int64_t Layout::max_offset() const {
+  std::int64_t m = offset;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0) return offset - 1;
+    if (strides[i] > 0) m += (shape[i] - 1) * strides[i];
+  }
+  return m;
+}
+
+std::vector<Layout> coalesce_jointly(const std::vector<Layout>& ls) {
+  const std::size_t n = ls.size();
+  std::vector<Layout> out(n);
+  if (n == 0) return out;
+  const Shape& shape = ls[0].shape;
+  bool empty = false;
+  for (std::int64_t e : shape) empty |= e == 0;
+  for (std::size_t j = 0; j < n; ++j) out[j].offset = ls[j].offset;
+  if (empty) {
+    for (auto& l : out) {
+      l.shape = {0};
+      l.strides = {1};
+    }
+    return out;
+  }
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 1) continue;
+    bool merge = !out[0].shape.empty();
+    for (std::size_t j = 0; merge && j < n; ++j) {
+      const Layout& o = out[j];
+      merge = o.strides.back() * o.shape.back() == ls[j].strides[i];
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      if (merge) {
+        out[j].shape.back() *= shape[i];
+      } else {
+        out[j].shape.push_back(shape[i]);
+        out[j].strides.push_back(ls[j].strides[i]);
+      }
+    }
+  }
+  return out;
+}
+
+Layout coalesce(const Layout& l) { return coalesce_jointly({l})[0]; }
+
+std::ostream& operator<<(std::ostream& os, const std::vector<long>& s) {
+  os << "[";
+  for (std::size_t i = 0; i < s.size(); ++i) os << (i ? ", " : "") << s[i];
+  return os << "]";
+}
+
+}  // namespace tenferro

@@ -1,0 +1,26 @@
+#include "options.hpp"
+
+#include <cstdlib>
+
+namespace tenferro {
+
+namespace {
+std::uint64_t env_u64(const char* name, std::uint64_t dflt) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtoull(v, nullptr, 10) : dflt;
+}
+}  // namespace
+
+const Options& options() {
+  static const Options o = [] {
+    Options r;
+    if (const char* d = std::getenv("TENFERRO_DEVICE")) r.device = d;
+    r.vk_validation = env_u64("TENFERRO_VK_VALIDATION", 0) != 0;
+    r.vk_memory_cap = env_u64("TENFERRO_VK_MEMORY_CAP", 0);
+    r.vk_cache_bytes = env_u64("TENFERRO_VK_CACHE", r.vk_cache_bytes);
+    return r;
+  }();
+  return o;
+}
+
+}  // namespace tenferro

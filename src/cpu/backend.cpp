@@ -1,0 +1,145 @@
+// CpuBackend wiring: storage, transfers, capability table, dispatch to family kernels.
+#include "cpu_backend.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <thread>
+
+namespace tenferro::cpu {
+
+HostStorage::HostStorage(std::size_t nbytes, DomainId domain)
+    : Storage(nbytes, domain, {MemoryKind::UnpinnedHost, DeviceKind::Cpu, 0}) {
+  const std::size_t rounded = ((nbytes + 63) / 64) * 64;
+  data_ = static_cast<std::byte*>(rounded ? std::aligned_alloc(64, rounded) : nullptr);
+  TENFERRO_CHECK(data_ != nullptr || nbytes == 0, out_of_memory, "allocate", "", "host allocation of ",
+                 nbytes, " bytes failed");
+}
+
+HostStorage::~HostStorage() { std::free(data_); }
+
+CpuBackend::CpuBackend() : domain_(new_domain_id()) {}
+
+std::string CpuBackend::device_name() const {
+  return "host CPU (" + std::to_string(std::thread::hardware_concurrency()) + " threads)";
+}
+
+// The CPU backend runs the whole contract.
+bool CpuBackend::supports(OpId op, DType d) const { return contract_allows(op, d); }
+
+Tensor CpuBackend::allocate(DType dtype, const Shape& shape) {
+  const std::int64_t n = shape_numel(shape, "allocate");
+  std::size_t bytes = 0;
+  TENFERRO_CHECK(!__builtin_mul_overflow(static_cast<std::size_t>(n), dtype_size(dtype), &bytes),
+                 out_of_memory, "allocate", "shape", "size of ", shape, " overflows");
+  return Tensor(std::make_shared<HostStorage>(bytes, domain_), dtype, shape);
+}
+
+Tensor CpuBackend::upload(const TensorView& host) {
+  Tensor out = allocate(host.dtype(), host.shape());
+  copy_kernel(host, out);
+  ups_++;
+  up_bytes_ += static_cast<std::uint64_t>(out.numel()) * dtype_size(out.dtype());
+  return out;
+}
+
+Tensor CpuBackend::download(const TensorView& t) {
+  Tensor out = allocate(t.dtype(), t.shape());
+  copy_kernel(t, out);
+  downs_++;
+  down_bytes_ += static_cast<std::uint64_t>(out.numel()) * dtype_size(out.dtype());
+  return out;
+}
+
+TransferStats CpuBackend::transfer_stats() const { return {up_bytes_, down_bytes_, ups_, downs_}; }
+
+void CpuBackend::fill(const TensorView& out, const Scalar& value) { fill_kernel(out, value); }
+void CpuBackend::copy(const TensorView& src, const TensorView& dst) { copy_kernel(src, dst); }
+void CpuBackend::cast(const TensorView& src, const TensorView& dst, const char* op, bool exact) {
+  cast_kernel(src, dst, op, exact);
+}
+void CpuBackend::elementwise(OpId op, std::span<const TensorView> inputs, const TensorView& out,
+                             CompareDir dir) {
+  elementwise_kernel(op, inputs, out, dir);
+}
+void CpuBackend::reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) {
+  reduce_kernel(op, x, axes, out);
+}
+void CpuBackend::gemm(const GemmCall& call) { gemm_kernel(call); }
+void CpuBackend::triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) {
+  triangular_kernel(x, k, lower, out);
+}
+void CpuBackend::gather(const TensorView& operand, const TensorView& indices, const GatherConfig& cfg,
+                        const TensorView& out) {
+  gather_kernel(operand, indices, cfg, out);
+}
+void CpuBackend::scatter(const TensorView& out, const TensorView& indices, const TensorView& updates,
+                         const ScatterConfig& cfg) {
+  scatter_kernel(out, indices, updates, cfg);
+}
+
+}  // namespace tenferro::cpu
+
+namespace tenferro {
+
+Backend& cpu_backend() {
+  static cpu::CpuBackend be;
+  return be;
+}
+
+Tensor host_tensor_zeros(DType dtype, const Shape& shape) {
+  Tensor t = cpu_backend().allocate(dtype, shape);
+  if (t.numel() > 0) std::memset(t.storage()->host_data(), 0, t.storage()->nbytes());
+  return t;
+}
+
+template <class T> Tensor host_tensor(const Shape& shape, const std::vector<T>& values) {
+  Tensor t = cpu_backend().allocate(dtype_of<T>(), shape);
+  TENFERRO_CHECK(static_cast<std::int64_t>(values.size()) == t.numel(), shape_mismatch, "host_tensor",
+                 "values", "got ", values.size(), " values for shape ", shape);
+  T* p = reinterpret_cast<T*>(t.storage()->host_data());
+  for (std::size_t i = 0; i < values.size(); ++i) p[i] = values[i];
+  return t;
+}
+
+template <class T> std::vector<T> to_vector(const TensorView& t) {
+  TENFERRO_CHECK(t.dtype() == dtype_of<T>(), dtype_mismatch, "to_vector", "t", "tensor has dtype ",
+                 dtype_name(t.dtype()), ", asked for ", dtype_name(dtype_of<T>()));
+  TENFERRO_CHECK(t.storage()->host_data() != nullptr || t.numel() == 0, host_access, "to_vector", "t",
+                 "tensor is not host-visible: download it first");
+  std::vector<T> out(static_cast<std::size_t>(t.numel()));
+  const T* p = reinterpret_cast<const T*>(t.storage()->host_data());
+  for (std::int64_t i = 0; i < t.numel(); ++i) out[static_cast<std::size_t>(i)] = p[t.layout().offset_of(i)];
+  return out;
+}
+
+#define TENFERRO_INST(T)                                                          \
+  template Tensor host_tensor<T>(const Shape&, const std::vector<T>&);            \
+  template std::vector<T> to_vector<T>(const TensorView&);
+TENFERRO_INST(float)
+TENFERRO_INST(double)
+TENFERRO_INST(std::int32_t)
+TENFERRO_INST(std::int64_t)
+TENFERRO_INST(c32)
+TENFERRO_INST(c64)
+#undef TENFERRO_INST
+
+// std::vector<bool> is bit-packed: Bool host tensors go through uint8 helpers.
+template <> Tensor host_tensor<bool>(const Shape& shape, const std::vector<bool>& values) {
+  Tensor t = cpu_backend().allocate(DType::Bool, shape);
+  TENFERRO_CHECK(static_cast<std::int64_t>(values.size()) == t.numel(), shape_mismatch, "host_tensor",
+                 "values", "got ", values.size(), " values for shape ", shape);
+  bool* p = reinterpret_cast<bool*>(t.storage()->host_data());
+  for (std::size_t i = 0; i < values.size(); ++i) p[i] = values[i];
+  return t;
+}
+template <> std::vector<bool> to_vector<bool>(const TensorView& t) {
+  TENFERRO_CHECK(t.dtype() == DType::Bool, dtype_mismatch, "to_vector", "t", "tensor has dtype ",
+                 dtype_name(t.dtype()), ", asked for bool");
+  std::vector<bool> out(static_cast<std::size_t>(t.numel()));
+  const bool* p = reinterpret_cast<const bool*>(t.storage()->host_data());
+  for (std::int64_t i = 0; i < t.numel(); ++i) out[static_cast<std::size_t>(i)] = p[t.layout().offset_of(i)];
+  return out;
+}
+
+}  // namespace tenferro

@@ -1,0 +1,68 @@
+// The CPU backend: host memory, multi-threaded kernels (OpenMP), GEMM through OpenBLAS.
+// Kernels live in one file per family; this class only wires them to the Backend interface.
+#pragma once
+#include <atomic>
+
+#include "tenferro/backend.hpp"
+
+namespace tenferro::cpu {
+
+/// 64-byte aligned host allocation.
+class HostStorage final : public Storage {
+ public:
+  HostStorage(std::size_t nbytes, DomainId domain);
+  ~HostStorage() override;
+  std::byte* host_data() override { return data_; }
+
+ private:
+  std::byte* data_;
+};
+
+class CpuBackend final : public Backend {
+ public:
+  CpuBackend();
+  std::string name() const override { return "cpu"; }
+  std::string device_name() const override;
+  DomainId domain() const override { return domain_; }
+  Placement placement() const override { return {MemoryKind::UnpinnedHost, DeviceKind::Cpu, 0}; }
+  bool supports(OpId op, DType d) const override;
+  bool is_host() const override { return true; }
+
+  Tensor allocate(DType dtype, const Shape& shape) override;
+  Tensor upload(const TensorView& host) override;
+  Tensor download(const TensorView& t) override;
+  TransferStats transfer_stats() const override;
+
+  void fill(const TensorView& out, const Scalar& value) override;
+  void copy(const TensorView& src, const TensorView& dst) override;
+  void cast(const TensorView& src, const TensorView& dst, const char* op, bool exact) override;
+  void elementwise(OpId op, std::span<const TensorView> inputs, const TensorView& out,
+                   CompareDir dir) override;
+  void reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) override;
+  void gemm(const GemmCall& call) override;
+  void triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) override;
+  void gather(const TensorView& operand, const TensorView& indices, const GatherConfig& cfg,
+              const TensorView& out) override;
+  void scatter(const TensorView& out, const TensorView& indices, const TensorView& updates,
+               const ScatterConfig& cfg) override;
+
+ private:
+  DomainId domain_;
+  std::atomic<std::uint64_t> up_bytes_{0}, down_bytes_{0}, ups_{0}, downs_{0};
+};
+
+// Kernel entry points, one family per file (copy.cpp: fill/copy/triangular, cast.cpp, elementwise.cpp, reduce.cpp, gemm.cpp,
+// indexing.cpp). Arguments are validated by core.
+void fill_kernel(const TensorView& out, const Scalar& value);
+void copy_kernel(const TensorView& src, const TensorView& dst);
+void cast_kernel(const TensorView& src, const TensorView& dst, const char* op, bool exact);
+void elementwise_kernel(OpId op, std::span<const TensorView> inputs, const TensorView& out, CompareDir dir);
+void reduce_kernel(OpId op, const TensorView& x, const Axes& axes, const TensorView& out);
+void gemm_kernel(const GemmCall& call);
+void triangular_kernel(const TensorView& x, std::int64_t k, bool lower, const TensorView& out);
+void gather_kernel(const TensorView& operand, const TensorView& indices, const GatherConfig& cfg,
+                   const TensorView& out);
+void scatter_kernel(const TensorView& out, const TensorView& indices, const TensorView& updates,
+                    const ScatterConfig& cfg);
+
+}  // namespace tenferro::cpu

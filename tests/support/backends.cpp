@@ -1,0 +1,76 @@
+#include "backends.hpp"
+
+#include "tenferro/runtime.hpp"
+
+namespace tenferro::test {
+
+namespace {
+struct Gap {
+  const char* backend;
+  const char* op;     // op name or "*family" (e.g. "*reduce")
+  const char* dtype;  // dtype name or "*"
+  const char* reason;
+};
+
+// Declared gaps. Keep each with a reason; remove an entry the moment the backend gains the op
+// (the stale-entry check fails otherwise).
+constexpr Gap kGaps[] = {
+    {"vulkan", "*analytic", "*", "issue 4: analytic ops and the f64 math library not yet on Vulkan"},
+    {"vulkan", "*cast", "*", "issue 4: cast/convert kernels not yet on Vulkan"},
+    {"vulkan", "*reduce", "*", "issue 4: reductions not yet on Vulkan"},
+    {"vulkan", "*dot", "*", "issue 5: GEMM kernels not yet on Vulkan"},
+    {"vulkan", "*gather", "*", "issue 4: gather not yet on Vulkan"},
+    {"vulkan", "*scatter", "*", "issue 4: scatter not yet on Vulkan"},
+    {"vulkan", "tril", "*", "issue 4: triangular kernel not yet on Vulkan"},
+    {"vulkan", "triu", "*", "issue 4: triangular kernel not yet on Vulkan"},
+    {"vulkan", "dynamic_slice", "*", "issue 4: lowered to gather, not yet on Vulkan"},
+    {"vulkan", "dynamic_update_slice", "*", "issue 4: lowered to scatter, not yet on Vulkan"},
+};
+
+const char* family_name(OpFamily f) {
+  switch (f) {
+    case OpFamily::unary: return "unary";
+    case OpFamily::analytic: return "analytic";
+    case OpFamily::binary: return "binary";
+    case OpFamily::compare: return "compare";
+    case OpFamily::select: return "select";
+    case OpFamily::clamp: return "clamp";
+    case OpFamily::cast: return "cast";
+    case OpFamily::structural: return "structural";
+    case OpFamily::reduce: return "reduce";
+    case OpFamily::dot: return "dot";
+    case OpFamily::gather: return "gather";
+    case OpFamily::scatter: return "scatter";
+  }
+  return "?";
+}
+}  // namespace
+
+std::vector<TestBackend> test_backends() {
+  std::vector<TestBackend> out{{"cpu", &cpu_backend()}};
+  if (vulkan_available()) out.push_back({"vulkan", &get_backend("vulkan", -1)});
+  return out;
+}
+
+std::string declared_gap(const std::string& backend, OpId op, DType d) {
+  const OpInfo& info = op_info(op);
+  for (const Gap& g : kGaps) {
+    if (backend != g.backend) continue;
+    const std::string o = g.op;
+    const bool op_match = o == info.name || (o[0] == '*' && o.substr(1) == family_name(info.family));
+    const std::string dt = g.dtype;
+    if (op_match && (dt == "*" || dt == dtype_name(d))) return g.reason;
+  }
+  return "";
+}
+
+std::string check_gap_declaration(const TestBackend& tb, OpId op, DType d) {
+  const bool sup = tb.be->supports(op, d);
+  const std::string gap = declared_gap(tb.name, op, d);
+  const std::string what = tb.name + " " + std::string(op_name(op)) + "/" + std::string(dtype_name(d));
+  if (!sup && gap.empty()) return "undeclared gap: " + what + " is not supported and no reason is declared";
+  if (sup && !gap.empty()) return "stale gap declaration: " + what + " is supported now (" + gap + ")";
+  return "";
+}
+
+}  // namespace tenferro::test

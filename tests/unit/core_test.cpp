@@ -1,0 +1,266 @@
+// Core model tests: dtype table and lattice, layout algebra (exhaustive on small shapes, CuTe
+// style), views and their bounds checks, host mappings, allocation identity, errors, sessions.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <thread>
+
+#include "ref.hpp"
+#include "tenferro/ops.hpp"
+#include "tenferro/runtime.hpp"
+
+namespace tenferro {
+namespace {
+
+template <class F> ErrorKind kind_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.kind();
+  }
+  ADD_FAILURE() << "expected an Error";
+  return ErrorKind::internal;
+}
+
+TEST(DType, SizesNamesAndParsing) {
+  const std::size_t sizes[] = {4, 8, 4, 8, 1, 8, 16};
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const DType d = kAllDTypes[i];
+    EXPECT_EQ(dtype_size(d), sizes[i]);
+    EXPECT_EQ(parse_dtype(dtype_name(d)), d);
+  }
+  EXPECT_EQ(parse_dtype("complex64"), DType::C32);
+  EXPECT_EQ(parse_dtype("complex128"), DType::C64);
+  EXPECT_FALSE(parse_dtype("f16").has_value());
+}
+
+TEST(DType, ConvertLatticeMatchesSemanticsTable) {
+  // Written from SEMANTICS.md: Bool to anything; I32 to I64; any integer to F64 or C64;
+  // F32 to F64, C32, C64; F64 to C64; C32 to C64; identity.
+  using D = DType;
+  const std::set<std::pair<D, D>> allowed = {
+      {D::I32, D::I64}, {D::I32, D::F64}, {D::I32, D::C64}, {D::I64, D::F64}, {D::I64, D::C64},
+      {D::F32, D::F64}, {D::F32, D::C32}, {D::F32, D::C64}, {D::F64, D::C64}, {D::C32, D::C64}};
+  for (D a : kAllDTypes)
+    for (D b : kAllDTypes) {
+      const bool want = a == b || a == D::Bool || allowed.count({a, b});
+      EXPECT_EQ(convert_allowed(a, b), want) << dtype_name(a) << "->" << dtype_name(b);
+    }
+}
+
+TEST(Layout, CompactStridesAreColumnMajor) {
+  EXPECT_EQ(compact_strides({3, 4, 5}), (Strides{1, 3, 12}));
+  EXPECT_EQ(compact_strides({}), Strides{});
+  EXPECT_TRUE(Layout::compact({3, 4}).is_compact());
+  EXPECT_FALSE((Layout{{3, 4}, {4, 1}, 0}).is_compact());
+}
+
+TEST(Layout, NumelOverflowAndNegativeExtentAreInvalid) {
+  EXPECT_EQ(kind_of([] { shape_numel({1ll << 40, 1ll << 40}); }), ErrorKind::invalid_argument);
+  EXPECT_EQ(kind_of([] { shape_numel({3, -1}); }), ErrorKind::invalid_argument);
+  EXPECT_EQ(shape_numel({}), 1);
+  EXPECT_EQ(shape_numel({4, 0, 1ll << 62}), 0);
+}
+
+// @post of coalesce: same offset function, rank never grows. Exhaustive over small layouts.
+TEST(Layout, CoalescePreservesOffsetFunctionExhaustive) {
+  const std::int64_t strides_pool[] = {-6, -2, -1, 0, 1, 2, 3, 6, 12};
+  int checked = 0;
+  for (std::int64_t e0 = 0; e0 <= 3; ++e0)
+    for (std::int64_t e1 = 1; e1 <= 3; ++e1)
+      for (std::int64_t e2 = 1; e2 <= 2; ++e2)
+        for (std::int64_t s0 : strides_pool)
+          for (std::int64_t s1 : strides_pool)
+            for (std::int64_t s2 : {1ll, 4ll, -3ll}) {
+              Layout l{{e0, e1, e2}, {s0, s1, s2}, 40};
+              Layout c = coalesce(l);
+              ASSERT_LE(c.rank(), l.rank());
+              ASSERT_EQ(c.numel(), l.numel());
+              for (std::int64_t i = 0; i < l.numel(); ++i) ASSERT_EQ(c.offset_of(i), l.offset_of(i));
+              ++checked;
+            }
+  EXPECT_GT(checked, 1000);
+}
+
+TEST(Layout, JointCoalesceMergesOnlyWhereAllAgree) {
+  Layout a = Layout::compact({4, 5, 6});
+  Layout b{{4, 5, 6}, {1, 4, 40}, 0};  // axes 0,1 merge in both; axis 2 only in a
+  auto out = coalesce_jointly({a, b});
+  EXPECT_EQ(out[0].shape, (Shape{20, 6}));
+  EXPECT_EQ(out[1].strides, (Strides{1, 40}));
+  for (std::int64_t i = 0; i < a.numel(); ++i) {
+    EXPECT_EQ(out[0].offset_of(i), a.offset_of(i));
+    EXPECT_EQ(out[1].offset_of(i), b.offset_of(i));
+  }
+}
+
+TEST(Layout, MinMaxOffsetsWithNegativeStrides) {
+  Layout l{{3, 4}, {-1, 5}, 10};
+  EXPECT_EQ(l.min_offset(), 8);
+  EXPECT_EQ(l.max_offset(), 25);
+}
+
+Tensor iota_f64(const Shape& shape) {
+  std::vector<double> v(static_cast<std::size_t>(shape_numel(shape)));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i);
+  return host_tensor<double>(shape, v);
+}
+
+TEST(TensorView, TransposeIsMetadataOnly) {
+  Tensor t = iota_f64({2, 3});
+  TensorView v = t.transpose({1, 0});
+  EXPECT_EQ(v.shape(), (Shape{3, 2}));
+  EXPECT_EQ(v.storage(), t.storage());
+  // v[i, j] = t[j, i] = j + 2 i.
+  EXPECT_EQ(to_vector<double>(v), (std::vector<double>{0, 2, 4, 1, 3, 5}));
+  EXPECT_EQ(kind_of([&] { t.transpose({0}); }), ErrorKind::rank_mismatch);
+  EXPECT_EQ(kind_of([&] { t.transpose({0, 2}); }), ErrorKind::axis_out_of_bounds);
+  EXPECT_EQ(kind_of([&] { t.transpose({1, 1}); }), ErrorKind::invalid_argument);
+}
+
+TEST(TensorView, SliceWithPositiveAndNegativeSteps) {
+  Tensor t = iota_f64({7});
+  EXPECT_EQ(to_vector<double>(t.slice({1}, {6}, {2})), (std::vector<double>{1, 3, 5}));
+  EXPECT_EQ(to_vector<double>(t.slice({6}, {-1}, {-3})), (std::vector<double>{6, 3, 0}));
+  EXPECT_EQ(to_vector<double>(t.slice({4}, {4}, {1})), std::vector<double>{});
+  EXPECT_EQ(kind_of([&] { t.slice({0}, {8}, {1}); }), ErrorKind::invalid_argument);
+  EXPECT_EQ(kind_of([&] { t.slice({0}, {3}, {0}); }), ErrorKind::invalid_argument);
+  EXPECT_EQ(kind_of([&] { t.slice({0, 0}, {1, 1}, {1, 1}); }), ErrorKind::rank_mismatch);
+}
+
+TEST(TensorView, ReverseBroadcastReshapeDiagonal) {
+  Tensor t = iota_f64({2, 3});
+  EXPECT_EQ(to_vector<double>(t.reverse({1})), (std::vector<double>{4, 5, 2, 3, 0, 1}));
+  TensorView b = iota_f64({3}).broadcast_in_dim({2, 3}, {1});
+  EXPECT_EQ(b.strides()[0], 0);
+  EXPECT_EQ(to_vector<double>(b), (std::vector<double>{0, 0, 1, 1, 2, 2}));
+  EXPECT_EQ(kind_of([] { iota_f64({3}).broadcast_in_dim({2, 4}, {1}); }), ErrorKind::shape_mismatch);
+  // Column-major reshape of compact data keeps colex order.
+  EXPECT_EQ(to_vector<double>(t.reshape({3, 2})), (std::vector<double>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(kind_of([&] { t.reshape({4}); }), ErrorKind::shape_mismatch);
+  EXPECT_EQ(kind_of([&] { t.transpose({1, 0}).reshape({6}); }), ErrorKind::invalid_argument);
+  Tensor sq = iota_f64({3, 3});
+  EXPECT_EQ(to_vector<double>(sq.diagonal(0, 1)), (std::vector<double>{0, 4, 8}));
+  EXPECT_EQ(kind_of([&] { sq.diagonal(1, 1); }), ErrorKind::invalid_argument);
+}
+
+TEST(TensorView, ViewsOutsideStorageAreRejected) {
+  Tensor t = iota_f64({4});
+  EXPECT_EQ(kind_of([&] { TensorView(t.storage(), DType::F64, Layout{{3}, {2}, 0}); }),
+            ErrorKind::invalid_argument);
+  EXPECT_EQ(kind_of([&] { TensorView(t.storage(), DType::F64, Layout{{2}, {-1}, 0}); }),
+            ErrorKind::invalid_argument);
+  EXPECT_NO_THROW(TensorView(t.storage(), DType::F64, Layout{{2}, {-3}, 3}));
+  // An empty view reaches nothing, wherever its offset points.
+  EXPECT_NO_THROW(TensorView(t.storage(), DType::F64, Layout{{0}, {1}, 100}));
+}
+
+TEST(HostMapping, CheckedSpansRejectOutOfRangeOverflowAndMisalignedTypes) {
+  Tensor t = iota_f64({4});
+  HostMapping m = map_read(t);
+  auto s = m.read<double>();
+  EXPECT_EQ(s.size(), 4u);
+  EXPECT_EQ(s[3], 3.0);
+  EXPECT_EQ(kind_of([&] { (void)s[4]; }), ErrorKind::host_access);
+  EXPECT_EQ(kind_of([&] { s.subspan(3, 2); }), ErrorKind::host_access);
+  EXPECT_EQ(kind_of([&] { s.subspan(2, SIZE_MAX); }), ErrorKind::host_access);
+  EXPECT_EQ(kind_of([&] { m.bytes(SIZE_MAX, 2); }), ErrorKind::host_access);
+  EXPECT_EQ(kind_of([&] { m.read<float>(); }), ErrorKind::host_access);  // element size mismatch
+  EXPECT_EQ(kind_of([&] { m.write<double>(); }), ErrorKind::host_access);  // read-only
+  HostMapping w = map_write(t);
+  w.write<double>()[0] = 42.0;
+  EXPECT_EQ(to_vector<double>(t)[0], 42.0);
+}
+
+TEST(Identity, AllocationIdsAndDomainsAreUnique) {
+  Tensor a = iota_f64({2}), b = iota_f64({2});
+  EXPECT_NE(a.storage()->allocation_id(), b.storage()->allocation_id());
+  EXPECT_EQ(a.domain(), cpu_backend().domain());
+  EXPECT_NE(new_domain_id(), new_domain_id());
+  EXPECT_EQ(a.placement().device, DeviceKind::Cpu);
+  EXPECT_TRUE(a.placement().host_visible());
+}
+
+TEST(Errors, CarryKindOpArgumentAndBracketedMessage) {
+  try {
+    TENFERRO_FAIL(shape_mismatch, "pad", "low", "got ", 3, ", expected ", 2);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::shape_mismatch);
+    EXPECT_EQ(e.op(), "pad");
+    EXPECT_EQ(e.arg(), "low");
+    EXPECT_EQ(std::string(e.what()).rfind("[pad] got 3, expected 2", 0), 0u) << e.what();
+  }
+  ErrorKind k;
+  for (int i = 0; i <= static_cast<int>(ErrorKind::internal); ++i) {
+    ASSERT_TRUE(parse_error_kind(error_kind_name(static_cast<ErrorKind>(i)), k));
+    EXPECT_EQ(static_cast<int>(k), i);
+  }
+}
+
+TEST(OpTable, EveryOpHasAUniqueNameThatParses) {
+  std::set<std::string_view> names;
+  for (const OpInfo& o : all_ops()) {
+    EXPECT_TRUE(names.insert(o.name).second) << o.name;
+    EXPECT_EQ(parse_op(o.name), o.id);
+    EXPECT_EQ(op_name(o.id), o.name);
+  }
+  EXPECT_TRUE(contract_allows(OpId::erf, DType::F64));
+  EXPECT_FALSE(contract_allows(OpId::erf, DType::C64));
+  EXPECT_FALSE(contract_allows(OpId::add, DType::Bool));
+  EXPECT_FALSE(contract_allows(OpId::maximum, DType::C32));
+}
+
+TEST(Sessions, ReentryOnTheSameThreadIsRuntimeStateAndBodyDoesNotRun) {
+  Backend& be = cpu_backend();
+  bool inner_ran = false;
+  ErrorKind k = ErrorKind::internal;
+  with_session(be, [&] {
+    try {
+      with_session(be, [&] { inner_ran = true; });
+    } catch (const Error& e) {
+      k = e.kind();
+    }
+  });
+  EXPECT_EQ(k, ErrorKind::runtime_state);
+  EXPECT_FALSE(inner_ran);
+  // After the outer session closed, a new one opens fine; an exception closes it too.
+  EXPECT_THROW(with_session(be, [] { throw std::runtime_error("x"); }), std::runtime_error);
+  bool ran = false;
+  with_session(be, [&] { ran = true; });
+  EXPECT_TRUE(ran);
+}
+
+TEST(Sessions, OtherThreadsMayOpenTheirOwn) {
+  Backend& be = cpu_backend();
+  std::atomic<int> count{0};
+  with_session(be, [&] {
+    std::thread th([&] { with_session(be, [&] { count++; }); });
+    th.join();
+    count++;
+  });
+  EXPECT_EQ(count.load(), 2);
+}
+
+TEST(Residency, ForeignDomainTensorsAreRejected) {
+  // A storage of a made-up domain stands for another runtime's tensor.
+  struct Foreign final : Storage {
+    Foreign() : Storage(64, new_domain_id(), {MemoryKind::Device, DeviceKind::Vulkan, 9}) {}
+  };
+  TensorView foreign(std::make_shared<Foreign>(), DType::F64, Layout::compact({4}));
+  Tensor host = iota_f64({4});
+  EXPECT_EQ(kind_of([&] { download(cpu_backend(), foreign); }), ErrorKind::runtime_state);
+  EXPECT_EQ(kind_of([&] { upload(cpu_backend(), foreign); }), ErrorKind::runtime_state);
+  EXPECT_EQ(kind_of([&] { map_read(foreign); }), ErrorKind::host_access);
+}
+
+TEST(Runtime, DeviceListAlwaysHasTheCpuAndSelectionByName) {
+  auto devs = list_devices();
+  ASSERT_FALSE(devs.empty());
+  EXPECT_EQ(devs[0].backend, "cpu");
+  EXPECT_EQ(&get_backend("cpu"), &cpu_backend());
+  EXPECT_EQ(kind_of([] { get_backend("tpu"); }), ErrorKind::unsupported);
+}
+
+}  // namespace
+}  // namespace tenferro
