@@ -1,0 +1,328 @@
+// `tenferro einsum`: see einsum_cmd.hpp and docs/einsum.md.
+#include "einsum_cmd.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tenferro/backend.hpp"
+#include "tenferro/einsum.hpp"
+#include "tenferro/ops.hpp"
+#include "tenferro/runtime.hpp"
+
+namespace tenferro::cli {
+namespace {
+
+struct EinsumArgs {
+  std::string instance;
+  std::string backend;  // "" = default backend
+  int device = -1;
+  std::string dtype = "f64";
+  std::string path = "auto";
+  int repeat = 5;
+  std::uint64_t seed = 42;
+  bool check = false;
+  bool json = false;
+};
+
+// Bad input: reported as "tenferro einsum: <message>" with exit code 2.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Instance {
+  std::string name, format;
+  std::vector<Shape> shapes;
+  nlohmann::json paths;
+};
+
+Instance read_instance(const std::string& file) {
+  namespace fs = std::filesystem;
+  if (file.empty()) throw InputError("missing INSTANCE.json argument");
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) throw InputError("instance file '" + file + "' does not exist or is not a file");
+  std::ifstream in(file);
+  if (!in) throw InputError("cannot open instance file '" + file + "'");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("instance file '" + file + "' is not valid JSON: " + e.what());
+  }
+  Instance inst;
+  if (!j.is_object()) throw InputError("instance file '" + file + "': top level must be an object");
+  if (!j.contains("format_string") || !j["format_string"].is_string())
+    throw InputError("instance file '" + file + "': missing string field \"format_string\"");
+  inst.format = j["format_string"].get<std::string>();
+  if (!j.contains("shapes") || !j["shapes"].is_array())
+    throw InputError("instance file '" + file + "': missing array field \"shapes\"");
+  for (std::size_t i = 0; i < j["shapes"].size(); ++i) {
+    const auto& s = j["shapes"][i];
+    if (!s.is_array()) throw InputError("instance file '" + file + "': shapes[" + std::to_string(i) + "] is not an array");
+    Shape shape;
+    for (const auto& e : s) {
+      if (!e.is_number_integer() || e.get<std::int64_t>() < 0)
+        throw InputError("instance file '" + file + "': shapes[" + std::to_string(i) +
+                         "] must hold non-negative integers, got " + s.dump());
+      shape.push_back(e.get<std::int64_t>());
+    }
+    inst.shapes.push_back(std::move(shape));
+  }
+  inst.name = j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>()
+                                                         : std::filesystem::path(file).stem().string();
+  if (j.contains("paths")) inst.paths = j["paths"];
+  return inst;
+}
+
+Path stored_path(const Instance& inst, const std::string& key) {
+  if (!inst.paths.is_object() || !inst.paths.contains(key) || !inst.paths[key].is_object() ||
+      !inst.paths[key].contains("path") || !inst.paths[key]["path"].is_array())
+    throw InputError("instance '" + inst.name + "' has no paths." + key + ".path");
+  Path p;
+  for (const auto& step : inst.paths[key]["path"]) {
+    if (!step.is_array() || step.size() != 2 || !step[0].is_number_integer() || !step[1].is_number_integer())
+      throw InputError("instance '" + inst.name + "': paths." + key + ".path steps must be [i, j] pairs, got " +
+                       step.dump());
+    p.emplace_back(step[0].get<int>(), step[1].get<int>());
+  }
+  return p;
+}
+
+// Seeded uniform [-1, 1] host operands (complex: both parts).
+Tensor random_operand(DType d, const Shape& shape, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const std::int64_t n = shape_numel(shape, "einsum");
+  return visit_dtype(d, [&](auto tag) -> Tensor {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
+      throw InputError("bool operands are not supported");
+    } else {
+    std::vector<T> v(static_cast<std::size_t>(n));
+    for (auto& x : v) {
+      if constexpr (std::is_floating_point_v<T>) {
+        x = static_cast<T>(u(rng));
+      } else if constexpr (std::is_same_v<T, c32> || std::is_same_v<T, c64>) {
+        using R = typename T::value_type;
+        const double re = u(rng);
+        x = T(static_cast<R>(re), static_cast<R>(u(rng)));
+      } else {
+        x = T{};
+      }
+    }
+    return host_tensor<T>(shape, v);
+    }
+  });
+}
+
+// Host values of a tensor as complex<double>.
+std::vector<c64> host_values(Backend& be, const Tensor& t) {
+  const Tensor h = be.is_host() ? t : download(be, t);
+  return visit_dtype(h.dtype(), [&](auto tag) -> std::vector<c64> {
+    using T = typename decltype(tag)::type;
+    std::vector<c64> out;
+    if constexpr (std::is_same_v<T, bool>) {
+      return out;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      for (T x : to_vector<T>(h)) out.emplace_back(static_cast<double>(x), 0.0);
+    } else if constexpr (std::is_same_v<T, c32> || std::is_same_v<T, c64>) {
+      for (T x : to_vector<T>(h)) out.emplace_back(static_cast<double>(x.real()), static_cast<double>(x.imag()));
+    }
+    return out;
+  });
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int run_einsum(const EinsumArgs& a) {
+  const Instance inst = read_instance(a.instance);
+  const auto dt = parse_dtype(a.dtype);
+  if (!dt || !is_inexact(*dt)) throw InputError("unknown or unsupported --dtype '" + a.dtype + "' (expected f32, f64, c32 or c64)");
+  const DType dtype = *dt;
+  if (a.path != "auto" && a.path != "opt_flops" && a.path != "opt_size")
+    throw InputError("unknown --path '" + a.path + "' (expected auto, opt_flops or opt_size)");
+  if (a.repeat < 1) throw InputError("--repeat must be at least 1, got " + std::to_string(a.repeat));
+  if (!a.backend.empty() && a.backend != "cpu" && a.backend != "vulkan")
+    throw InputError("unknown --backend '" + a.backend + "' (expected cpu or vulkan)");
+
+  EinsumOptions opts;
+  if (a.path != "auto") {
+    opts.path = stored_path(inst, a.path);
+    opts.use_path = true;
+  }
+  std::shared_ptr<const EinsumPlan> plan;
+  try {
+    plan = make_plan(inst.format, inst.shapes, opts);
+  } catch (const Error& e) {
+    throw InputError("instance '" + inst.name + "': " + e.what());
+  }
+  Backend& be = a.backend.empty() ? default_backend() : get_backend(a.backend, a.device);
+
+  std::mt19937_64 rng(a.seed);
+  std::vector<Tensor> host_ops, dev_ops;
+  for (const auto& s : inst.shapes) host_ops.push_back(random_operand(dtype, s, rng));
+  for (const auto& h : host_ops) dev_ops.push_back(be.is_host() ? h : upload(be, h));
+  std::vector<TensorView> views(dev_ops.begin(), dev_ops.end());
+
+  Tensor result;
+  const auto run_once = [&] {
+    with_session(be, [&] { result = execute(be, plan->spec, plan->path, views); });
+    be.synchronize();
+  };
+  run_once();  // warm-up
+  std::vector<double> times;
+  for (int r = 0; r < a.repeat; ++r) {
+    result = Tensor();
+    const auto t0 = std::chrono::steady_clock::now();
+    run_once();
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  const std::vector<c64> vals = host_values(be, result);
+  c64 sum(0, 0);
+  double abs_sum = 0, norm2 = 0;
+  for (const c64& x : vals) {
+    sum += x;
+    abs_sum += std::abs(x);
+    norm2 += std::norm(x);
+  }
+
+  // --check: the CPU backend in double precision; on the CPU in f64/c64 itself, along a
+  // different path (the stored opt_flops path, or the auto plan when that was given).
+  bool checked = false, ok = true;
+  double rel_err = 0;
+  const double tol = (dtype == DType::F32 || dtype == DType::C32) ? 1e-4 : 1e-10;
+  std::string ref_path_name;
+  if (a.check) {
+    checked = true;
+    Backend& cpu = cpu_backend();
+    const DType ref_dt = dtype == DType::F32 ? DType::F64 : dtype == DType::C32 ? DType::C64 : dtype;
+    std::vector<Tensor> ref_ops;
+    for (const auto& h : host_ops) ref_ops.push_back(ref_dt == dtype ? h : convert(cpu, h, ref_dt));
+    std::vector<TensorView> ref_views(ref_ops.begin(), ref_ops.end());
+    Path ref_path = plan->path;
+    ref_path_name = "same path";
+    if (be.is_host() && ref_dt == dtype) {
+      if (a.path == "auto") {
+        try {
+          ref_path = stored_path(inst, "opt_flops");
+          ref_path_name = "opt_flops";
+        } catch (const InputError&) {
+          ref_path = plan_path(plan->spec, PlanOptions{PathMethod::greedy});
+          ref_path_name = "greedy";
+        }
+      } else {
+        ref_path = plan_path(plan->spec);
+        ref_path_name = "auto";
+      }
+    }
+    Tensor ref;
+    with_session(cpu, [&] { ref = execute(cpu, plan->spec, ref_path, ref_views); });
+    const std::vector<c64> rv = host_values(cpu, ref);
+    double diff2 = 0, ref2 = 0;
+    for (std::size_t i = 0; i < rv.size() && i < vals.size(); ++i) {
+      diff2 += std::norm(vals[i] - rv[i]);
+      ref2 += std::norm(rv[i]);
+    }
+    rel_err = std::sqrt(diff2) / std::max(std::sqrt(ref2), 1e-300);
+    ok = rv.size() == vals.size() && rel_err <= tol;
+  }
+
+  const double esize = static_cast<double>(dtype_size(dtype));
+  const PathCost& c = plan->cost;
+  double stored_log10 = std::nan("");
+  if (inst.paths.is_object() && inst.paths.contains("opt_flops") && inst.paths["opt_flops"].contains("log10_flops") &&
+      inst.paths["opt_flops"]["log10_flops"].is_number())
+    stored_log10 = inst.paths["opt_flops"]["log10_flops"].get<double>();
+  const double med = median(times);
+  if (a.json) {
+    nlohmann::json j;
+    j["instance"] = inst.name;
+    j["backend"] = be.name();
+    j["device"] = be.device_name();
+    j["dtype"] = std::string(dtype_name(dtype));
+    j["path"] = a.path;
+    j["path_method"] = plan->method;
+    j["num_tensors"] = inst.shapes.size();
+    j["log10_flops"] = c.log10_flops;
+    j["opt_einsum_log10_flops"] = std::log10(std::max(c.opt_einsum_flops, 1.0));
+    if (!std::isnan(stored_log10)) j["stored_opt_flops_log10_flops"] = stored_log10;
+    j["largest_intermediate_elements"] = c.largest_intermediate;
+    j["largest_intermediate_bytes"] = c.largest_intermediate * esize;
+    j["peak_live_intermediate_elements"] = c.peak_live_intermediates;
+    j["peak_live_bytes_with_inputs"] = (c.peak_live_intermediates + c.input_elements) * esize;
+    j["plan_seconds"] = plan->plan_seconds;
+    j["repeat"] = a.repeat;
+    j["median_seconds"] = med;
+    j["times_seconds"] = times;
+    j["output_shape"] = result.shape();
+    j["checksum"] = {{"sum", is_complex(dtype) ? nlohmann::json::array({sum.real(), sum.imag()}) : nlohmann::json(sum.real())},
+                     {"abs_sum", abs_sum}};
+    if (checked) j["check"] = {{"ok", ok}, {"rel_error", rel_err}, {"tol", tol}, {"reference", ref_path_name}};
+    std::cout << j.dump() << "\n";
+  } else {
+    std::ostringstream o;
+    o << "instance     " << inst.name << " (" << inst.shapes.size() << " tensors)\n";
+    o << "backend      " << be.name() << " (" << be.device_name() << "), dtype " << dtype_name(dtype) << "\n";
+    o << "path         " << a.path << " [" << plan->method << "], planned in " << plan->plan_seconds * 1e3 << " ms\n";
+    o << "flops        log10 " << c.log10_flops << " (opt_einsum convention " << std::log10(std::max(c.opt_einsum_flops, 1.0));
+    if (!std::isnan(stored_log10)) o << "; stored opt_flops " << stored_log10;
+    o << ")\n";
+    o << "largest      " << c.largest_intermediate << " elements (" << c.largest_intermediate * esize / 1048576.0
+      << " MiB); peak live intermediates " << c.peak_live_intermediates << " elements, with inputs "
+      << (c.peak_live_intermediates + c.input_elements) * esize / 1048576.0 << " MiB\n";
+    o << "time         median " << med * 1e3 << " ms over " << a.repeat << " runs\n";
+    o << "checksum     sum " << sum.real();
+    if (is_complex(dtype)) o << (sum.imag() < 0 ? " - " : " + ") << std::abs(sum.imag()) << "i";
+    o << ", sum|x| " << abs_sum << "\n";
+    if (checked)
+      o << "check        " << (ok ? "ok" : "MISMATCH") << ": relative error " << rel_err << " (tol " << tol << ", CPU reference: "
+        << ref_path_name << ")\n";
+    std::cout << o.str();
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+void add_einsum_command(CLI::App& app) {
+  auto args = std::make_shared<EinsumArgs>();
+  CLI::App* cmd = app.add_subcommand("einsum", "Run an einsum instance file with random operands");
+  cmd->add_option("instance", args->instance, "Instance JSON (format_string, shapes, paths)");
+  cmd->add_option("--backend", args->backend, "cpu or vulkan (default: the default backend)");
+  cmd->add_option("--device", args->device, "Vulkan device ordinal");
+  cmd->add_option("--dtype", args->dtype, "f32, f64, c32 or c64 (default f64)");
+  cmd->add_option("--path", args->path, "opt_size, opt_flops (stored paths) or auto (default)");
+  cmd->add_option("--repeat", args->repeat, "Timed runs after one warm-up (default 5)");
+  cmd->add_option("--seed", args->seed, "Seed of the random operands (default 42)");
+  cmd->add_flag("--check", args->check, "Compare against the CPU backend in double precision");
+  cmd->add_flag("--json", args->json, "Print one JSON object");
+  cmd->callback([args] {
+    int code = 0;
+    try {
+      code = run_einsum(*args);
+    } catch (const InputError& e) {
+      std::cerr << "tenferro einsum: " << e.what() << "\n";
+      code = 2;
+    } catch (const std::exception& e) {
+      std::cerr << "tenferro einsum: " << e.what() << "\n";
+      code = 2;
+    }
+    if (code != 0) throw CLI::RuntimeError(code);
+  });
+}
+
+}  // namespace tenferro::cli

@@ -1,0 +1,247 @@
+// `tenferro eval`: load case files, run each case on each backend, check, report.
+// `tenferro devices`: list the usable devices.
+#include "eval.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "json_tensor.hpp"
+#include "tenferro/ops.hpp"
+#include "tenferro/runtime.hpp"
+
+namespace tenferro::cli {
+namespace {
+
+using json = nlohmann::json;
+
+enum class Status { pass, fail, error };
+
+struct Outcome {
+  Status status;
+  std::string message;  // FAIL/ERROR: why; PASS of a case without expectations: the result
+};
+
+// A parsed case; inputs and expected are host tensors.
+struct Case {
+  std::string name;
+  std::string op;
+  std::vector<Tensor> inputs;
+  json attrs;
+  std::optional<Tensor> expected;
+  std::optional<ErrorKind> expected_error;
+  std::optional<double> rtol;
+};
+
+// Long results in messages are cut to keep report lines readable.
+std::string shorten(std::string s, std::size_t max = 400) {
+  if (s.size() > max) s = s.substr(0, max) + "...";
+  return s;
+}
+
+std::string case_name(const json& j, std::size_t index) {
+  if (j.is_object()) {
+    auto it = j.find("name");
+    if (it != j.end() && it->is_string()) return it->get<std::string>();
+  }
+  return "case" + std::to_string(index);
+}
+
+Case parse_case(const json& j, std::size_t index) {
+  if (!j.is_object()) throw CaseError("a case must be an object, got " + std::string(j.type_name()));
+  Case c;
+  c.name = case_name(j, index);
+  auto it = j.find("op");
+  if (it == j.end() || !it->is_string()) throw CaseError("case lacks a string \"op\"");
+  c.op = it->get<std::string>();
+  if (!is_known_op(c.op)) throw CaseError("unknown op \"" + c.op + "\"");
+  it = j.find("inputs");
+  if (it == j.end() || !it->is_array()) throw CaseError("case lacks an \"inputs\" list");
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    try {
+      c.inputs.push_back(tensor_from_json((*it)[i]));
+    } catch (const CaseError& e) {
+      throw CaseError("inputs[" + std::to_string(i) + "]: " + e.what());
+    }
+  }
+  c.attrs = j.value("attrs", json::object());
+  if (!c.attrs.is_object() && !c.attrs.is_null()) throw CaseError("\"attrs\" must be an object");
+  const bool has_expected = j.contains("expected"), has_error = j.contains("expected_error");
+  if (has_expected && has_error) throw CaseError("a case has \"expected\" or \"expected_error\", not both");
+  if (has_expected) {
+    try {
+      c.expected = tensor_from_json(j["expected"]);
+    } catch (const CaseError& e) {
+      throw CaseError(std::string("expected: ") + e.what());
+    }
+  }
+  if (has_error) {
+    const json& k = j["expected_error"];
+    ErrorKind kind{};
+    if (!k.is_string() || !parse_error_kind(k.get<std::string>(), kind))
+      throw CaseError("\"expected_error\" must name an error kind (shape_mismatch rank_mismatch "
+                      "axis_out_of_bounds dtype_mismatch invalid_argument unsupported numerical_failure), got " +
+                      k.dump());
+    c.expected_error = kind;
+  }
+  if (j.contains("rtol")) {
+    const json& r = j["rtol"];
+    if (!r.is_number() || !(r.get<double>() >= 0.0)) throw CaseError("\"rtol\" must be a non-negative number");
+    c.rtol = r.get<double>();
+  }
+  return c;
+}
+
+Outcome run_case(Backend& be, const Case& c) {
+  try {
+    // Device backends get uploaded copies; the CPU backend uses the host tensors directly.
+    std::vector<Tensor> uploaded;
+    std::vector<TensorView> views;
+    for (const Tensor& t : c.inputs) {
+      if (be.is_host()) {
+        views.push_back(t);
+      } else {
+        uploaded.push_back(upload(be, t));
+        views.push_back(uploaded.back());
+      }
+    }
+    Tensor out = run_op(be, c.op, views, c.attrs);
+    // Asynchronous GPU errors surface at the synchronization, inside this try: they belong
+    // to this case.
+    Tensor host = out;
+    if (!be.is_host()) {
+      be.synchronize();
+      host = download(be, out);
+    }
+    if (c.expected_error)
+      return {Status::fail, "expected error " + std::string(error_kind_name(*c.expected_error)) +
+                                ", got success: " + shorten(tensor_to_json(host))};
+    if (!c.expected) return {Status::pass, tensor_to_json(host)};
+    const double rtol = c.rtol.value_or(default_rtol(c.expected->dtype()));
+    if (std::optional<std::string> diff = compare_tensors(host, *c.expected, rtol)) return {Status::fail, *diff};
+    return {Status::pass, ""};
+  } catch (const Error& e) {
+    if (!c.expected_error) return {Status::error, e.what()};
+    if (e.kind() == *c.expected_error) return {Status::pass, ""};
+    return {Status::fail, "expected error " + std::string(error_kind_name(*c.expected_error)) + ", got " +
+                              std::string(error_kind_name(e.kind())) + ": " + e.what()};
+  } catch (const std::exception& e) {
+    return {Status::error, e.what()};
+  }
+}
+
+struct Tally {
+  int passed = 0, failed = 0;
+};
+
+void report(Tally& tally, Status status, const std::string& what, const std::string& message) {
+  switch (status) {
+    case Status::pass:
+      tally.passed++;
+      std::cout << "PASS " << what;
+      break;
+    case Status::fail:
+      tally.failed++;
+      std::cout << "FAIL " << what;
+      break;
+    case Status::error:
+      tally.failed++;
+      std::cout << "ERROR " << what;
+      break;
+  }
+  if (!message.empty()) std::cout << " : " << message;
+  std::cout << std::endl;  // flushed per line so a crash in a later case keeps earlier lines
+}
+
+// Reads and parses one file into its list of case objects; throws CaseError.
+std::vector<json> load_cases(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw CaseError("cannot open file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  json root;
+  try {
+    root = json::parse(ss.str());
+  } catch (const json::exception& e) {
+    throw CaseError(std::string("invalid JSON: ") + e.what());
+  }
+  if (root.is_array()) return root.get<std::vector<json>>();
+  if (!root.is_object()) throw CaseError("the file must hold a case object or {\"cases\": [...]}");
+  if (root.contains("cases")) {
+    if (!root["cases"].is_array()) throw CaseError("\"cases\" must be a list");
+    return root["cases"].get<std::vector<json>>();
+  }
+  return {root};
+}
+
+void run_file(const std::string& file, const std::vector<Backend*>& backends, Tally& tally) {
+  std::vector<json> cases;
+  try {
+    cases = load_cases(file);
+  } catch (const std::exception& e) {
+    report(tally, Status::error, file, e.what());
+    return;
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string name = file + ":" + case_name(cases[i], i);
+    std::optional<Case> c;
+    std::string parse_error;
+    try {
+      c = parse_case(cases[i], i);
+    } catch (const std::exception& e) {
+      parse_error = e.what();
+    }
+    for (Backend* be : backends) {
+      const std::string what = name + " [" + be->name() + "]";
+      if (!c) {
+        report(tally, Status::error, what, parse_error);
+        continue;
+      }
+      const Outcome o = run_case(*be, *c);
+      report(tally, o.status, what, o.message);
+    }
+  }
+}
+
+}  // namespace
+
+int run_eval(const EvalOptions& opts) {
+  std::vector<Backend*> backends;
+  try {
+    if (opts.backend == "cpu" || opts.backend == "all") backends.push_back(&cpu_backend());
+    if (opts.backend == "vulkan" || opts.backend == "all") {
+      if (vulkan_available()) {
+        backends.push_back(&get_backend("vulkan", opts.device));
+      } else if (opts.backend == "vulkan") {
+        std::cerr << "tenferro eval: the Vulkan backend is not available (no Vulkan device could be opened, "
+                     "or tenferro was built without the Vulkan provider); try --backend cpu\n";
+        return 2;
+      }
+    }
+    if (backends.empty()) {
+      std::cerr << "tenferro eval: unknown backend '" << opts.backend << "' (expected cpu, vulkan or all)\n";
+      return 2;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "tenferro eval: cannot open backend '" << opts.backend << "': " << e.what() << "\n";
+    return 2;
+  }
+  Tally tally;
+  for (const std::string& file : opts.files) run_file(file, backends, tally);
+  std::cout << tally.passed << " passed, " << tally.failed << " failed" << std::endl;
+  return tally.failed == 0 ? 0 : 1;
+}
+
+int run_devices() {
+  for (const DeviceInfo& d : list_devices()) {
+    std::cout << d.backend << " " << d.ordinal << ": " << d.name << "\n";
+    std::cout << "    type: " << d.type << "\n";
+    std::cout << "    driver: " << d.driver << "\n";
+    for (const std::string& line : d.details) std::cout << "    " << line << "\n";
+  }
+  std::cout.flush();
+  return 0;
+}
+
+}  // namespace tenferro::cli

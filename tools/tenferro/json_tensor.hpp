@@ -1,0 +1,48 @@
+// JSON <-> host tensor conversion and result checking for `tenferro eval` (EVAL_FORMAT.md).
+// A JSON tensor is {"dtype", "shape", "data"}; `data` is nested lists in logical index order
+// (outermost list = axis 0, NumPy's tolist()), independent of storage. Host tensors are
+// column-major: element (i0, i1, ...) lives at colex position i0 + d0*i1 + d0*d1*i2 + ...
+#pragma once
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tenferro/tensor.hpp"
+
+namespace tenferro::cli {
+
+/// A malformed case file or case (bad JSON, bad tensor, unknown op, ...): reported as an
+/// ERROR line, never as an op error, so `expected_error` never matches it.
+class CaseError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Builds a compact host (CPU backend) tensor from a JSON tensor object.
+/// Integers are read exactly as int64 (i32 out of range, fractions, bools for numbers: error);
+/// floats accept numbers and "nan", "inf", "-inf"; complex elements are [re, im]; bool
+/// elements true/false. @throws CaseError when the object, dtype, shape or data is malformed
+/// or the nesting of `data` does not match `shape`.
+Tensor tensor_from_json(const nlohmann::json& j);
+
+/// The tensor (any host view) as one line of JSON in the case-file format; non-finite floats
+/// are written as "nan", "inf", "-inf". @pre t is host-visible (CPU backend).
+std::string tensor_to_json(const TensorView& t);
+
+/// Default relative tolerance of EVAL_FORMAT.md: 1e-5 for f32/c32, 1e-12 for f64/c64, 0 else.
+double default_rtol(DType d);
+
+/// Checks `got` against `expected` (both host views): dtype and shape exact; integers and
+/// bools exact; floats |got - exp| <= rtol * max(|exp|, 1) per element (complex: modulus of
+/// the difference), NaN matches NaN, infinities match in sign (per component for complex).
+/// @returns nullopt on a match, else a description of the first (row-major) mismatch:
+/// "at [i, j]: got G, expected E".
+std::optional<std::string> compare_tensors(const TensorView& got, const TensorView& expected,
+                                           double rtol);
+
+/// Formats a shape or index list as [a, b, c].
+std::string format_list(const std::vector<std::int64_t>& v);
+
+}  // namespace tenferro::cli

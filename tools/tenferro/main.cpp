@@ -1,0 +1,35 @@
+// The tenferro command-line tool: `eval` runs op-case files (EVAL_FORMAT.md), `einsum` runs
+// an einsum instance, `devices` lists the usable devices, `--version` prints the library version.
+#include <iostream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "einsum_cmd.hpp"
+#include "eval.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"tenferro: tensor ops, einsum and devices"};
+  app.set_version_flag("--version", std::string("tenferro ") + TENFERRO_VERSION);
+  app.require_subcommand(1);
+
+  tenferro::cli::EvalOptions opts;
+  CLI::App* eval = app.add_subcommand("eval", "Run op-case files (EVAL_FORMAT.md) and check their results");
+  eval->add_option("files", opts.files, "Case files: one case object or {\"cases\": [...]} each")->required();
+  eval->add_option("--backend", opts.backend, "Backend to run on: cpu, vulkan or all (default cpu)")
+      ->check(CLI::IsMember({"cpu", "vulkan", "all"}));
+  eval->add_option("--device", opts.device, "Vulkan device ordinal (default: the default Vulkan device)");
+
+  CLI::App* devices = app.add_subcommand("devices", "List the usable devices (CPU and Vulkan)");
+  tenferro::cli::add_einsum_command(app);
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*eval) return tenferro::cli::run_eval(opts);
+    if (*devices) return tenferro::cli::run_devices();
+  } catch (const std::exception& e) {
+    std::cerr << "tenferro: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
