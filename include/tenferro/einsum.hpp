@@ -105,9 +105,9 @@ struct PlanOptions {
   /// the cap; when none is found the smallest-peak path found is used.
   double max_intermediate = 0;
   int optimal_max_inputs = 12;
-  int restarts = 96;            // random greedy restarts
+  int restarts = 256;           // random greedy restarts (each refined by subtree DP)
   double time_budget_s = 0.6;   // random greedy stops early past this
-  int subtree_size = 8;         // window of the subtree re-optimisation (0: off)
+  int subtree_size = 10;        // window of the subtree re-optimisation (0: off)
   std::uint64_t seed = 0x7e5f3a11;
 };
 

