@@ -1,0 +1,79 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Contract: out[i] = cast(x[i]) (operand 0 = out of type T from DT_*, operand 1 = x of type S
+// from SRC_*); push constants = KernelParams (common/params.h), value[0] = exact flag, tag = op.
+// Rules (SEMANTICS.md): to Bool x != 0 (complex: either part, NaN counts as nonzero); Bool to
+// numbers 1/0; real to complex (x, 0); complex to real/integer: the real part; integer to
+// integer wraps; float to integer truncates, NaN/inf/out-of-range (exact: non-integral too)
+// raises TF_ERR_CAST_RANGE and stores 0.
+#include "common/types.glsl"
+#include "common/params.h"
+layout(local_size_x_id = 0) in;
+layout(push_constant) uniform Push { KernelParams p; };
+#include "common/access.glsl"
+#include "common/index.glsl"
+#include "common/errors.glsl"
+#include "cast/source.glsl"
+
+// ---- source -> destination ------------------------------------------------------------------
+#if defined(TF_KIND_BOOL)
+T convert(SRC_T s) {
+#if defined(SRC_KIND_COMPLEX)
+  return uint8_t(!(s.x == SRC_R(0)) || !(s.y == SRC_R(0)) ? 1u : 0u);  // NaN is nonzero
+#elif defined(SRC_KIND_BOOL)
+  return s;
+#else
+  return uint8_t(!(s == SRC_T(0)) ? 1u : 0u);
+#endif
+}
+#else
+// The source as a real scalar (complex: the real part; Bool: 1/0).
+#if defined(SRC_KIND_COMPLEX)
+SRC_R src_real(SRC_T s) { return s.x; }
+#elif defined(SRC_KIND_BOOL)
+int src_real(SRC_T s) { return uint(s) != 0u ? 1 : 0; }
+#else
+SRC_T src_real(SRC_T s) { return s; }
+#endif
+
+#if defined(TF_KIND_COMPLEX)
+T convert(SRC_T s) {
+#if defined(SRC_KIND_COMPLEX)
+  return T(R(s.x), R(s.y));
+#else
+  return T(R(src_real(s)), R(0));
+#endif
+}
+#elif defined(TF_KIND_FLOAT)
+T convert(SRC_T s) { return T(src_real(s)); }
+#elif defined(TF_KIND_INT)
+#if defined(SRC_KIND_FLOAT) || defined(SRC_KIND_COMPLEX)
+// Truncation toward zero; the truncations that fit lie in [-2^(bits-1), 2^(bits-1)), bounds
+// exact in every float type. Comparisons fail for NaN.
+T convert(SRC_T s) {
+  SRC_R x = src_real(s);
+  SRC_R t = trunc(x);
+#if defined(DT_I32)
+  const SRC_R lim = SRC_R(2147483648.0);
+#else
+  const SRC_R lim = SRC_R(9223372036854775808.0);
+#endif
+  if (!(t >= -lim && t < lim) || (p.value[0] != 0ul && t != x)) {
+    raise_error(TF_ERR_CAST_RANGE);
+    return T(0);
+  }
+  return T(t);
+}
+#else
+T convert(SRC_T s) { return T(src_real(s)); }  // integer to integer wraps (OpSConvert)
+#endif
+#endif
+#endif
+
+void main() {
+  TF_FOR_EACH_ELEMENT(i, 2u) {
+    IDX o[TF_MAX_OPERANDS];
+    operand_offsets(i, 2u, o);
+    store_T(p.addr[0], o[0], convert(load_Src(p.addr[1], o[1])));
+  }
+}

@@ -1,0 +1,23 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Contract: out[i] = OP(lhs[i], rhs[i]) (operands 0 = out, 1 = lhs, 2 = rhs); OP = spec
+// constant 1. Push constants = KernelParams (common/params.h). Integer div/rem by zero and
+// negative integer exponents set the device error word.
+#include "common/types.glsl"
+#include "common/params.h"
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const int OP = 0;
+layout(push_constant) uniform Push { KernelParams p; };
+#include "common/access.glsl"
+#include "common/index.glsl"
+#include "common/errors.glsl"
+#include "common/complex.glsl"
+#include "elementwise/ops.glsl"
+
+void main() {
+  TF_FOR_EACH_ELEMENT(i, 3u) {
+    IDX o[TF_MAX_OPERANDS];
+    operand_offsets(i, 3u, o);
+    store_T(p.addr[0], o[0], binary_op(load_T(p.addr[1], o[1]), load_T(p.addr[2], o[2])));
+  }
+}

@@ -1,0 +1,196 @@
+// The elementwise op family for one element type T (types.glsl). OP is specialization constant
+// 1 (an op code of params.h); switches on it fold away when the pipeline is created.
+// Semantics: SEMANTICS.md "Op families" (integer wrap, MIN / -1 = MIN, MIN % -1 = 0, NaN
+// propagation in max/min, fmod sign rule, abs(complex) real, sign(z) = z/|z|).
+
+#if defined(TF_KIND_FLOAT) || defined(TF_KIND_COMPLEX)
+R tf_nan() {
+#ifdef TF_F64
+  return packDouble2x32(uvec2(0u, 0x7ff80000u));
+#else
+  return uintBitsToFloat(0x7fc00000u);
+#endif
+}
+R tf_inf() { return R(1) / R(0); }
+#endif
+
+// ---- unary -----------------------------------------------------------------------------
+#if defined(TF_KIND_INT)
+T op_neg(T a) { return T(0) - a; }  // wraps: -MIN == MIN
+T op_abs(T a) { return a < T(0) ? T(0) - a : a; }
+T op_sign(T a) { return a > T(0) ? T(1) : (a < T(0) ? T(-1) : T(0)); }
+T op_conj(T a) { return a; }
+#elif defined(TF_KIND_FLOAT)
+T op_neg(T a) { return -a; }
+T op_abs(T a) { return abs(a); }
+T op_sign(T a) { return a > T(0) ? T(1) : (a < T(0) ? T(-1) : a); }  // +-0 and NaN kept
+T op_conj(T a) { return a; }
+#elif defined(TF_KIND_COMPLEX)
+T op_neg(T a) { return -a; }
+T op_conj(T a) { return T(a.x, -a.y); }
+T op_sign(T a) {
+  if (a.x == R(0) && a.y == R(0)) return T(0);
+  if (isnan(a.x) || isnan(a.y)) return T(tf_nan(), tf_nan());
+  return a / c_abs(a);
+}
+#endif
+
+#if !defined(TF_KIND_BOOL)
+#if !defined(TF_KIND_COMPLEX)
+T unary_op(T a) {
+  switch (OP) {
+    case TF_OP_NEG: return op_neg(a);
+    case TF_OP_CONJ: return op_conj(a);
+    case TF_OP_ABS: return op_abs(a);
+    case TF_OP_SIGN: return op_sign(a);
+  }
+  return a;
+}
+#else
+T unary_op(T a) {  // abs of complex has a real result: its own kernel variant (unary_abs_*)
+  switch (OP) {
+    case TF_OP_NEG: return op_neg(a);
+    case TF_OP_CONJ: return op_conj(a);
+    case TF_OP_SIGN: return op_sign(a);
+  }
+  return a;
+}
+#endif
+#endif
+
+// ---- binary ----------------------------------------------------------------------------
+#if defined(TF_KIND_INT)
+T op_div(T a, T b) {
+  if (b == T(0)) { raise_error(TF_ERR_DIV_ZERO); return T(0); }
+  if (b == T(-1)) return T(0) - a;  // MIN / -1 == MIN (SPIR-V leaves the overflow undefined)
+  return a / b;                     // OpSDiv truncates toward zero
+}
+T op_rem(T a, T b) {
+  if (b == T(0)) { raise_error(TF_ERR_DIV_ZERO); return T(0); }
+  if (b == T(-1)) return T(0);      // MIN % -1 == 0
+  return a - (a / b) * b;           // C++ %: sign of the dividend (GLSL % is undefined here)
+}
+T op_pow(T a, T b) {
+  if (b < T(0)) { raise_error(TF_ERR_NEG_EXPONENT); return T(0); }
+  T r = T(1), base = a, e = b;
+  while (e > T(0)) {  // square and multiply, wrapping like the CPU backend
+    if ((e & T(1)) != T(0)) r *= base;
+    base *= base;
+    e >>= T(1);
+  }
+  return r;
+}
+T op_max(T a, T b) { return a < b ? b : a; }
+T op_min(T a, T b) { return b < a ? b : a; }
+T op_mul(T a, T b) { return a * b; }
+#elif defined(TF_KIND_FLOAT)
+// NaN propagates; otherwise std::max/std::min semantics.
+T op_max(T a, T b) { return isnan(a) ? a : (isnan(b) ? b : (a < b ? b : a)); }
+T op_min(T a, T b) { return isnan(a) ? a : (isnan(b) ? b : (b < a ? b : a)); }
+T op_mul(T a, T b) { return a * b; }
+T op_div(T a, T b) { return a / b; }
+// Exact fmod (C semantics) by long division: each step subtracts 2^k |b| with Sterbenz-exact
+// arithmetic; `x - y*trunc(x/y)` would be inexact for large quotients.
+T op_rem(T a, T b) {
+  if (isnan(a) || isnan(b) || isinf(a) || b == T(0)) return tf_nan();
+  if (isinf(b)) return a;
+  T ax = abs(a), ay = abs(b);
+  if (ax < ay) return a;
+  int ex, ey;
+  frexp(ax, ex);
+  frexp(ay, ey);
+  T r = ax;
+  for (int e = ex - ey; e >= 0; --e) {
+    T s = ldexp(ay, e);
+    if (r >= s) r -= s;
+  }
+  return a < T(0) ? -r : r;
+}
+#if !defined(TF_F64)
+// C pow special cases around the builtin (GLSL pow is undefined for x < 0 and x == 0).
+bool tf_is_odd_int(T y) { return abs(y) < T(16777216) && floor(y) == y && mod(y, T(2)) == T(1); }
+T op_pow(T x, T y) {
+  if (y == T(0) || x == T(1)) return T(1);
+  if (isnan(x) || isnan(y)) return tf_nan();
+  bool yint = floor(y) == y;
+  bool yodd = tf_is_odd_int(y);
+  if (isinf(y)) {
+    T ax = abs(x);
+    if (ax == T(1)) return T(1);
+    return (ax < T(1)) == (y > T(0)) ? T(0) : tf_inf();
+  }
+  if (x == T(0)) {
+    if (y < T(0)) return yodd ? (1.0 / x) : tf_inf();  // 1/x keeps the sign of zero
+    return yodd ? x : T(0);
+  }
+  if (isinf(x)) {
+    if (x > T(0)) return y > T(0) ? tf_inf() : T(0);
+    T m = y > T(0) ? tf_inf() : T(0);
+    return yodd ? -m : m;
+  }
+  if (x < T(0)) {
+    if (!yint) return tf_nan();
+    T m = exp2(y * log2(-x));
+    return yodd ? -m : m;
+  }
+  return exp2(y * log2(x));
+}
+#else
+T op_pow(T x, T y) { return x; }  // TODO(#4): f64 pow needs math_f64.glsl; supports() says no
+#endif
+#elif defined(TF_KIND_COMPLEX)
+T op_mul(T a, T b) { return c_mul(a, b); }
+T op_div(T a, T b) { return c_div(a, b); }
+T op_rem(T a, T b) { return a; }  // not in the contract for complex
+T op_max(T a, T b) { return a; }  // not in the contract for complex
+T op_min(T a, T b) { return a; }  // not in the contract for complex
+#if !defined(TF_F64)
+T c_log(T a) { return T(log(c_abs(a)), atan(a.y, a.x)); }
+T c_exp(T a) { R m = exp(a.x); return a.y == R(0) ? T(m, a.y) : T(m * cos(a.y), m * sin(a.y)); }
+T op_pow(T a, T b) {
+  if (a.x == R(0) && a.y == R(0)) return (b.x == R(0) && b.y == R(0)) ? T(1, 0) : T(0);
+  return c_exp(c_mul(b, c_log(a)));
+}
+#else
+T op_pow(T a, T b) { return a; }  // TODO(#4): c64 pow needs math_f64.glsl; supports() says no
+#endif
+#endif
+
+#if !defined(TF_KIND_BOOL)
+T binary_op(T a, T b) {
+  switch (OP) {
+    case TF_OP_ADD: return a + b;
+    case TF_OP_SUB: return a - b;
+    case TF_OP_MUL: return op_mul(a, b);
+    case TF_OP_DIV: return op_div(a, b);
+    case TF_OP_REM: return op_rem(a, b);
+    case TF_OP_POW: return op_pow(a, b);
+    case TF_OP_MAX: return op_max(a, b);
+    case TF_OP_MIN: return op_min(a, b);
+  }
+  return a;
+}
+#endif
+
+// ---- compare -----------------------------------------------------------------------------
+bool compare_op(T a, T b) {
+#if defined(TF_KIND_COMPLEX)
+  bool eq = a.x == b.x && a.y == b.y;  // complex: EQ and NE only (core checks)
+  return OP == TF_CMP_NE ? !eq : eq;
+#else
+#if defined(TF_KIND_BOOL)
+  uint x = uint(a), y = uint(b);
+#else
+  T x = a, y = b;
+#endif
+  switch (OP) {
+    case TF_CMP_EQ: return x == y;
+    case TF_CMP_NE: return !(x == y);  // true for NaN operands (avoids OpFOrdNotEqual)
+    case TF_CMP_LT: return x < y;
+    case TF_CMP_LE: return x <= y;
+    case TF_CMP_GT: return x > y;
+    case TF_CMP_GE: return x >= y;
+  }
+  return false;
+#endif
+}

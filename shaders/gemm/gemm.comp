@@ -1,0 +1,347 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Contract: C[m,n,b] = alpha * sum_k op(A)[m,k,b] op(B)[k,n,b] + beta * C[m,n,b], any strides
+// (GemmParams, gemm/gemm_params.h); without TFG_READ_C (beta == 0) C is never read.
+//
+// One BM x BN tile of one batch per workgroup iteration (grid-stride over tiles in x and batches
+// in y), K staged through double-buffered shared memory in BK slices (global loads of slice t+1
+// are issued before computing slice t; one barrier per slice), TM x TN outputs per thread in
+// registers. Shared tiles are arrays of 16-byte words W holding VW elements (k-major: As[k][m],
+// Bs[k][n]); thread (tx, ty) owns rows (g*RM + tx)*VW + e and columns (g*RN + ty)*VW + e, so a
+// warp's shared reads are consecutive 16-byte words. Each operand is loaded along its unit-stride
+// axis (16-byte loads when TFG_*_VEC says they are aligned), else element by element through
+// the strides; out-of-range elements read as 0. Complex products use the 4-multiply form.
+// Variants: DT_F32 DT_F64 DT_C32 DT_C64.
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_control_flow_attributes : require
+#include "gemm/gemm_params.h"
+
+#if defined(DT_F32)
+#define T float
+#define W vec4
+#define VW 4u
+#define ES 4
+#elif defined(DT_F64)
+#define T double
+#define W dvec2
+#define VW 2u
+#define ES 8
+#elif defined(DT_C32)
+#define T vec2
+#define W vec4
+#define VW 2u
+#define ES 8
+#define COMPLEX 1
+#elif defined(DT_C64)
+#define T dvec2
+#define W dvec2
+#define VW 1u
+#define ES 16
+#define COMPLEX 1
+#endif
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint CFG = 0u;
+layout(push_constant) uniform Push { GemmParams p; };
+
+const uint BM = 1u << ((CFG >> TFG_SHIFT_BM) & 15u);
+const uint BN = 1u << ((CFG >> TFG_SHIFT_BN) & 15u);
+const uint BK = 1u << ((CFG >> TFG_SHIFT_BK) & 15u);
+const uint TM = 1u << ((CFG >> TFG_SHIFT_TM) & 15u);
+const uint TN = 1u << ((CFG >> TFG_SHIFT_TN) & 15u);
+const bool A_ALONG_K = (CFG & TFG_A_ALONG_K) != 0u;
+const bool A_VEC = (CFG & TFG_A_VEC) != 0u;
+const bool B_ALONG_N = (CFG & TFG_B_ALONG_N) != 0u;
+const bool B_VEC = (CFG & TFG_B_VEC) != 0u;
+const bool CONJ_A = (CFG & TFG_CONJ_A) != 0u;
+const bool CONJ_B = (CFG & TFG_CONJ_B) != 0u;
+const bool READ_C = (CFG & TFG_READ_C) != 0u;
+const bool C_VEC = (CFG & TFG_C_VEC) != 0u;
+
+const uint RM = BM / TM;              // threads along m
+const uint RN = BN / TN;              // threads along n
+const uint NT = RM * RN;              // threads per workgroup (== local_size_x)
+const uint AS_STRIDE = BM / VW + 1u;  // words per k row (+1: fewer bank conflicts on transposing stores)
+const uint BS_STRIDE = BN / VW + 1u;
+const uint A_SIZE = BK * AS_STRIDE;
+const uint B_SIZE = BK * BS_STRIDE;
+const uint A_CHUNKS = BM * BK / VW;   // words per A slice
+const uint B_CHUNKS = BN * BK / VW;
+const uint LA = (A_CHUNKS + NT - 1u) / NT;  // words each thread loads per slice
+const uint LB = (B_CHUNKS + NT - 1u) / NT;
+
+shared W As[2u * A_SIZE];
+shared W Bs[2u * B_SIZE];
+
+layout(buffer_reference, std430, buffer_reference_align = ES) readonly buffer ERef { T v; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer WRef { W v; };
+layout(buffer_reference, std430, buffer_reference_align = ES) buffer OERef { T v; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer OWRef { W v; };
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
+
+// ---- element helpers ---------------------------------------------------------------------------
+#if defined(DT_F32) || defined(DT_F64)
+T wget(W w, uint e) { return w[e]; }
+void wput(inout W w, uint e, T x) { w[e] = x; }
+#define SH_PUT(ARR, IDX_, E_, X_) ARR[IDX_][E_] = (X_)
+#elif defined(DT_C32)
+T wget(W w, uint e) { return e == 0u ? w.xy : w.zw; }
+void wput(inout W w, uint e, T x) { w[2u * e] = x.x; w[2u * e + 1u] = x.y; }
+// Component stores: never a read-modify-write of a word other threads write too.
+#define SH_PUT(ARR, IDX_, E_, X_) { T x_ = (X_); ARR[IDX_][2u * (E_)] = x_.x; ARR[IDX_][2u * (E_) + 1u] = x_.y; }
+#else
+T wget(W w, uint e) { return w; }
+void wput(inout W w, uint e, T x) { w = x; }
+#define SH_PUT(ARR, IDX_, E_, X_) ARR[IDX_] = (X_)
+#endif
+
+#ifdef COMPLEX
+W conj_w(W w) {
+#if defined(DT_C32)
+  return W(w.x, -w.y, w.z, -w.w);
+#else
+  return W(w.x, -w.y);
+#endif
+}
+T mul(T a, T b) { return T(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+T mac(T a, T b, T c) {
+  c.x = fma(a.x, b.x, c.x);
+  c.x = fma(-a.y, b.y, c.x);
+  c.y = fma(a.x, b.y, c.y);
+  c.y = fma(a.y, b.x, c.y);
+  return c;
+}
+#else
+W conj_w(W w) { return w; }
+T mul(T a, T b) { return a * b; }
+T mac(T a, T b, T c) { return fma(a, b, c); }
+#endif
+
+#if defined(DT_F32) || defined(DT_C32)
+float rbits(uint64_t x) { return uintBitsToFloat(uint(x)); }
+#else
+double rbits(uint64_t x) { return packDouble2x32(uvec2(uint(x), uint(x >> 32))); }
+#endif
+#ifdef COMPLEX
+T scalar_of(uint64_t re, uint64_t im) { return T(rbits(re), rbits(im)); }
+#else
+T scalar_of(uint64_t re, uint64_t im) { return rbits(re); }
+#endif
+
+int64_t i64(uint x) { return int64_t(x); }  // runtime conversion of spec-constant values
+uint64_t addr_of(uint64_t base, int64_t off) { return base + uint64_t(off * int64_t(ES)); }
+
+// ---- per-thread state --------------------------------------------------------------------------
+T acc[TM * TN];
+W la[LA];
+W lb[LB];
+uint64_t a_ptr[LA];  // address of the slot's first element at k0 == 0
+uint64_t b_ptr[LB];
+int a_lim[LA];       // along m: valid rows from the slot's row (0..VW); along k: 1 when row valid
+int b_lim[LB];
+uint a_off[LA];      // the slot's k offset inside a slice
+uint b_off[LB];
+
+// Per tile: slot addresses and the bounds along the axis that does not move with k.
+void setup_a(uint64_t base, int64_t m0, int64_t M, int64_t sm, int64_t sk) {
+  [[unroll]] for (uint s = 0u; s < LA; ++s) {
+    const uint c = gl_LocalInvocationID.x + s * NT;
+    int64_t m;
+    if (!A_ALONG_K) {
+      m = m0 + i64((c % (BM / VW)) * VW);
+      a_off[s] = c / (BM / VW);
+      a_lim[s] = c < A_CHUNKS ? int(clamp(M - m, int64_t(0), i64(VW))) : 0;
+    } else {
+      m = m0 + i64(c / (BK / VW));
+      a_off[s] = (c % (BK / VW)) * VW;
+      a_lim[s] = c < A_CHUNKS && m < M ? 1 : 0;
+    }
+    a_ptr[s] = addr_of(base, m * sm + i64(a_off[s]) * sk);
+  }
+}
+
+void setup_b(uint64_t base, int64_t n0, int64_t N, int64_t sk, int64_t sn) {
+  [[unroll]] for (uint s = 0u; s < LB; ++s) {
+    const uint c = gl_LocalInvocationID.x + s * NT;
+    int64_t n;
+    if (B_ALONG_N) {
+      n = n0 + i64((c % (BN / VW)) * VW);
+      b_off[s] = c / (BN / VW);
+      b_lim[s] = c < B_CHUNKS ? int(clamp(N - n, int64_t(0), i64(VW))) : 0;
+    } else {
+      n = n0 + i64(c / (BK / VW));
+      b_off[s] = (c % (BK / VW)) * VW;
+      b_lim[s] = c < B_CHUNKS && n < N ? 1 : 0;
+    }
+    b_ptr[s] = addr_of(base, i64(b_off[s]) * sk + n * sn);
+  }
+}
+
+// Global -> registers: the slice starting at k0.
+void load_a(int64_t k0, int64_t K, int64_t sm, int64_t sk) {
+  const uint64_t kstep = uint64_t(k0 * sk * int64_t(ES));
+  [[unroll]] for (uint s = 0u; s < LA; ++s) {
+    W w = W(0);
+    const int64_t k = k0 + i64(a_off[s]);
+    const uint64_t ptr = a_ptr[s] + kstep;
+    if (!A_ALONG_K) {
+      if (k < K && a_lim[s] > 0) {
+        if (A_VEC && a_lim[s] == int(VW)) {
+          w = WRef(ptr).v;
+        } else {
+          [[unroll]] for (uint e = 0u; e < VW; ++e)
+            if (int(e) < a_lim[s]) wput(w, e, ERef(addr_of(ptr, i64(e) * sm)).v);
+        }
+      }
+    } else if (a_lim[s] > 0 && k < K) {
+      if (A_VEC && k + i64(VW) <= K) {
+        w = WRef(ptr).v;
+      } else {
+        [[unroll]] for (uint e = 0u; e < VW; ++e)
+          if (k + i64(e) < K) wput(w, e, ERef(addr_of(ptr, i64(e) * sk)).v);
+      }
+    }
+    la[s] = CONJ_A ? conj_w(w) : w;
+  }
+}
+
+void load_b(int64_t k0, int64_t K, int64_t sk, int64_t sn) {
+  const uint64_t kstep = uint64_t(k0 * sk * int64_t(ES));
+  [[unroll]] for (uint s = 0u; s < LB; ++s) {
+    W w = W(0);
+    const int64_t k = k0 + i64(b_off[s]);
+    const uint64_t ptr = b_ptr[s] + kstep;
+    if (B_ALONG_N) {
+      if (k < K && b_lim[s] > 0) {
+        if (B_VEC && b_lim[s] == int(VW)) {
+          w = WRef(ptr).v;
+        } else {
+          [[unroll]] for (uint e = 0u; e < VW; ++e)
+            if (int(e) < b_lim[s]) wput(w, e, ERef(addr_of(ptr, i64(e) * sn)).v);
+        }
+      }
+    } else if (b_lim[s] > 0 && k < K) {
+      if (B_VEC && k + i64(VW) <= K) {
+        w = WRef(ptr).v;
+      } else {
+        [[unroll]] for (uint e = 0u; e < VW; ++e)
+          if (k + i64(e) < K) wput(w, e, ERef(addr_of(ptr, i64(e) * sk)).v);
+      }
+    }
+    lb[s] = CONJ_B ? conj_w(w) : w;
+  }
+}
+
+// Registers -> shared buffer `buf` (k-major tiles).
+void store_tiles(uint buf) {
+  [[unroll]] for (uint s = 0u; s < LA; ++s) {
+    const uint c = gl_LocalInvocationID.x + s * NT;
+    if (c < A_CHUNKS) {
+      if (!A_ALONG_K) {
+        As[buf * A_SIZE + (c / (BM / VW)) * AS_STRIDE + c % (BM / VW)] = la[s];
+      } else {
+        const uint kq = c % (BK / VW), mm = c / (BK / VW);
+        [[unroll]] for (uint e = 0u; e < VW; ++e)
+          SH_PUT(As, buf * A_SIZE + (kq * VW + e) * AS_STRIDE + mm / VW, mm % VW, wget(la[s], e));
+      }
+    }
+  }
+  [[unroll]] for (uint s = 0u; s < LB; ++s) {
+    const uint c = gl_LocalInvocationID.x + s * NT;
+    if (c < B_CHUNKS) {
+      if (B_ALONG_N) {
+        Bs[buf * B_SIZE + (c / (BN / VW)) * BS_STRIDE + c % (BN / VW)] = lb[s];
+      } else {
+        const uint kq = c % (BK / VW), nn = c / (BK / VW);
+        [[unroll]] for (uint e = 0u; e < VW; ++e)
+          SH_PUT(Bs, buf * B_SIZE + (kq * VW + e) * BS_STRIDE + nn / VW, nn % VW, wget(lb[s], e));
+      }
+    }
+  }
+}
+
+void compute(uint buf, uint tx, uint ty) {
+  [[unroll]] for (uint kk = 0u; kk < BK; ++kk) {
+    T af[TM];
+    T bf[TN];
+    [[unroll]] for (uint g = 0u; g < TM / VW; ++g) {
+      const W w = As[buf * A_SIZE + kk * AS_STRIDE + g * RM + tx];
+      [[unroll]] for (uint e = 0u; e < VW; ++e) af[g * VW + e] = wget(w, e);
+    }
+    [[unroll]] for (uint g = 0u; g < TN / VW; ++g) {
+      const W w = Bs[buf * B_SIZE + kk * BS_STRIDE + g * RN + ty];
+      [[unroll]] for (uint e = 0u; e < VW; ++e) bf[g * VW + e] = wget(w, e);
+    }
+    [[unroll]] for (uint i = 0u; i < TM; ++i)
+      [[unroll]] for (uint j = 0u; j < TN; ++j) acc[i * TN + j] = mac(af[i], bf[j], acc[i * TN + j]);
+  }
+}
+
+void main() {
+  DimsRef D = DimsRef(p.dims);
+  const int64_t M = D.v[0], N = D.v[1], K = D.v[2], NB = D.v[3];
+  const int64_t sam = D.v[4], sak = D.v[5], sab = D.v[6];
+  const int64_t sbk = D.v[7], sbn = D.v[8], sbb = D.v[9];
+  const int64_t scm = D.v[10], scn = D.v[11], scb = D.v[12];
+  const int64_t bm = i64(BM), bn = i64(BN), bk = i64(BK);
+  const int64_t tiles_m = (M + bm - 1) / bm, tiles = tiles_m * ((N + bn - 1) / bn);
+  const int64_t nk = (K + bk - 1) / bk;
+  const uint tx = gl_LocalInvocationID.x % RM, ty = gl_LocalInvocationID.x / RM;
+  const T alpha = scalar_of(p.alpha[0], p.alpha[1]);
+  const T beta = scalar_of(p.beta[0], p.beta[1]);
+
+  for (int64_t bi = int64_t(gl_WorkGroupID.y); bi < NB; bi += int64_t(gl_NumWorkGroups.y)) {
+    const uint64_t abase = addr_of(p.a, bi * sab), bbase = addr_of(p.b, bi * sbb), cbase = addr_of(p.c, bi * scb);
+    for (int64_t t = int64_t(gl_WorkGroupID.x); t < tiles; t += int64_t(gl_NumWorkGroups.x)) {
+      const int64_t m0 = (t % tiles_m) * bm, n0 = (t / tiles_m) * bn;
+      [[unroll]] for (uint i = 0u; i < TM * TN; ++i) acc[i] = T(0);
+      if (nk > 0) {
+        setup_a(abase, m0, M, sam, sak);
+        setup_b(bbase, n0, N, sbk, sbn);
+        load_a(0, K, sam, sak);
+        load_b(0, K, sbk, sbn);
+        store_tiles(0u);
+        barrier();
+        for (int64_t kt = 0; kt < nk; ++kt) {
+          const uint cur = uint(kt & 1);
+          const bool more = kt + 1 < nk;
+          if (more) {
+            load_a((kt + 1) * bk, K, sam, sak);
+            load_b((kt + 1) * bk, K, sbk, sbn);
+          }
+          compute(cur, tx, ty);
+          if (more) store_tiles(cur ^ 1u);
+          barrier();
+        }
+      }
+      // Epilogue: C = alpha * acc (+ beta * C).
+      [[unroll]] for (uint g = 0u; g < TM / VW; ++g) {
+        const int64_t mrow = m0 + i64((g * RM + tx) * VW);
+        [[unroll]] for (uint j = 0u; j < TN; ++j) {
+          const int64_t n = n0 + i64(((j / VW) * RN + ty) * VW + j % VW);
+          if (n >= N) continue;
+          const uint64_t col = addr_of(cbase, mrow * scm + n * scn);
+          if (C_VEC && mrow + i64(VW) <= M) {
+            W w;
+            const W old = READ_C ? OWRef(col).v : W(0);
+            [[unroll]] for (uint e = 0u; e < VW; ++e) {
+              T v = mul(alpha, acc[(g * VW + e) * TN + j]);
+              if (READ_C) v += mul(beta, wget(old, e));
+              wput(w, e, v);
+            }
+            OWRef(col).v = w;
+          } else {
+            [[unroll]] for (uint e = 0u; e < VW; ++e) {
+              if (mrow + i64(e) >= M) continue;
+              const uint64_t at = addr_of(col, i64(e) * scm);
+              T v = mul(alpha, acc[(g * VW + e) * TN + j]);
+              if (READ_C) v += mul(beta, OERef(at).v);
+              OERef(at).v = v;
+            }
+          }
+        }
+      }
+    }
+  }
+}

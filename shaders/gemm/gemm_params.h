@@ -1,0 +1,51 @@
+// Push constants of the gemm kernels (shaders/gemm/gemm.comp), included by GLSL and C++
+// (src/vulkan/kernels/gemm.cpp). C[m,n,b] = alpha * sum_k op(A)[m,k,b] op(B)[k,n,b] + beta*C.
+//
+// a, b, c: device address of element (0,0,0) of each operand (the view offset folded in; the
+// other elements may lie below it when strides are negative). dims: int64 block written by
+// upload_params: [M, N, K, B, A strides (m,k,b), B strides (k,n,b), C strides (m,n,b)] in
+// elements. alpha/beta: raw bits (re, im); f32/c32 keep float bits in the low word.
+// The tile configuration and operand modes are specialization constant 1 (TFG_* below).
+#ifndef TENFERRO_SHADERS_GEMM_GEMM_PARAMS_H
+#define TENFERRO_SHADERS_GEMM_GEMM_PARAMS_H
+
+#ifdef __cplusplus
+#include <cstdint>
+namespace tenferro::vk {
+using tfg_u64 = std::uint64_t;
+#else
+#define tfg_u64 uint64_t
+#endif
+
+#define TFG_DIMS_WORDS 13
+
+// Specialization constant 1 (a 32-bit word): log2 of the tile extents and operand modes.
+#define TFG_SHIFT_BM 0    // 4 bits: log2 BM (workgroup tile rows)
+#define TFG_SHIFT_BN 4    // 4 bits: log2 BN (workgroup tile columns)
+#define TFG_SHIFT_BK 8    // 4 bits: log2 BK (K slice per shared-memory stage)
+#define TFG_SHIFT_TM 12   // 4 bits: log2 TM (rows per thread)
+#define TFG_SHIFT_TN 16   // 4 bits: log2 TN (columns per thread)
+#define TFG_A_ALONG_K 0x100000   // load A along k (A's k stride is 1), else along m
+#define TFG_A_VEC 0x200000       // 16-byte loads of A along its load axis are aligned
+#define TFG_B_ALONG_N 0x400000   // load B along n (B's n stride is 1), else along k
+#define TFG_B_VEC 0x800000       // 16-byte loads of B along its load axis are aligned
+#define TFG_CONJ_A 0x1000000
+#define TFG_CONJ_B 0x2000000
+#define TFG_READ_C 0x4000000     // beta != 0: C is read (never read when beta == 0)
+#define TFG_C_VEC 0x8000000      // C's m stride is 1 and 16-byte stores along m are aligned
+
+struct GemmParams {
+  tfg_u64 a, b, c;
+  tfg_u64 dims;
+  tfg_u64 alpha[2];
+  tfg_u64 beta[2];
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(GemmParams) == 64 && sizeof(GemmParams) <= 128);
+}  // namespace tenferro::vk
+#else
+#undef tfg_u64
+#endif
+
+#endif  // TENFERRO_SHADERS_GEMM_GEMM_PARAMS_H

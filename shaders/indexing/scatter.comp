@@ -1,0 +1,146 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Contract: out[window start(i) + offset(i)] = OP(out[...], updates[i]) for every update element i;
+// operand 0 = out (read-modify-write), 1 = updates, 2 = indices (I32/I64), 3 = lock table (uint, zeroed).
+// Push constants = KernelParams, layout_addr = indexing block; OP = combiner (TF_SC_*, spec constant 1).
+//
+// Duplicate targets combine atomically, in unspecified order:
+//   replace: plain stores (last write wins);  i32: atomicAdd/Max/Min, mul by CAS;
+//   f32: CAS loops on the bits;  c32 add: one f32 CAS loop per part (parts add independently);
+//   i64 add: two 32-bit atomicAdds with the carry of the low word propagated (exact mod 2^64);
+//   everything else (f64, c64, c32 mul, i64 mul/max/min): a spin lock per element, hashed into
+//   the lock table, held for one read-modify-write. Only 32-bit atomics are used: the device is
+//   created without shaderBufferInt64Atomics.
+#include "common/types.glsl"
+#include "common/params.h"
+#include "indexing/indexing_params.h"
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const int OP = 0;
+layout(push_constant) uniform Push { KernelParams p; };
+#include "common/access.glsl"
+#include "common/complex.glsl"
+#include "indexing/indexing.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer U32Ref {
+  uint v;
+};
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer I32Ref {
+  int v;
+};
+layout(buffer_reference, std430, buffer_reference_align = TF_SIZE) coherent volatile buffer TCohRef {
+  T v;
+};
+
+#if defined(TF_KIND_FLOAT) || defined(TF_KIND_INT)
+// dst = OP(dst, src); max/min propagate NaN (a NaN dst stays, a NaN src wins). Integers wrap.
+T combine(T d, T s) {
+  if (OP == TF_SC_ADD) return d + s;
+  if (OP == TF_SC_MUL) return d * s;
+#ifdef TF_KIND_FLOAT
+  if (isnan(d)) return d;
+  if (isnan(s)) return s;
+#endif
+  if (OP == TF_SC_MAX) return s > d ? s : d;
+  return s < d ? s : d;
+}
+#elif defined(TF_KIND_COMPLEX)
+T combine(T d, T s) {
+  if (OP == TF_SC_MUL) return c_mul(d, s);
+  return d + s;  // add (core rejects complex max/min)
+}
+#endif
+
+#if defined(TF_KIND_FLOAT) || defined(TF_KIND_COMPLEX)
+// One float at byte address `a`: v = OP(v, s) by compare-and-swap on its bits.
+void cas_f32(uint64_t a, float s) {
+  U32Ref r = U32Ref(a);
+  uint cur = r.v;
+  for (;;) {
+    float d = uintBitsToFloat(cur), n;
+    if (OP == TF_SC_ADD) n = d + s;
+    else if (OP == TF_SC_MUL) n = d * s;
+    else if (isnan(d)) n = d;
+    else if (isnan(s)) n = s;
+    else if (OP == TF_SC_MAX) n = s > d ? s : d;
+    else n = s < d ? s : d;
+    const uint nb = floatBitsToUint(n);
+    if (nb == cur) return;
+    const uint prev = atomicCompSwap(r.v, cur, nb);
+    if (prev == cur) return;
+    cur = prev;
+  }
+}
+#endif
+
+#if !defined(TF_KIND_BOOL)
+// Element o of out: v = OP(v, s) under the element's hashed spin lock. The winner does its
+// read-modify-write and releases inside the same loop iteration, so lanes of one subgroup that
+// contend for a lock cannot wait on each other (no divergent spinning on a held lock).
+void locked_combine(IDX o, T s) {
+  U32Ref lk = U32Ref(p.addr[3] + 4ul * (uint64_t(o) & uint64_t(IxBlockRef(p.layout_addr).v[TF_IX_LOCK_MASK])));
+  TCohRef r = TCohRef(p.addr[0] + uint64_t(o) * uint64_t(TF_SIZE));
+  bool done = false;
+  while (!done) {
+    if (atomicCompSwap(lk.v, 0u, 1u) == 0u) {
+      memoryBarrierBuffer();
+      r.v = combine(r.v, s);
+      memoryBarrierBuffer();
+      atomicExchange(lk.v, 0u);
+      done = true;
+    }
+  }
+}
+#endif
+
+void apply(IDX o, T s) {
+  if (OP == TF_SC_REPLACE) {
+    store_T(p.addr[0], o, s);
+    return;
+  }
+#if defined(DT_I32)
+  I32Ref r = I32Ref(p.addr[0] + uint64_t(o) * 4ul);
+  if (OP == TF_SC_ADD) {
+    atomicAdd(r.v, s);
+  } else if (OP == TF_SC_MAX) {
+    atomicMax(r.v, s);
+  } else if (OP == TF_SC_MIN) {
+    atomicMin(r.v, s);
+  } else {
+    int cur = r.v;
+    for (;;) {
+      const int prev = atomicCompSwap(r.v, cur, cur * s);
+      if (prev == cur) break;
+      cur = prev;
+    }
+  }
+#elif defined(DT_F32)
+  cas_f32(p.addr[0] + uint64_t(o) * 4ul, s);
+#elif defined(DT_C32)
+  if (OP == TF_SC_ADD) {
+    cas_f32(p.addr[0] + uint64_t(o) * 8ul, s.x);
+    cas_f32(p.addr[0] + uint64_t(o) * 8ul + 4ul, s.y);
+  } else {
+    locked_combine(o, s);
+  }
+#elif defined(DT_I64)
+  if (OP == TF_SC_ADD) {
+    // Low word first; its wrap-around (old + lo overflowing 2^32) carries into the high word.
+    const uint64_t u = uint64_t(s);
+    const uint lo = uint(u), hi = uint(u >> 32);
+    const uint old = atomicAdd(U32Ref(p.addr[0] + uint64_t(o) * 8ul).v, lo);
+    const uint carry = old + lo < old ? 1u : 0u;
+    if (hi + carry != 0u) atomicAdd(U32Ref(p.addr[0] + uint64_t(o) * 8ul + 4ul).v, hi + carry);
+  } else {
+    locked_combine(o, s);
+  }
+#elif defined(DT_F64) || defined(DT_C64)
+  locked_combine(o, s);
+#endif
+}
+
+void main() {
+  for (IDX i = IDX(gl_GlobalInvocationID.x); i < IDX(p.numel); i += IDX(gl_NumWorkGroups.x) * IDX(gl_WorkGroupSize.x)) {
+    IDX oo, uo;
+    if (ix_locate(i, p.addr[2], oo, uo)) apply(oo, load_T(p.addr[1], uo));
+  }
+}

@@ -1,0 +1,125 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Contract: out[o] = OP over the reduced indices of chunk g of x[o, r] (operand 0 = out, 1 = x);
+// push constants = KernelParams (common/params.h) with the block of reduce/reduce.h; OP = TF_RED_*.
+// Workgroup (256 invocations) = COLS outputs x LANES lanes; each lane folds a strided share of
+// the chunk, lanes combine by a shared-memory tree. Integers wrap; float max/min propagate NaN.
+#include "common/types.glsl"
+#include "common/params.h"
+#include "reduce/reduce.h"
+layout(local_size_x_id = 0) in;  // must be TF_RED_WORKGROUP
+layout(constant_id = 1) const int OP = TF_RED_SUM;
+layout(push_constant) uniform Push { KernelParams p; };
+#include "common/access.glsl"
+#include "common/complex.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer BlockRef {
+  int64_t v[];
+};
+
+shared T sh[TF_RED_WORKGROUP];
+
+T identity() {
+  if (OP == TF_RED_SUM) return T(0);
+#if defined(TF_KIND_COMPLEX)
+  return T(1, 0);
+#else
+  if (OP == TF_RED_PROD) return T(1);
+#if defined(DT_F32)
+  const T inf = uintBitsToFloat(0x7f800000u);
+#elif defined(DT_F64)
+  const T inf = packDouble2x32(uvec2(0u, 0x7ff00000u));
+#endif
+#if defined(DT_I32)
+  return OP == TF_RED_MAX ? int(0x80000000u) : int(0x7fffffffu);
+#elif defined(DT_I64)
+  return OP == TF_RED_MAX ? int64_t(0x8000000000000000ul) : int64_t(0x7ffffffffffffffful);
+#else
+  return OP == TF_RED_MAX ? -inf : inf;
+#endif
+#endif
+}
+
+T merge(T a, T b) {
+#if defined(TF_KIND_COMPLEX)
+  return OP == TF_RED_SUM ? a + b : c_mul(a, b);  // no max/min for complex
+#else
+  switch (OP) {
+    case TF_RED_SUM: return a + b;
+    case TF_RED_PROD: return a * b;
+#if defined(TF_KIND_FLOAT)
+    case TF_RED_MAX: return (a > b || isnan(a)) ? a : b;  // a NaN on either side wins
+    default: return (a < b || isnan(a)) ? a : b;
+#else
+    case TF_RED_MAX: return max(a, b);
+    default: return min(a, b);
+#endif
+  }
+#endif
+}
+
+void main() {
+  BlockRef B = BlockRef(p.layout_addr);
+  const IDX O = IDX(B.v[TF_RB_O]), N = IDX(B.v[TF_RB_N]), chunk = IDX(B.v[TF_RB_CHUNK]);
+  const uint cols = uint(B.v[TF_RB_COLS]), lanes = uint(B.v[TF_RB_LANES]);
+  const bool lanes_fast = B.v[TF_RB_LANES_FAST] != 0l;
+  const IDX x0 = IDX(B.v[TF_RB_X0]), o0 = IDX(B.v[TF_RB_O0]), gstride = IDX(B.v[TF_RB_GSTRIDE]);
+  const uint kr = uint(B.v[TF_RB_KR]), rr = uint(B.v[TF_RB_RR]);
+  const uint red = TF_RB_AXES + 3u * kr;  // first reduced-axis word
+  const IDX s0 = IDX(B.v[red + 1u]);
+
+  const uint t = gl_LocalInvocationID.x;
+  const uint c = lanes_fast ? t / lanes : t % cols;
+  const uint l = lanes_fast ? t % lanes : t / cols;
+  const uint lane_step = lanes_fast ? 1u : cols;
+  const IDX g = IDX(gl_WorkGroupID.y);
+  const IDX lo = g * chunk, hi = min(N, lo + chunk);
+  const IDX step = IDX(lanes);
+  const IDX tiles = (O + IDX(cols) - 1) / IDX(cols);
+
+  for (IDX tile = IDX(gl_WorkGroupID.x); tile < tiles; tile += IDX(gl_NumWorkGroups.x)) {
+    const IDX o = tile * IDX(cols) + IDX(c);
+    IDX oo = o0 + g * gstride;
+    T acc = identity();
+    if (o < O) {
+      IDX xo = x0, rest = o;
+      for (uint a = 0u; a < kr; ++a) {
+        const IDX n = IDX(B.v[TF_RB_AXES + 3u * a]);
+        const IDX i = rest % n;
+        rest /= n;
+        xo += i * IDX(B.v[TF_RB_AXES + 3u * a + 1u]);
+        oo += i * IDX(B.v[TF_RB_AXES + 3u * a + 2u]);
+      }
+      IDX r = lo + IDX(l);
+      if (rr == 1u) {
+        // Four independent loads in flight per iteration.
+        for (; r + 3 * step < hi; r += 4 * step) {
+          const T a0 = load_T(p.addr[1], xo + r * s0);
+          const T a1 = load_T(p.addr[1], xo + (r + step) * s0);
+          const T a2 = load_T(p.addr[1], xo + (r + 2 * step) * s0);
+          const T a3 = load_T(p.addr[1], xo + (r + 3 * step) * s0);
+          acc = merge(acc, merge(merge(a0, a1), merge(a2, a3)));
+        }
+        for (; r < hi; r += step) acc = merge(acc, load_T(p.addr[1], xo + r * s0));
+      } else {
+        for (; r < hi; r += step) {  // general strided fallback: decode r over the reduced axes
+          IDX off = xo, q = r;
+          for (uint a = 0u; a < rr; ++a) {
+            const IDX n = IDX(B.v[red + 2u * a]);
+            off += (q % n) * IDX(B.v[red + 2u * a + 1u]);
+            q /= n;
+          }
+          acc = merge(acc, load_T(p.addr[1], off));
+        }
+      }
+    }
+    sh[t] = acc;
+    barrier();
+    for (uint s = lanes / 2u; s > 0u; s >>= 1u) {  // pairwise tree over the lanes of an output
+      if (l < s) sh[t] = merge(sh[t], sh[t + s * lane_step]);
+      barrier();
+    }
+    if (l == 0u && o < O) store_T(p.addr[0], oo, sh[t]);
+    barrier();  // sh is reused by the next tile
+  }
+}

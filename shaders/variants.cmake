@@ -1,0 +1,36 @@
+# The explicit list of shader variants (STYLE.md B7: no file(GLOB)). Included by
+# src/vulkan/CMakeLists.txt after cmake/TenferroShaders.cmake. Names follow
+# <kernel>_<dtype>[_<variant>]; every variant exists in a 32-bit and an _idx64 indexing form.
+# Ops are not variants: the elementwise op code is specialization constant 1.
+foreach(_idx "" "_idx64")
+  set(_idxdef "")
+  if(_idx)
+    set(_idxdef IDX64)
+  endif()
+  foreach(_b b1 b4 b8 b16)
+    string(TOUPPER "${_b}" _B)
+    tenferro_shader(fill_${_b}${_idx} copy/fill.comp DEFINES DT_${_B} ${_idxdef})
+    tenferro_shader(copy_${_b}${_idx} copy/copy.comp DEFINES DT_${_B} ${_idxdef})
+    tenferro_shader(select_${_b}${_idx} elementwise/select.comp DEFINES DT_${_B} ${_idxdef})
+  endforeach()
+  foreach(_t f32 f64 i32 i64 c32 c64)
+    string(TOUPPER "${_t}" _T)
+    tenferro_shader(unary_${_t}${_idx} elementwise/unary.comp DEFINES DT_${_T} ${_idxdef})
+    tenferro_shader(binary_${_t}${_idx} elementwise/binary.comp DEFINES DT_${_T} ${_idxdef})
+    tenferro_shader(compare_${_t}${_idx} elementwise/compare.comp DEFINES DT_${_T} ${_idxdef})
+  endforeach()
+  foreach(_t c32 c64)
+    string(TOUPPER "${_t}" _T)
+    tenferro_shader(unary_abs_${_t}${_idx} elementwise/unary.comp DEFINES DT_${_T} ABS_COMPLEX ${_idxdef})
+  endforeach()
+  tenferro_shader(compare_bool${_idx} elementwise/compare.comp DEFINES DT_BOOL ${_idxdef})
+  foreach(_t f32 f64 i32 i64)
+    string(TOUPPER "${_t}" _T)
+    tenferro_shader(clamp_${_t}${_idx} elementwise/clamp.comp DEFINES DT_${_T} ${_idxdef})
+  endforeach()
+endforeach()
+
+# One file per family added after the elementwise/copy kernels.
+foreach(_family analytic cast reduce triangular gemm indexing)
+  include(${CMAKE_CURRENT_LIST_DIR}/variants_${_family}.cmake)
+endforeach()

@@ -1,0 +1,1 @@
+# Shader variants of the analytic family (explicit list, STYLE.md B7).

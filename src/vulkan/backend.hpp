@@ -1,0 +1,136 @@
+// VulkanBackend: the Backend interface (include/tenferro/backend.hpp) over one Vulkan device.
+// Ownership tree (STYLE.md B6.1): VulkanBackend -> Device -> {Allocator, Pipelines, Recorder}.
+// Kernels (kernels/*.cpp) record through the internal API below while holding lock().
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "tenferro/backend.hpp"
+#include "vulkan/runtime/allocator.hpp"
+#include "vulkan/runtime/device.hpp"
+#include "vulkan/runtime/pipelines.hpp"
+#include "vulkan/runtime/recorder.hpp"
+
+namespace tenferro::vk {
+
+class VulkanBackend;
+
+/// Device memory of one tensor. host_data() is the mapped pointer when the memory is
+/// host-visible (Managed placement); it first waits for GPU work that used this storage.
+/// Destruction returns the memory once the GPU work that used it has completed.
+class VkStorage final : public Storage {
+ public:
+  VkStorage(VulkanBackend& owner, const Allocation& a, std::size_t nbytes, Placement placement);
+  ~VkStorage() override;
+  std::byte* host_data() override;
+  const Allocation& allocation() const { return alloc_; }
+  /// Timeline value of the last batch that read or wrote this storage (0: never used).
+  std::uint64_t last_use = 0;
+
+ private:
+  VulkanBackend& owner_;
+  Allocation alloc_;
+};
+
+class VulkanBackend final : public Backend {
+ public:
+  explicit VulkanBackend(int ordinal);
+  ~VulkanBackend() override;
+
+  std::string name() const override { return "vulkan"; }
+  std::string device_name() const override;
+  DomainId domain() const override { return domain_; }
+  Placement placement() const override { return placement_; }
+  bool supports(OpId op, DType d) const override;
+
+  Tensor allocate(DType dtype, const Shape& shape) override;
+  Tensor upload(const TensorView& host) override;
+  Tensor download(const TensorView& t) override;
+  TransferStats transfer_stats() const override;
+  void synchronize() override;
+
+  void fill(const TensorView& out, const Scalar& value) override;
+  void copy(const TensorView& src, const TensorView& dst) override;
+  void cast(const TensorView& src, const TensorView& dst, const char* op, bool exact) override;
+  void elementwise(OpId op, std::span<const TensorView> inputs, const TensorView& out, CompareDir dir) override;
+  void reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) override;
+  void gemm(const GemmCall& call) override;
+  void triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) override;
+  void gather(const TensorView& operand, const TensorView& indices, const GatherConfig& cfg,
+              const TensorView& out) override;
+  void scatter(const TensorView& out, const TensorView& indices, const TensorView& updates,
+               const ScatterConfig& cfg) override;
+  void begin_session() override;
+  void end_session() override;
+
+  // ---- internal API (kernels, provider, tests). Callers hold lock() unless stated. --------
+  std::unique_lock<std::recursive_mutex> lock() const { return std::unique_lock(mutex_); }
+  const Device& device() const { return *device_; }
+  Pipelines& pipelines() { return *pipelines_; }
+  Recorder& recorder() { return *recorder_; }
+  Allocator& allocator() { return *allocator_; }
+  /// Memory for `bytes` of `intent`; on out_of_memory, waits for in-flight work, reclaims
+  /// deferred frees and retries once.
+  Allocation allocate_memory(std::uint64_t bytes, MemoryIntent intent);
+  /// Frees `a` once the timeline reaches `value` (0 or already reached: now).
+  void release_after(const Allocation& a, std::uint64_t value);
+  /// Copies a small parameter block into host-visible memory valid until the open batch
+  /// completes; returns its device address.
+  std::uint64_t upload_params(std::span<const std::int64_t> words);
+  std::uint64_t error_address() const { return errors_.address; }
+  /// After recording an op: submits outside sessions or at the recorder's limits.
+  void after_op();
+  /// Waits (without holding the lock) until `s`'s GPU work is done. Lock-free entry.
+  void wait_for(const VkStorage& s);
+  static VkStorage& storage_of(const TensorView& t) { return static_cast<VkStorage&>(*t.storage()); }
+
+ private:
+  void reclaim();
+  void check_kernel_errors();
+
+  int ordinal_;
+  DomainId domain_;
+  Placement placement_;
+  mutable std::recursive_mutex mutex_;
+  std::unique_ptr<Device> device_;
+  std::unique_ptr<Allocator> allocator_;
+  std::unique_ptr<Pipelines> pipelines_;
+  std::unique_ptr<Recorder> recorder_;
+  Allocation errors_;  // uint[2] in host-visible memory: error bits, op tag
+  Allocation arena_;   // parameter blocks of the batch `arena_value_`
+  std::uint64_t arena_value_ = 0, arena_used_ = 0;
+  std::vector<std::pair<std::uint64_t, Allocation>> deferred_;
+  std::atomic<int> sessions_{0};
+  std::atomic<std::uint64_t> up_bytes_{0}, down_bytes_{0}, ups_{0}, downs_{0};
+};
+
+// Kernel families (kernels/*.cpp). Arguments validated by core; callers need not lock.
+void fill_kernel(VulkanBackend& be, const TensorView& out, const Scalar& value);
+void copy_kernel(VulkanBackend& be, const TensorView& src, const TensorView& dst);
+void elementwise_kernel(VulkanBackend& be, OpId op, std::span<const TensorView> inputs, const TensorView& out,
+                        CompareDir dir);
+// One file per family; each publishes what it runs through a supports_* function that
+// VulkanBackend::supports() consults (the capability table).
+bool supports_analytic(const DeviceCaps& caps, OpId op, DType d);  // kernels/analytic.cpp
+void analytic_kernel(VulkanBackend& be, OpId op, const TensorView& x, const TensorView& out);
+bool supports_cast(const DeviceCaps& caps, DType d);                // kernels/cast.cpp
+void cast_kernel(VulkanBackend& be, const TensorView& src, const TensorView& dst, const char* op, bool exact);
+bool supports_reduce(const DeviceCaps& caps, OpId op, DType d);     // kernels/reduce.cpp
+void reduce_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Axes& axes, const TensorView& out);
+bool supports_triangular(const DeviceCaps& caps, DType d);          // kernels/triangular.cpp
+void triangular_kernel(VulkanBackend& be, const TensorView& x, std::int64_t k, bool lower, const TensorView& out);
+bool supports_gemm(const DeviceCaps& caps, DType d);                // kernels/gemm.cpp
+void gemm_kernel(VulkanBackend& be, const GemmCall& call);
+bool supports_gather(const DeviceCaps& caps, DType d);              // kernels/indexing.cpp
+bool supports_scatter(const DeviceCaps& caps, DType d);
+void gather_kernel(VulkanBackend& be, const TensorView& operand, const TensorView& indices, const GatherConfig& cfg,
+                   const TensorView& out);
+void scatter_kernel(VulkanBackend& be, const TensorView& out, const TensorView& indices, const TensorView& updates,
+                    const ScatterConfig& cfg);
+
+}  // namespace tenferro::vk

@@ -1,0 +1,241 @@
+// Reductions on Vulkan: reduce_sum, reduce_prod (f32 f64 i32 i64 c32 c64), reduce_max,
+// reduce_min (f32 f64 i32 i64) over sorted axes of any strided view into a compact output.
+//
+// Geometry (as the CPU kernel): negative strides flipped, extent-1 axes dropped (and, for
+// max/min, stride-0 reduced axes), kept and reduced axes each sorted by x stride and merged
+// where they walk memory as one. One kernel (shaders/reduce/reduce.comp) covers every case; a
+// workgroup of 256 invocations holds COLS outputs x LANES lanes:
+//   (a) inner (the fastest memory axis is reduced, or everything is): lanes of one output are
+//       adjacent invocations reading consecutive elements; LANES ~ N/8, up to 256, so short
+//       rows pack several outputs per workgroup;
+//   (b) outer (the fastest memory axis is kept): adjacent invocations own adjacent outputs and
+//       walk the reduced axis together (coalesced across outputs); LANES split the rows;
+//   (c) any other pattern: the same mapping, reduced indices decoded over all reduced axes.
+// When there are too few workgroups to fill the device, the reduced range is split into G
+// chunks (split-K): pass 1 writes partials to a scratch tensor [O, G], and further passes
+// reduce the partials (each pass shrinks the count by >= 64 x LANES) until G == 1.
+// Numerics: integers wrap; float max/min propagate NaN; float sums fold per lane in sequence
+// (<= N / (G * LANES) terms), then by pairwise trees: error well inside n eps sum|x|.
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "shaders/common/params.h"
+#include "shaders/reduce/reduce.h"
+#include "vulkan/kernels/dispatch.hpp"
+
+namespace tenferro::vk {
+
+namespace {
+
+using i64 = std::int64_t;
+constexpr i64 kIdx32Limit = (i64{1} << 31) - (i64{1} << 26);  // as dispatch.cpp
+constexpr i64 kWorkgroup = TF_RED_WORKGROUP;
+constexpr i64 kTargetGroups = 2048;  // enough workgroups to fill a large GPU (H200: 132 SMs)
+constexpr i64 kMinPerLane = 64;      // split-K only while each lane keeps >= 64 elements
+
+struct Ax {
+  i64 n, sx, so;  // extent, x stride, out stride (reduced axes: 0)
+};
+
+i64 sort_key(i64 s) { return s == 0 ? std::numeric_limits<i64>::max() : s; }
+
+void sort_and_coalesce(std::vector<Ax>& axes) {
+  std::stable_sort(axes.begin(), axes.end(), [](const Ax& a, const Ax& b) { return sort_key(a.sx) < sort_key(b.sx); });
+  std::vector<Ax> out;
+  for (const Ax& a : axes) {
+    if (!out.empty() && a.sx == out.back().sx * out.back().n && a.so == out.back().so * out.back().n) {
+      out.back().n *= a.n;
+      continue;
+    }
+    out.push_back(a);
+  }
+  axes = std::move(out);
+}
+
+i64 product(const std::vector<Ax>& axes) {
+  i64 p = 1;
+  for (const Ax& a : axes) p *= a.n;
+  return p;
+}
+
+i64 pow2_at_least(i64 v, i64 cap) {
+  i64 p = 1;
+  while (p < v && p < cap) p *= 2;
+  return p;
+}
+
+int red_code(OpId op) {
+  switch (op) {
+    case OpId::reduce_sum: return TF_RED_SUM;
+    case OpId::reduce_prod: return TF_RED_PROD;
+    case OpId::reduce_max: return TF_RED_MAX;
+    case OpId::reduce_min: return TF_RED_MIN;
+    default: TENFERRO_ASSERT(false && "not a reduction"); return TF_RED_SUM;
+  }
+}
+
+/// One pass: the geometry plus the workgroup mapping and the chunking of the reduced range.
+struct Pass {
+  std::vector<Ax> kept, red;
+  i64 x0 = 0, o0 = 0, gstride = 0;
+  i64 O = 1, N = 1, cols = 1, lanes = 1, groups = 1, chunk = 1;
+  bool lanes_fast = true;
+};
+
+/// Chooses the (a)/(b) mapping and the split count for p.kept / p.red.
+void plan(Pass& p) {
+  p.O = product(p.kept);
+  p.N = product(p.red);
+  p.lanes_fast = p.kept.empty() || sort_key(p.red[0].sx) <= sort_key(p.kept[0].sx);
+  if (p.lanes_fast) {
+    p.lanes = pow2_at_least((p.N + 7) / 8, kWorkgroup);
+  } else {
+    const i64 cols0 = pow2_at_least(p.kept[0].n, kWorkgroup);
+    p.lanes = std::min(kWorkgroup / cols0, pow2_at_least(p.N, kWorkgroup));
+  }
+  p.cols = kWorkgroup / p.lanes;
+  const i64 tiles = (p.O + p.cols - 1) / p.cols;
+  i64 g = 1;
+  if (tiles < kTargetGroups) g = std::max<i64>(1, std::min((kTargetGroups + tiles - 1) / tiles, p.N / (p.lanes * kMinPerLane)));
+  p.chunk = (p.N + g - 1) / g;
+  p.groups = (p.N + p.chunk - 1) / p.chunk;
+}
+
+/// Records one pass reading `x` and writing `out` (views cover the byte ranges touched).
+void record_pass(VulkanBackend& be, OpId op, const Pass& ps, const TensorView& x, const TensorView& out) {
+  std::vector<i64> words(TF_RB_AXES + 3 * ps.kept.size() + 2 * ps.red.size());
+  words[TF_RB_O] = ps.O;
+  words[TF_RB_N] = ps.N;
+  words[TF_RB_CHUNK] = ps.chunk;
+  words[TF_RB_COLS] = ps.cols;
+  words[TF_RB_LANES] = ps.lanes;
+  words[TF_RB_LANES_FAST] = ps.lanes_fast ? 1 : 0;
+  words[TF_RB_X0] = ps.x0;
+  words[TF_RB_O0] = ps.o0;
+  words[TF_RB_GSTRIDE] = ps.gstride;
+  words[TF_RB_KR] = static_cast<i64>(ps.kept.size());
+  words[TF_RB_RR] = static_cast<i64>(ps.red.size());
+  std::size_t w = TF_RB_AXES;
+  for (const Ax& a : ps.kept) {
+    words[w++] = a.n;
+    words[w++] = a.sx;
+    words[w++] = a.so;
+  }
+  for (const Ax& a : ps.red) {
+    words[w++] = a.n;
+    words[w++] = a.sx;
+  }
+
+  // Index width: every offset, count and chunk bound below 2^31 (minus grid headroom).
+  i64 reach = std::max({ps.O * ps.groups, ps.N + ps.chunk, ps.O + kWorkgroup});
+  std::vector<ByteRange> reads, writes;
+  std::uint64_t bytes = 0;
+  KernelParams kp{};
+  const TensorView* views[2] = {&out, &x};
+  for (std::size_t j = 0; j < 2; ++j) {
+    const TensorView& v = *views[j];
+    reach = std::max(reach, v.layout().max_offset() + 1);
+    const Allocation& a = VulkanBackend::storage_of(v).allocation();
+    const std::uint64_t es = dtype_size(v.dtype());
+    const ByteRange r{a.address + static_cast<std::uint64_t>(v.layout().min_offset()) * es,
+                      a.address + static_cast<std::uint64_t>(v.layout().max_offset() + 1) * es};
+    (j == 0 ? writes : reads).push_back(r);
+    bytes += r.end - r.begin;
+    kp.addr[j] = a.address;
+  }
+  const std::string variant = "reduce_" + type_tag(x.dtype()) + (reach >= kIdx32Limit ? "_idx64" : "");
+  kp.numel = ps.O;
+  kp.tag = static_cast<std::uint32_t>(op) + 1;
+
+  auto guard = be.lock();
+  VkPipeline pipeline = be.pipelines().get(variant, red_code(op), static_cast<std::uint32_t>(kWorkgroup));
+  kp.layout_addr = be.upload_params(words);
+  kp.error_addr = be.error_address();
+  VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(kp), &kp);
+  const i64 tiles = (ps.O + ps.cols - 1) / ps.cols;
+  const i64 gx = std::min<i64>(tiles, be.device().caps().max_group_count_x);
+  vkCmdDispatch(cmd, static_cast<std::uint32_t>(gx), static_cast<std::uint32_t>(ps.groups), 1);
+  const std::uint64_t value = be.recorder().open_value();
+  for (const TensorView* v : views) VulkanBackend::storage_of(*v).last_use = value;
+  be.after_op();
+}
+
+}  // namespace
+
+bool supports_reduce(const DeviceCaps& caps, OpId op, DType d) {
+  if (d == DType::Bool) return false;
+  if (is_complex(d) && (op == OpId::reduce_max || op == OpId::reduce_min)) return false;
+  if (d == DType::F64 || d == DType::C64) return caps.f64;
+  if (d == DType::I64) return caps.i64;
+  return true;
+}
+
+/// @pre axes sorted, unique, non-empty, every reduced extent > 0; out compact, of x's dtype and
+/// x's shape without `axes`, numel > 0; (op, dtype) supported.
+void reduce_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Axes& axes, const TensorView& out) {
+  if (out.numel() == 0) return;
+  const bool idempotent = op == OpId::reduce_max || op == OpId::reduce_min;
+  Pass ps;
+  ps.x0 = x.offset();
+  ps.o0 = out.offset();
+  std::size_t j = 0;  // next output axis
+  for (i64 a = 0; a < x.rank(); ++a) {
+    const bool reduced = std::binary_search(axes.begin(), axes.end(), a);
+    Ax ax{x.dim(a), x.strides()[static_cast<std::size_t>(a)], 0};
+    if (!reduced) ax.so = out.strides()[j++];
+    if (ax.n == 1) continue;
+    if (ax.sx < 0) {  // walk memory forward; the output axis flips along with it
+      ps.x0 += (ax.n - 1) * ax.sx;
+      ps.o0 += (ax.n - 1) * ax.so;
+      ax.sx = -ax.sx;
+      ax.so = -ax.so;
+    }
+    if (reduced && idempotent && ax.sx == 0) continue;  // max/min of repeats
+    (reduced ? ps.red : ps.kept).push_back(ax);
+  }
+  sort_and_coalesce(ps.kept);
+  sort_and_coalesce(ps.red);
+  if (ps.red.empty()) ps.red.push_back(Ax{1, 0, 0});
+
+  // Split-K passes write partials into scratch tensors [O, G] (kept in the sorted kept order);
+  // the scratch lives until recording ends, and its memory is freed once the GPU is done.
+  std::vector<Tensor> scratch;
+  TensorView src = x;
+  const std::vector<Ax> final_kept = ps.kept;
+  const i64 final_o0 = ps.o0;
+  for (;;) {
+    plan(ps);
+    if (ps.groups == 1) {
+      record_pass(be, op, ps, src, out);
+      return;
+    }
+    Tensor part = be.allocate(x.dtype(), Shape{ps.O * ps.groups});
+    i64 stride = 1;
+    for (Ax& a : ps.kept) {  // partial of output o (colex over kept) and chunk g at o + g * O
+      a.so = stride;
+      stride *= a.n;
+    }
+    ps.o0 = 0;
+    ps.gstride = ps.O;
+    record_pass(be, op, ps, src, part);
+    // Next pass: reduce the G partials of each output into the real output (or more partials).
+    std::vector<Ax> kept = final_kept;
+    stride = 1;
+    for (Ax& a : kept) {
+      a.sx = stride;
+      stride *= a.n;
+    }
+    const i64 O = ps.O, G = ps.groups;
+    ps = Pass{};
+    ps.kept = std::move(kept);
+    ps.red = {Ax{G, O, 0}};
+    ps.o0 = final_o0;
+    src = part;
+    scratch.push_back(std::move(part));
+  }
+}
+
+}  // namespace tenferro::vk

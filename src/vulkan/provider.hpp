@@ -1,0 +1,49 @@
+// The Vulkan provider as seen by core (src/core/backends.cpp) and by tests/vulkan.
+//
+// Requirements: a Vulkan 1.2 device with bufferDeviceAddress, timelineSemaphore, shaderInt64
+// and 128 bytes of push constants. f64/c64 kernels need shaderFloat64; Bool kernels need
+// storageBuffer8BitAccess + shaderInt8 (supports() reflects both).
+//
+// Threads: every Vulkan backend may be used from several threads. All recording, allocation
+// and submission is serialized by one mutex per device; waits for the GPU happen outside it.
+// Sessions (with_session) batch work into as few submissions as possible; outside a session
+// every op is submitted at once (no wait). download/synchronize wait and rethrow errors that
+// kernels detected (numerical_failure, invalid_argument), naming the op.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "tenferro/backend.hpp"
+#include "tenferro/runtime.hpp"
+
+namespace tenferro::vk {
+
+/// Every usable Vulkan device (ordinal = index in vkEnumeratePhysicalDevices order), probed
+/// once per process. Never throws: a loader or driver failure yields an empty list.
+std::vector<DeviceInfo> list_vulkan_devices();
+/// The backend of device `ordinal`, created on first use and kept for the process lifetime.
+/// Throws Error{invalid_argument} for an ordinal that is not in list_vulkan_devices().
+Backend& vulkan_backend(int ordinal);
+/// Discrete GPU first, then integrated, then virtual/other, then CPU (lavapipe).
+/// Throws Error{unsupported} when there is no usable device.
+int default_vulkan_ordinal();
+
+/// Validation-layer warnings and errors counted so far (TENFERRO_VK_VALIDATION=1).
+std::uint64_t validation_message_count();
+/// True when `be` runs with the Khronos validation layer and the counting messenger.
+bool validation_active(Backend& be);
+
+struct AllocatorStats {
+  std::uint64_t bytes_in_use = 0, bytes_reserved = 0, bytes_cached = 0, blocks = 0, live_allocations = 0;
+  std::uint64_t cap = 0, cache_limit = 0;  // current limits
+};
+/// Allocator statistics of a Vulkan backend (memory of tensors freed but still referenced by
+/// in-flight work counts as in use until the next synchronize()).
+AllocatorStats allocator_stats(Backend& be);
+/// Overrides TENFERRO_VK_MEMORY_CAP (cap bytes, 0 keeps the current cap) and
+/// TENFERRO_VK_CACHE (bytes of empty blocks kept) for a Vulkan backend. Test/tooling hook.
+void set_memory_limits(Backend& be, std::uint64_t cap, std::uint64_t cache);
+/// Barriers recorded so far by a Vulkan backend (for hazard tests).
+std::uint64_t barrier_count(Backend& be);
+
+}  // namespace tenferro::vk

@@ -1,0 +1,95 @@
+// Device memory sub-allocator (STYLE.md B6.2). Large VkDeviceMemory blocks, each bound to one
+// VkBuffer with a buffer device address; allocations are (block, offset, size) ranges with
+// first-fit free lists that coalesce on free. Empty blocks are kept up to a cache limit.
+//
+// Thread safety: none. The owner (VulkanBackend) serializes every call with its device mutex.
+#pragma once
+#include <vulkan/vulkan.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "vulkan/runtime/device.hpp"
+#include "vulkan/runtime/vk_check.hpp"
+
+namespace tenferro::vk {
+
+/// What the memory is for. device_local: tensors; upload: host-written staging and kernel
+/// parameters; readback: host-read staging and the error word.
+enum class MemoryIntent : std::uint8_t { device_local, upload, readback };
+
+struct MemoryStats {
+  std::uint64_t bytes_in_use = 0;    // sum of live allocation sizes (after alignment)
+  std::uint64_t bytes_reserved = 0;  // sum of block sizes (VkDeviceMemory held)
+  std::uint64_t bytes_cached = 0;    // bytes of empty blocks kept for reuse
+  std::uint64_t blocks = 0;
+  std::uint64_t live_allocations = 0;
+};
+
+struct Block;
+
+/// One sub-allocation. Trivially copyable token; freed with Allocator::free exactly once.
+struct Allocation {
+  Block* block = nullptr;
+  VkBuffer buffer = VK_NULL_HANDLE;  // the block's buffer; this allocation is [offset, +size)
+  VkDeviceSize offset = 0, size = 0;
+  std::uint64_t address = 0;         // device address of byte 0 of this allocation
+  std::byte* mapped = nullptr;       // host address of byte 0, or nullptr (not host-visible)
+  explicit operator bool() const { return block != nullptr; }
+};
+
+class Allocator {
+ public:
+  static constexpr VkDeviceSize kBlockSize = 64ull << 20;
+  static constexpr VkDeviceSize kAlignment = 256;
+
+  /// `cap`: max bytes reserved (0 = the largest device-local heap); `cache`: max bytes of
+  /// empty blocks kept after frees.
+  Allocator(const Device& device, std::uint64_t cap, std::uint64_t cache);
+  ~Allocator();
+  Allocator(const Allocator&) = delete;
+  Allocator& operator=(const Allocator&) = delete;
+
+  /// @pre size > 0. Throws Error{out_of_memory} when the cap or the driver refuses; the
+  /// allocator is unchanged then. @post result.address is kAlignment-aligned.
+  Allocation allocate(VkDeviceSize size, MemoryIntent intent);
+  /// Returns the range to its block's free list; an emptied block is cached or released.
+  void free(const Allocation& a);
+  /// Releases every empty block.
+  void trim();
+  void set_limits(std::uint64_t cap, std::uint64_t cache);
+  std::uint64_t cap() const { return cap_; }
+  std::uint64_t cache_limit() const { return cache_; }
+  MemoryStats stats() const;
+  /// True when `intent` memory is host-mapped (device-local + host-visible: zero-copy tensors).
+  bool host_visible(MemoryIntent intent) const;
+
+ private:
+  std::uint32_t type_for(MemoryIntent intent) const;
+  Block* new_block(VkDeviceSize size, std::uint32_t type);
+  void release_block(Block* b);
+  void enforce_cache();
+
+  const Device& device_;
+  std::uint64_t cap_, cache_;
+  std::uint32_t types_[3];
+  std::vector<std::unique_ptr<Block>> blocks_;
+  std::uint64_t in_use_ = 0, reserved_ = 0, live_ = 0;
+};
+
+/// A memory block: one VkDeviceMemory, one buffer over all of it, a free list of ranges.
+struct Block {
+  Unique<VkDeviceMemory> memory;
+  Unique<VkBuffer> buffer;
+  VkDeviceSize size = 0;
+  std::uint32_t type = 0;
+  std::uint64_t address = 0;
+  std::byte* mapped = nullptr;
+  std::map<VkDeviceSize, VkDeviceSize> free_ranges;  // offset -> size, non-adjacent
+  VkDeviceSize used = 0;
+};
+
+}  // namespace tenferro::vk

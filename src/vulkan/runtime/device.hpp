@@ -1,0 +1,70 @@
+// Physical-device capabilities (read once) and the logical device with one compute queue.
+#pragma once
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vulkan/runtime/instance.hpp"
+
+namespace tenferro::vk {
+
+/// What the provider needs to know about a physical device (STYLE.md B6.5). Read once.
+struct DeviceCaps {
+  std::string name, type, driver, driver_info;
+  VkPhysicalDeviceType device_type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  std::uint32_t api_version = 0;
+  bool f64 = false, i64 = false, i16 = false, i8 = false;
+  bool storage8 = false, storage16 = false;
+  bool buffer_device_address = false, timeline_semaphore = false;
+  bool cooperative_matrix = false;  // VK_KHR_cooperative_matrix or VK_NV_cooperative_matrix
+  std::uint32_t subgroup_size = 0;
+  std::uint64_t max_storage_buffer_range = 0;
+  std::uint32_t max_push_constants = 0;
+  std::uint32_t max_shared_memory = 0;
+  std::uint32_t max_group_count_x = 0;
+  std::uint32_t max_group_size_x = 0;
+  std::int64_t compute_queue_family = -1;
+  VkPhysicalDeviceMemoryProperties memory{};
+
+  /// Empty when the provider can run on this device, else what is missing (Vulkan 1.2,
+  /// bufferDeviceAddress, timelineSemaphore, shaderInt64, a compute queue).
+  std::string missing() const;
+  /// Bool tensors need 8-bit storage and int8 arithmetic.
+  bool bool_ok() const { return storage8 && i8; }
+  /// "key: value" lines for `tenferro devices`.
+  std::vector<std::string> describe() const;
+};
+
+DeviceCaps query_caps(VkPhysicalDevice pd);
+/// All physical devices of an instance, in enumeration order (the ordinal is the index).
+std::vector<VkPhysicalDevice> physical_devices(VkInstance instance);
+
+/// The logical device: owns its Instance (destroyed last), one compute queue.
+class Device {
+ public:
+  /// @pre `caps.missing()` is empty for this ordinal (else throws Error{unsupported}).
+  /// Bad ordinal: Error{invalid_argument}.
+  Device(int ordinal, bool validation);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  VkDevice get() const { return device_; }
+  VkPhysicalDevice physical() const { return physical_; }
+  VkQueue queue() const { return queue_; }
+  std::uint32_t queue_family() const { return static_cast<std::uint32_t>(caps_.compute_queue_family); }
+  const DeviceCaps& caps() const { return caps_; }
+  bool validation_active() const { return instance_->validation_active(); }
+
+ private:
+  std::unique_ptr<Instance> instance_;
+  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  DeviceCaps caps_;
+};
+
+}  // namespace tenferro::vk

@@ -1,0 +1,129 @@
+#include "vulkan/runtime/recorder.hpp"
+
+#include <limits>
+
+namespace tenferro::vk {
+
+namespace {
+// Compute and transfer writes made visible to compute and transfer reads/writes.
+void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+  auto b = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  b.dstAccessMask = dst_access;
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, dst_stage, 0, 1,
+                       &b, 0, nullptr, 0, nullptr);
+}
+}  // namespace
+
+Recorder::Recorder(const Device& device) : device_(device) {
+  const VkDevice dev = device.get();
+  auto pi = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+  pi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pi.queueFamilyIndex = device.queue_family();
+  VkCommandPool pool = VK_NULL_HANDLE;
+  TENFERRO_VK_CHECK(vkCreateCommandPool(dev, &pi, nullptr, &pool));
+  pool_ = Unique<VkCommandPool>(dev, pool, vkDestroyCommandPool);
+  auto ti = vk_struct<VkSemaphoreTypeCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
+  ti.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  ti.initialValue = 0;
+  auto si = vk_struct<VkSemaphoreCreateInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO);
+  si.pNext = &ti;
+  VkSemaphore sem = VK_NULL_HANDLE;
+  TENFERRO_VK_CHECK(vkCreateSemaphore(dev, &si, nullptr, &sem));
+  timeline_ = Unique<VkSemaphore>(dev, sem, vkDestroySemaphore);
+}
+
+Recorder::~Recorder() {
+  // Work must not outlive the pool: wait for everything submitted (an open batch is dropped).
+  if (submitted_ > 0) {
+    try {
+      wait(submitted_);
+    } catch (...) {  // device lost: nothing left to wait for
+    }
+  }
+}
+
+VkCommandBuffer Recorder::record(std::span<const ByteRange> reads, std::span<const ByteRange> writes,
+                                 std::uint64_t bytes) {
+  if (!open_) {
+    const std::uint64_t done = completed();
+    for (Slot& s : slots_)
+      if (s.value <= done) {
+        open_ = &s;
+        break;
+      }
+    if (!open_) {
+      auto ai = vk_struct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+      ai.commandPool = pool_.get();
+      ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+      ai.commandBufferCount = 1;
+      Slot s;
+      TENFERRO_VK_CHECK(vkAllocateCommandBuffers(device_.get(), &ai, &s.cmd));
+      slots_.push_back(s);
+      open_ = &slots_.back();
+    }
+    TENFERRO_VK_CHECK(vkResetCommandBuffer(open_->cmd, 0));
+    auto bi = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    TENFERRO_VK_CHECK(vkBeginCommandBuffer(open_->cmd, &bi));
+    hazards_.clear();
+    commands_ = 0;
+    bytes_ = 0;
+  }
+  if (hazards_.access(reads, writes)) {
+    memory_barrier(open_->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                       VK_ACCESS_TRANSFER_WRITE_BIT);
+    ++barriers_;
+  }
+  ++commands_;
+  bytes_ += bytes;
+  return open_->cmd;
+}
+
+void Recorder::submit() {
+  if (!open_) return;
+  // Make device writes visible to the host (readback staging, zero-copy tensors, error word).
+  memory_barrier(open_->cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  TENFERRO_VK_CHECK(vkEndCommandBuffer(open_->cmd));
+  const std::uint64_t value = submitted_ + 1, wait_value = submitted_;
+  const VkSemaphore sem = timeline_.get();
+  auto ti = vk_struct<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+  ti.waitSemaphoreValueCount = 1;
+  ti.pWaitSemaphoreValues = &wait_value;
+  ti.signalSemaphoreValueCount = 1;
+  ti.pSignalSemaphoreValues = &value;
+  const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  auto si = vk_struct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+  si.pNext = &ti;
+  si.waitSemaphoreCount = 1;  // the previous batch: orders every batch after the one before
+  si.pWaitSemaphores = &sem;
+  si.pWaitDstStageMask = &wait_stage;
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &open_->cmd;
+  si.signalSemaphoreCount = 1;
+  si.pSignalSemaphores = &sem;
+  TENFERRO_VK_CHECK(vkQueueSubmit(device_.queue(), 1, &si, VK_NULL_HANDLE));
+  open_->value = value;
+  submitted_ = value;
+  open_ = nullptr;
+  hazards_.clear();
+}
+
+void Recorder::wait(std::uint64_t value) const {
+  if (value == 0) return;
+  const VkSemaphore sem = timeline_.get();
+  auto wi = vk_struct<VkSemaphoreWaitInfo>(VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO);
+  wi.semaphoreCount = 1;
+  wi.pSemaphores = &sem;
+  wi.pValues = &value;
+  TENFERRO_VK_CHECK(vkWaitSemaphores(device_.get(), &wi, std::numeric_limits<std::uint64_t>::max()));
+}
+
+std::uint64_t Recorder::completed() const {
+  std::uint64_t v = 0;
+  TENFERRO_VK_CHECK(vkGetSemaphoreCounterValue(device_.get(), timeline_.get(), &v));
+  return v;
+}
+
+}  // namespace tenferro::vk

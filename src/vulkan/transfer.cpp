@@ -1,0 +1,125 @@
+// upload / download: host views <-> compact device tensors. Zero-copy memcpy when device memory
+// is host-visible (Managed placement), else staging buffers and vkCmdCopyBuffer. Both count
+// bytes in transfer_stats(); map_read/map_write (host_data) never do.
+#include <cstring>
+
+#include "vulkan/backend.hpp"
+
+namespace tenferro::vk {
+
+namespace {
+// Visits the elements of `l` in colex order, calling f(element offset, colex index) in runs:
+// f(offset, index, count) with unit stride when the innermost axis is contiguous.
+template <class F> void for_each_run(const Layout& layout, F&& f) {
+  const Layout l = coalesce(layout);
+  const std::int64_t n = l.numel();
+  if (n == 0) return;
+  if (l.rank() == 0) return f(l.offset, std::int64_t{0}, std::int64_t{1}, std::int64_t{1});
+  const std::int64_t inner = l.shape[0], inner_stride = l.strides[0];
+  std::vector<std::int64_t> idx(l.shape.size(), 0);
+  std::int64_t off = l.offset;
+  for (std::int64_t i = 0; i < n; i += inner) {
+    f(off, i, inner, inner_stride);
+    for (std::size_t a = 1; a < l.shape.size(); ++a) {  // odometer over the outer axes
+      off += l.strides[a];
+      if (++idx[a] < l.shape[a]) break;
+      off -= l.strides[a] * l.shape[a];
+      idx[a] = 0;
+    }
+  }
+}
+
+// Strided host view -> compact bytes at dst.
+void pack(const TensorView& v, std::byte* dst) {
+  const std::size_t es = dtype_size(v.dtype());
+  const std::byte* base = v.storage()->host_data();
+  for_each_run(v.layout(), [&](std::int64_t off, std::int64_t i, std::int64_t count, std::int64_t stride) {
+    std::byte* out = dst + static_cast<std::size_t>(i) * es;
+    if (stride == 1) {
+      std::memcpy(out, base + static_cast<std::size_t>(off) * es, static_cast<std::size_t>(count) * es);
+      return;
+    }
+    for (std::int64_t k = 0; k < count; ++k)
+      std::memcpy(out + static_cast<std::size_t>(k) * es, base + static_cast<std::size_t>(off + k * stride) * es, es);
+  });
+}
+
+ByteRange range_of(const Allocation& a, std::uint64_t byte_offset, std::uint64_t bytes) {
+  return {a.address + byte_offset, a.address + byte_offset + bytes};
+}
+
+void copy_buffer(VulkanBackend& be, const Allocation& src, std::uint64_t src_off, const Allocation& dst,
+                 std::uint64_t dst_off, std::uint64_t bytes) {
+  const ByteRange r[1] = {range_of(src, src_off, bytes)}, w[1] = {range_of(dst, dst_off, bytes)};
+  VkCommandBuffer cmd = be.recorder().record(r, w, bytes);
+  const VkBufferCopy region{src.offset + src_off, dst.offset + dst_off, bytes};
+  vkCmdCopyBuffer(cmd, src.buffer, dst.buffer, 1, &region);
+}
+}  // namespace
+
+Tensor VulkanBackend::upload(const TensorView& host) {
+  Tensor out = allocate(host.dtype(), host.shape());
+  const std::uint64_t bytes = static_cast<std::uint64_t>(out.numel()) * dtype_size(out.dtype());
+  ups_++;
+  up_bytes_ += bytes;
+  if (bytes == 0) return out;
+  VkStorage& s = storage_of(out);
+  if (s.allocation().mapped) {  // zero-copy: fresh memory no GPU work can still use
+    pack(host, s.allocation().mapped);
+    return out;
+  }
+  auto guard = lock();
+  const Allocation staging = allocate_memory(bytes, MemoryIntent::upload);
+  pack(host, staging.mapped);
+  copy_buffer(*this, staging, 0, s.allocation(), 0, bytes);
+  s.last_use = recorder_->open_value();
+  release_after(staging, recorder_->open_value());
+  after_op();
+  return out;
+}
+
+Tensor VulkanBackend::download(const TensorView& t) {
+  Tensor host = cpu_backend().allocate(t.dtype(), t.shape());
+  const std::size_t es = dtype_size(t.dtype());
+  const std::uint64_t bytes = static_cast<std::uint64_t>(t.numel()) * es;
+  if (bytes > 0) {
+    TensorView src = t;
+    Tensor compact;
+    if (!t.is_compact()) {  // gather the view on the GPU first, then move contiguous bytes
+      compact = allocate(t.dtype(), t.shape());
+      copy_kernel(*this, t, compact);
+      src = compact;
+    }
+    const VkStorage& s = storage_of(src);
+    const std::uint64_t first = static_cast<std::uint64_t>(src.offset()) * es;
+    std::byte* dst = host.storage()->host_data();
+    if (s.allocation().mapped) {
+      synchronize();  // waits for the producers and rethrows kernel errors
+      std::memcpy(dst, s.allocation().mapped + first, bytes);
+    } else {
+      Allocation staging;
+      {
+        auto guard = lock();
+        staging = allocate_memory(bytes, MemoryIntent::readback);
+        copy_buffer(*this, s.allocation(), first, staging, 0, bytes);
+      }
+      struct Release {  // the staging memory goes back even when synchronize() throws
+        VulkanBackend& be;
+        Allocation a;
+        ~Release() {
+          auto guard = be.lock();
+          be.allocator().free(a);
+        }
+      } release{*this, staging};
+      synchronize();
+      std::memcpy(dst, staging.mapped, bytes);
+    }
+  } else {
+    synchronize();
+  }
+  downs_++;
+  down_bytes_ += bytes;
+  return host;
+}
+
+}  // namespace tenferro::vk

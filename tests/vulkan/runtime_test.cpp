@@ -1,0 +1,305 @@
+// Vulkan runtime on a real device (lavapipe on CI): device probe, allocator reuse / cap /
+// cache, transfers of every dtype, zero-copy mapping, sessions, threads, kernel-detected errors
+// and a tensor larger than maxStorageBufferRange.
+#include <atomic>
+#include <cstdio>
+#include <cmath>
+#include <thread>
+
+#include "tenferro/ops.hpp"
+#include "vk_test_util.hpp"
+
+namespace tenferro::vktest {
+namespace {
+
+using RuntimeTest = VulkanTest;
+
+Tensor iota_f32(Backend& be, std::int64_t n, float scale) {
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = scale * static_cast<float>(i % 1000);
+  return be.upload(host_tensor<float>({n}, v));
+}
+
+Tensor add_on(Backend& be, const TensorView& a, const TensorView& b) {
+  Tensor out = be.allocate(a.dtype(), a.shape());
+  const TensorView in[2] = {a, b};
+  be.elementwise(OpId::add, in, out, CompareDir::EQ);
+  return out;
+}
+
+TEST_F(RuntimeTest, DeviceListingHasDetailsAndDefaultOrdinal) {
+  const auto devices = vk::list_vulkan_devices();
+  ASSERT_FALSE(devices.empty());
+  for (const DeviceInfo& d : devices) {
+    EXPECT_EQ(d.backend, "vulkan");
+    EXPECT_FALSE(d.name.empty());
+    EXPECT_FALSE(d.type.empty());
+    EXPECT_FALSE(d.driver.empty());
+    bool heap = false, range = false, f64 = false;
+    for (const std::string& line : d.details) {
+      heap |= line.rfind("memory heap", 0) == 0;
+      range |= line.rfind("maxStorageBufferRange", 0) == 0;
+      f64 |= line.rfind("shaderFloat64", 0) == 0;
+    }
+    EXPECT_TRUE(heap && range && f64) << d.name;
+  }
+  std::printf("validation layer active: %s\n", vk::validation_active(be()) ? "yes" : "no");
+  const int ord = vk::default_vulkan_ordinal();
+  EXPECT_EQ(&vk::vulkan_backend(ord), &be());
+  try {
+    vk::vulkan_backend(1000);
+    ADD_FAILURE() << "ordinal 1000 accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+  }
+}
+
+TEST_F(RuntimeTest, AllocatorReusesFreedMemory) {
+  be().synchronize();
+  { Tensor warm = be().allocate(DType::F32, {1 << 18}); }  // ensure a block exists
+  be().synchronize();
+  const auto before = vk::allocator_stats(be());
+  for (int round = 0; round < 5; ++round) {
+    Tensor t = be().allocate(DType::F32, {1 << 18});
+    be().fill(t, Scalar::of(DType::F32, 1.0));
+    t = Tensor();
+    be().synchronize();
+    const auto after = vk::allocator_stats(be());
+    EXPECT_EQ(after.bytes_reserved, before.bytes_reserved) << "round " << round;
+    EXPECT_EQ(after.blocks, before.blocks);
+    EXPECT_EQ(after.bytes_in_use, before.bytes_in_use);
+  }
+}
+
+TEST_F(RuntimeTest, MemoryCapGivesOutOfMemoryAndDeviceStaysUsable) {
+  be().synchronize();
+  const auto s0 = vk::allocator_stats(be());
+  vk::set_memory_limits(be(), s0.bytes_reserved + (16ull << 20), s0.cache_limit);
+  try {
+    be().allocate(DType::F32, {64ll << 20});  // 256 MiB > cap
+    ADD_FAILURE() << "allocation beyond the cap succeeded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::out_of_memory) << e.what();
+  }
+  // Still usable, under the cap, and after restoring it.
+  Tensor a = iota_f32(be(), 1000, 1.0f), b = iota_f32(be(), 1000, 2.0f);
+  const auto got = to_vector<float>(be().download(add_on(be(), a, b)));
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(got[static_cast<std::size_t>(i)], 3.0f * static_cast<float>(i));
+  vk::set_memory_limits(be(), s0.cap, s0.cache_limit);
+  Tensor big = be().allocate(DType::F32, {8ll << 20});
+  be().fill(big, Scalar::of(DType::F32, 0.0));
+}
+
+TEST_F(RuntimeTest, CacheIsBoundedAfterEverythingIsFreed) {
+  be().synchronize();
+  const auto s0 = vk::allocator_stats(be());
+  const std::uint64_t cache = 8ull << 20;
+  vk::set_memory_limits(be(), 0, cache);
+  {
+    std::vector<Tensor> ts;
+    for (int i = 0; i < 6; ++i) {
+      ts.push_back(be().allocate(DType::F32, {(40ll << 20) / 4}));  // 40 MiB each: own blocks
+    }
+    EXPECT_GE(vk::allocator_stats(be()).bytes_reserved, 240ull << 20);
+  }
+  be().synchronize();
+  const auto s1 = vk::allocator_stats(be());
+  EXPECT_LE(s1.bytes_cached, cache);
+  EXPECT_LE(s1.bytes_reserved, s1.bytes_in_use + std::max<std::uint64_t>(cache, s0.bytes_cached) + (64ull << 20));
+  vk::set_memory_limits(be(), 0, s0.cache_limit);
+}
+
+TEST_F(RuntimeTest, UploadDownloadRoundTripEveryDtypeAndCountsBytes) {
+  for (DType d : kAllDTypes) {
+    const Shape shape{3, 5};
+    std::vector<Val> vals(15);
+    for (std::size_t i = 0; i < vals.size(); ++i) {
+      vals[i].i = d == DType::Bool ? std::int64_t(i % 3 == 0) : std::int64_t(i) * 7 - 40;
+      vals[i].c = {0.25 * double(vals[i].i), -0.5 * double(i)};
+    }
+    const Tensor host = host_of(d, shape, vals);
+    const TransferStats t0 = be().transfer_stats();
+    const Tensor dev = be().upload(host);
+    EXPECT_EQ(dev.placement(), be().placement());
+    const Tensor back = be().download(dev);
+    const TransferStats t1 = be().transfer_stats();
+    const std::uint64_t bytes = 15 * dtype_size(d);
+    EXPECT_EQ(t1.uploaded_bytes - t0.uploaded_bytes, bytes) << dtype_name(d);
+    EXPECT_EQ(t1.downloaded_bytes - t0.downloaded_bytes, bytes) << dtype_name(d);
+    EXPECT_EQ(t1.uploads - t0.uploads, 1u);
+    EXPECT_EQ(t1.downloads - t0.downloads, 1u);
+    EXPECT_EQ(std::memcmp(back.storage()->host_data(), host.storage()->host_data(), bytes), 0) << dtype_name(d);
+
+    // Any host view layout uploads (transposed + reversed), and device views download.
+    const TensorView view = host.transpose({1, 0}).reverse({0});
+    const Tensor back2 = be().download(be().upload(view));
+    const TensorView dview = dev.transpose({1, 0}).slice({1, 0}, {5, 3}, {2, 1});
+    const Tensor back3 = be().download(dview);
+    for (std::int64_t i = 0; i < view.numel(); ++i) {
+      EXPECT_EQ(host_at(back2, i).i, host_at(view, i).i);
+      EXPECT_EQ(host_at(back2, i).c, host_at(view, i).c) << dtype_name(d) << " element " << i;
+    }
+    const TensorView hview = host.transpose({1, 0}).slice({1, 0}, {5, 3}, {2, 1});
+    for (std::int64_t i = 0; i < hview.numel(); ++i) EXPECT_EQ(host_at(back3, i).c, host_at(hview, i).c);
+  }
+  // Empty tensors move no bytes but are counted as transfers.
+  const Tensor e = be().upload(cpu_backend().allocate(DType::F64, {0, 4}));
+  EXPECT_EQ(be().download(e).shape(), (Shape{0, 4}));
+}
+
+TEST_F(RuntimeTest, MappingIsZeroCopyWhenHostVisible) {
+  const Tensor dev = be().upload(host_tensor<float>({4}, {1, 2, 3, 4}));
+  const TransferStats t0 = be().transfer_stats();
+  if (!be().placement().host_visible()) {
+    EXPECT_EQ(be().placement().memory, MemoryKind::Device);
+    EXPECT_THROW(map_read(dev), Error);
+    return;
+  }
+  EXPECT_EQ(be().placement().memory, MemoryKind::Managed);
+  {
+    const HostMapping w = map_write(dev);
+    w.write<float>()[2] = 30.0f;
+  }
+  const Tensor sum = add_on(be(), dev, dev);
+  const HostMapping r = map_read(sum);  // waits for the add, no download
+  EXPECT_EQ(r.read<float>()[2], 60.0f);
+  EXPECT_EQ(r.read<float>()[3], 8.0f);
+  const TransferStats t1 = be().transfer_stats();
+  EXPECT_EQ(t1.uploaded_bytes, t0.uploaded_bytes);
+  EXPECT_EQ(t1.downloaded_bytes, t0.downloaded_bytes);
+}
+
+TEST_F(RuntimeTest, SessionReentryRaisesRuntimeStateAndInnerBodyDoesNotRun) {
+  bool inner_ran = false;
+  Tensor out;
+  with_session(be(), [&] {
+    Tensor a = iota_f32(be(), 100, 1.0f);
+    out = add_on(be(), a, a);
+    try {
+      with_session(be(), [&] { inner_ran = true; });
+      ADD_FAILURE() << "nested session accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::runtime_state);
+    }
+    out = add_on(be(), out, a);
+  });
+  EXPECT_FALSE(inner_ran);
+  const auto v = to_vector<float>(be().download(out));
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(v[static_cast<std::size_t>(i)], 3.0f * static_cast<float>(i));
+}
+
+TEST_F(RuntimeTest, DependentChainInOneSessionInsertsBarriersAndIsCorrect) {
+  const std::uint64_t b0 = vk::barrier_count(be());
+  Tensor r;
+  with_session(be(), [&] {
+    Tensor a = iota_f32(be(), 4096, 1.0f);
+    Tensor b = add_on(be(), a, a);  // reads a (written by the upload)
+    Tensor c = add_on(be(), b, a);  // RAW on b
+    r = add_on(be(), c, b);         // RAW on c
+  });
+  EXPECT_GE(vk::barrier_count(be()) - b0, 2u);
+  const auto v = to_vector<float>(be().download(r));
+  for (int i = 0; i < 4096; ++i) ASSERT_EQ(v[static_cast<std::size_t>(i)], 5.0f * static_cast<float>(i % 1000));
+}
+
+TEST_F(RuntimeTest, TwoThreadsShareTheDevice) {
+  std::atomic<int> failures{0};
+  auto work = [&](int seed) {
+    try {
+      for (int it = 0; it < 20; ++it) {
+        const std::int64_t n = 1000 + 37 * it + seed;
+        Tensor a = iota_f32(be(), n, float(seed)), b = iota_f32(be(), n, 1.0f);
+        Tensor c;
+        if (it % 2) {
+          with_session(be(), [&] { c = add_on(be(), add_on(be(), a, b), b); });
+        } else {
+          c = add_on(be(), add_on(be(), a, b), b);
+        }
+        const auto v = to_vector<float>(be().download(c));
+        for (std::int64_t i = 0; i < n; ++i)
+          if (v[static_cast<std::size_t>(i)] != float(seed + 2) * float(i % 1000)) {
+            failures++;
+            break;
+          }
+      }
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what();
+      failures++;
+    }
+  };
+  std::thread t1(work, 1), t2(work, 2);
+  t1.join();
+  t2.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+TEST_F(RuntimeTest, KernelDetectedErrorsAreRethrownAtSyncNamingTheOp) {
+  const Tensor a = be().upload(host_tensor<std::int32_t>({3}, {1, 2, 3}));
+  const Tensor z = be().upload(host_tensor<std::int32_t>({3}, {1, 0, 1}));
+  Tensor q = be().allocate(DType::I32, {3});
+  const TensorView in[2] = {a, z};
+  be().elementwise(OpId::div, in, q, CompareDir::EQ);
+  try {
+    be().synchronize();
+    ADD_FAILURE() << "division by zero not reported";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::numerical_failure);
+    EXPECT_EQ(e.op(), "div");
+    EXPECT_EQ(e.arg(), "rhs");
+  }
+  be().synchronize();  // reported once, then cleared
+
+  const Tensor e = be().upload(host_tensor<std::int64_t>({2}, {2, -1}));
+  const Tensor base = be().upload(host_tensor<std::int64_t>({2}, {3, 3}));
+  Tensor p = be().allocate(DType::I64, {2});
+  const TensorView pin[2] = {base, e};
+  be().elementwise(OpId::pow, pin, p, CompareDir::EQ);
+  try {
+    be().download(p);
+    ADD_FAILURE() << "negative exponent not reported";
+  } catch (const Error& err) {
+    EXPECT_EQ(err.kind(), ErrorKind::numerical_failure);
+    EXPECT_EQ(err.op(), "pow");
+  }
+  // The device and existing tensors remain usable.
+  const auto v = to_vector<std::int32_t>(be().download(add_on(be(), a, a)));
+  EXPECT_EQ(v, (std::vector<std::int32_t>{2, 4, 6}));
+}
+
+TEST_F(RuntimeTest, UnimplementedPrimitivesSayUnsupported) {
+  EXPECT_FALSE(be().supports(OpId::exp, DType::F32));
+  EXPECT_FALSE(be().supports(OpId::reduce_sum, DType::F32));
+  EXPECT_TRUE(be().supports(OpId::add, DType::I64));
+  const Tensor x = be().allocate(DType::F32, {2, 2});
+  try {
+    be().reduce(OpId::reduce_sum, x, {0}, be().allocate(DType::F32, {2}));
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
+  }
+}
+
+// 160 MiB per operand: beyond lavapipe's 128 MiB maxStorageBufferRange (buffer device address).
+TEST_F(RuntimeTest, LargeTensorsBeyondMaxStorageBufferRangeAdd) {
+  const std::int64_t n = (160ll << 20) / 4;
+  std::vector<float> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    x[static_cast<std::size_t>(i)] = static_cast<float>(i % 65536) * 0.5f;
+    y[static_cast<std::size_t>(i)] = static_cast<float>((i * 7) % 1031) - 500.0f;
+  }
+  Tensor a = be().upload(host_tensor<float>({n}, x));
+  Tensor b = be().upload(host_tensor<float>({n}, y));
+  const Tensor sum = be().download(add_on(be(), a, b));
+  a = Tensor();
+  b = Tensor();
+  const float* s = reinterpret_cast<const float*>(sum.storage()->host_data());
+  std::int64_t bad = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double ref = double(x[static_cast<std::size_t>(i)]) + double(y[static_cast<std::size_t>(i)]);
+    if (static_cast<double>(s[i]) != static_cast<double>(static_cast<float>(ref))) ++bad;
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+}  // namespace
+}  // namespace tenferro::vktest
