@@ -60,7 +60,12 @@ TensorView index_tensor(Backend& be, const TensorView& t, const char* op, const 
   TENFERRO_CHECK(is_real_float(d), invalid_argument, op, arg, "index tensor has dtype ", dtype_name(d),
                  ", expected i32 or i64 (or f32/f64 holding exact integers)");
   Tensor out = be.allocate(DType::I64, t.shape());
-  if (t.numel() > 0) be.cast(t, out, op, /*exact=*/true);
+  try {
+    if (t.numel() > 0) be.cast(t, out, op, /*exact=*/true);
+  } catch (const Error& e) {
+    // The cast primitive names its own argument; the user's argument is the index tensor.
+    throw Error(e.kind(), op, arg, "index tensor: " + e.detail());
+  }
   return out;
 }
 

@@ -3,20 +3,69 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <new>
 #include <thread>
 
 namespace tenferro::cpu {
 
+namespace {
+// Large host blocks are kept after they are freed and handed out again for the same rounded
+// size: a fresh mmap'ed block costs a page fault per 4 KiB on first touch, which halves the
+// bandwidth of memory-bound ops that allocate their output. At most kCacheBytes are kept.
+constexpr std::size_t kCacheMin = 1 << 20;
+constexpr std::size_t kCacheBytes = std::size_t{1} << 30;
+
+std::size_t rounded_size(std::size_t nbytes) {
+  const std::size_t unit = nbytes >= kCacheMin ? kCacheMin : 64;
+  return (nbytes + unit - 1) / unit * unit;
+}
+
+struct BlockCache {
+  std::mutex mu;
+  std::multimap<std::size_t, std::byte*> blocks;
+  std::size_t bytes = 0;
+
+  std::byte* take(std::size_t size) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = blocks.find(size);
+    if (it == blocks.end()) return nullptr;
+    std::byte* p = it->second;
+    blocks.erase(it);
+    bytes -= size;
+    return p;
+  }
+  bool give(std::size_t size, std::byte* p) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (bytes + size > kCacheBytes) return false;
+    blocks.emplace(size, p);
+    bytes += size;
+    return true;
+  }
+};
+
+// Never destroyed: tensors held in static objects may be freed after any static cache would be.
+BlockCache& block_cache() {
+  static BlockCache* cache = new BlockCache;
+  return *cache;
+}
+}  // namespace
+
 HostStorage::HostStorage(std::size_t nbytes, DomainId domain)
     : Storage(nbytes, domain, {MemoryKind::UnpinnedHost, DeviceKind::Cpu, 0}) {
-  const std::size_t rounded = ((nbytes + 63) / 64) * 64;
-  data_ = static_cast<std::byte*>(rounded ? std::aligned_alloc(64, rounded) : nullptr);
+  const std::size_t size = rounded_size(nbytes);
+  data_ = size >= kCacheMin ? block_cache().take(size) : nullptr;
+  if (data_ == nullptr && size > 0) data_ = static_cast<std::byte*>(std::aligned_alloc(64, size));
   TENFERRO_CHECK(data_ != nullptr || nbytes == 0, out_of_memory, "allocate", "", "host allocation of ",
                  nbytes, " bytes failed");
 }
 
-HostStorage::~HostStorage() { std::free(data_); }
+HostStorage::~HostStorage() {
+  const std::size_t size = rounded_size(nbytes());
+  if (size >= kCacheMin && block_cache().give(size, data_)) return;
+  std::free(data_);
+}
 
 CpuBackend::CpuBackend() : domain_(new_domain_id()) {}
 

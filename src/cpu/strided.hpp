@@ -38,9 +38,22 @@ void for_each_row(const std::array<const Layout*, N>& layouts, Row&& row) {
   for (std::size_t j = 0; j < N; ++j) inner[j] = shape.empty() ? 0 : ls[j].strides[0];
   const std::int64_t rows = numel / count;
   const std::size_t r = shape.size();
+  // Odometer scratch for every thread, allocated before any parallel region (an allocation
+  // failure must not throw inside one).
+#ifdef _OPENMP
+  const std::size_t max_threads = static_cast<std::size_t>(omp_get_max_threads());
+#else
+  const std::size_t max_threads = 1;
+#endif
+  const std::size_t width = r > 1 ? r : 1;
+  std::vector<std::int64_t> scratch(width * max_threads, 0);
   auto run = [&](std::int64_t row_begin, std::int64_t row_end) {
     // Decompose row_begin into an odometer over axes 1..r-1.
-    std::vector<std::int64_t> idx(r > 1 ? r : 1, 0);
+#ifdef _OPENMP
+    std::int64_t* idx = scratch.data() + width * static_cast<std::size_t>(omp_get_thread_num());
+#else
+    std::int64_t* idx = scratch.data();
+#endif
     std::array<std::int64_t, N> offs{};
     std::int64_t rest = row_begin;
     for (std::size_t a = 1; a < r; ++a) {

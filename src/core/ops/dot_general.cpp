@@ -1,1 +1,292 @@
-// placeholder: being written
+// dot_general and dot_general_into: validation, canonicalization to one batched GEMM, lowering.
+//
+// Canonical form. Each operand's axes are grouped into free (in order), contracting (config
+// order) and batch (config order). A group "is one stride chain" when, after dropping
+// extent-1 axes, consecutive axes satisfy stride[i+1] == stride[i] * extent[i]; it then acts as
+// one axis (prod extents, stride of its first axis). When all three groups of an operand are
+// chains the operand is read in place as a rank-3 view on its own storage: lhs [M,K,B],
+// rhs [K,N,B] (negative or zero strides included; the backend's GEMM copes). Otherwise it is
+// packed once with be.copy into a compact tensor ordered [free, contract, batch] (lhs) or
+// [contract, free, batch] (rhs). The contracting pairs may be visited in any order, so when
+// config order does not give chains, orders sorted by lhs or rhs stride are tried too.
+// The output is compact [lhs free, rhs free, batch] = c [M,N,B]; dot_general_into writes its
+// out view in place when its three groups are chains, else it goes through a compact temp.
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <string>
+
+#include "core/check.hpp"
+#include "tenferro/ops.hpp"
+
+namespace tenferro {
+namespace {
+
+using I = std::int64_t;
+
+/// The validated problem: axis groups and extents.
+struct DotPlan {
+  DType dtype = DType::F32;
+  Axes lhs_free, rhs_free;
+  Shape out_shape;
+  I M = 1, N = 1, K = 1, B = 1;
+};
+
+/// One stride chain: the group acts as one axis of `extent` elements `stride` apart.
+struct Chain {
+  I extent = 1, stride = 1;
+};
+
+/// The chain of `axes` of layout l (in the given order), or nullopt when they do not form one.
+std::optional<Chain> chain_of(const Layout& l, const Axes& axes) {
+  Chain ch;
+  bool first = true;
+  I next = 0;  // the stride the next non-trivial axis must have
+  for (I a : axes) {
+    const auto u = static_cast<std::size_t>(a);
+    const I e = l.shape[u], s = l.strides[u];
+    if (e == 0) return Chain{0, 1};  // empty group: no element is ever reached
+    if (e == 1) continue;
+    if (first) {
+      ch.stride = s;
+      first = false;
+    } else if (s != next) {
+      return std::nullopt;
+    }
+    ch.extent *= e;
+    next = s * e;
+  }
+  return ch;
+}
+
+Axes gather_axes(const Axes& axes, const std::vector<std::size_t>& order) {
+  Axes out;
+  for (std::size_t i : order) out.push_back(axes[i]);
+  return out;
+}
+
+/// Checks the rules of SEMANTICS.md for dot_general (op names the public op) and builds the plan.
+DotPlan validate(const Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
+                 const char* op) {
+  detail::check_resident(be, lhs, op, "lhs");
+  detail::check_resident(be, rhs, op, "rhs");
+  detail::check_same_dtype(lhs, rhs, op, "rhs");
+  const DType d = lhs.dtype();
+  TENFERRO_CHECK(contract_allows(OpId::dot_general, d), unsupported, op, "lhs", op, " does not accept dtype ",
+                 dtype_name(d), ": expected f32, f64, c32 or c64");
+  TENFERRO_CHECK(be.supports(OpId::dot_general, d), unsupported, op, "lhs", "[", be.name(), "] ", op,
+                 ": dtype ", dtype_name(d), " not supported by this backend");
+
+  TENFERRO_CHECK(cfg.lhs_batching_dims.size() == cfg.rhs_batching_dims.size(), invalid_argument, op,
+                 "rhs_batching_dims", "paired config lists of different lengths: got ",
+                 cfg.rhs_batching_dims.size(), " rhs batching dims, expected ", cfg.lhs_batching_dims.size(),
+                 " (as lhs_batching_dims)");
+  TENFERRO_CHECK(cfg.lhs_contracting_dims.size() == cfg.rhs_contracting_dims.size(), invalid_argument, op,
+                 "rhs_contracting_dims", "paired config lists of different lengths: got ",
+                 cfg.rhs_contracting_dims.size(), " rhs contracting dims, expected ",
+                 cfg.lhs_contracting_dims.size(), " (as lhs_contracting_dims)");
+  const struct {
+    const Axes& axes;
+    const TensorView& x;
+    const char* name;
+  } lists[] = {{cfg.lhs_batching_dims, lhs, "lhs_batching_dims"},
+               {cfg.lhs_contracting_dims, lhs, "lhs_contracting_dims"},
+               {cfg.rhs_batching_dims, rhs, "rhs_batching_dims"},
+               {cfg.rhs_contracting_dims, rhs, "rhs_contracting_dims"}};
+  for (const auto& l : lists)
+    for (I a : l.axes) detail::check_axis(a, l.x.rank(), op, l.name);
+  // No axis twice within one operand's batching + contracting lists.
+  for (int side = 0; side < 2; ++side) {
+    const TensorView& x = side == 0 ? lhs : rhs;
+    std::vector<const char*> owner(static_cast<std::size_t>(x.rank()), nullptr);
+    for (int j = 0; j < 2; ++j) {
+      const auto& l = lists[2 * side + j];
+      for (I a : l.axes) {
+        const char*& o = owner[static_cast<std::size_t>(a)];
+        TENFERRO_CHECK(o == nullptr, invalid_argument, op, l.name, "axis ", a, " repeated: already in ", o,
+                       ", expected each ", side == 0 ? "lhs" : "rhs", " axis at most once");
+        o = l.name;
+      }
+    }
+  }
+  DotPlan p;
+  p.dtype = d;
+  for (std::size_t i = 0; i < cfg.lhs_batching_dims.size(); ++i) {
+    const I el = lhs.dim(cfg.lhs_batching_dims[i]), er = rhs.dim(cfg.rhs_batching_dims[i]);
+    TENFERRO_CHECK(el == er, shape_mismatch, op, "rhs", "batch extent of rhs axis ", cfg.rhs_batching_dims[i],
+                   ": got ", er, ", expected ", el, " (lhs axis ", cfg.lhs_batching_dims[i], ")");
+  }
+  for (std::size_t i = 0; i < cfg.lhs_contracting_dims.size(); ++i) {
+    const I el = lhs.dim(cfg.lhs_contracting_dims[i]), er = rhs.dim(cfg.rhs_contracting_dims[i]);
+    TENFERRO_CHECK(el == er, shape_mismatch, op, "rhs", "contracted extent of rhs axis ",
+                   cfg.rhs_contracting_dims[i], ": got ", er, ", expected ", el, " (lhs axis ",
+                   cfg.lhs_contracting_dims[i], ")");
+  }
+
+  auto free_axes = [](const TensorView& x, const Axes& b, const Axes& c) {
+    Axes f;
+    for (I a = 0; a < x.rank(); ++a)
+      if (std::find(b.begin(), b.end(), a) == b.end() && std::find(c.begin(), c.end(), a) == c.end())
+        f.push_back(a);
+    return f;
+  };
+  p.lhs_free = free_axes(lhs, cfg.lhs_batching_dims, cfg.lhs_contracting_dims);
+  p.rhs_free = free_axes(rhs, cfg.rhs_batching_dims, cfg.rhs_contracting_dims);
+  for (I a : p.lhs_free) p.out_shape.push_back(lhs.dim(a));
+  for (I a : p.rhs_free) p.out_shape.push_back(rhs.dim(a));
+  for (I a : cfg.lhs_batching_dims) p.out_shape.push_back(lhs.dim(a));
+  shape_numel(p.out_shape, op);  // the output's element count must fit in int64
+  // Each product below divides the element count of an operand or of the output.
+  for (I a : p.lhs_free) p.M *= lhs.dim(a);
+  for (I a : p.rhs_free) p.N *= rhs.dim(a);
+  for (I a : cfg.lhs_batching_dims) p.B *= lhs.dim(a);
+  for (I a : cfg.lhs_contracting_dims) p.K *= lhs.dim(a);
+  return p;
+}
+
+/// Rank-3 view of x whose axes are the groups g[0], g[1], g[2] (extents e): in place when every
+/// group is a chain, else packed into a compact tensor ordered g[0] ++ g[1] ++ g[2].
+TensorView as_rank3(Backend& be, const TensorView& x, const Axes (&g)[3], const Shape& e) {
+  std::optional<Chain> ch[3];
+  bool in_place = true;
+  for (int i = 0; i < 3; ++i) in_place &= (ch[i] = chain_of(x.layout(), g[i])).has_value();
+  if (x.numel() == 0) return TensorView(x.storage(), x.dtype(), Layout::compact(e));
+  if (in_place)
+    return TensorView(x.storage(), x.dtype(),
+                      Layout{e, {ch[0]->stride, ch[1]->stride, ch[2]->stride}, x.offset()});
+  Axes perm;
+  for (const Axes& a : g) perm.insert(perm.end(), a.begin(), a.end());
+  const TensorView src = x.transpose(perm);
+  Tensor packed = be.allocate(x.dtype(), src.shape());
+  be.copy(src, packed);
+  return TensorView(packed.storage(), x.dtype(), Layout::compact(e));
+}
+
+/// True when the groups of x are all stride chains (x is read in place).
+bool reads_in_place(const TensorView& x, const Axes& g0, const Axes& g1, const Axes& g2) {
+  return chain_of(x.layout(), g0) && chain_of(x.layout(), g1) && chain_of(x.layout(), g2);
+}
+
+/// Contracting pairs in the order, among config order, sorted by lhs stride and sorted by rhs
+/// stride, that leaves the fewest operands to pack (ties: the earlier one).
+void pick_contract_order(const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
+                         const DotPlan& p, Axes& lc, Axes& rc) {
+  const std::size_t n = cfg.lhs_contracting_dims.size();
+  std::vector<std::size_t> cfg_order(n);
+  std::iota(cfg_order.begin(), cfg_order.end(), std::size_t{0});
+  auto by_stride = [&](const TensorView& x, const Axes& axes) {
+    std::vector<std::size_t> o = cfg_order;
+    std::stable_sort(o.begin(), o.end(), [&](std::size_t i, std::size_t j) {
+      const I si = x.strides()[static_cast<std::size_t>(axes[i])];
+      const I sj = x.strides()[static_cast<std::size_t>(axes[j])];
+      return (si < 0 ? -si : si) < (sj < 0 ? -sj : sj);
+    });
+    return o;
+  };
+  const std::vector<std::size_t> orders[] = {cfg_order, by_stride(lhs, cfg.lhs_contracting_dims),
+                                             by_stride(rhs, cfg.rhs_contracting_dims)};
+  int best = -1;
+  for (const auto& o : orders) {
+    Axes l = gather_axes(cfg.lhs_contracting_dims, o), r = gather_axes(cfg.rhs_contracting_dims, o);
+    const int score = int{reads_in_place(lhs, p.lhs_free, l, cfg.lhs_batching_dims)} +
+                      int{reads_in_place(rhs, r, p.rhs_free, cfg.rhs_batching_dims)};
+    if (score > best) {
+      best = score;
+      lc = std::move(l);
+      rc = std::move(r);
+    }
+    if (best == 2) return;
+  }
+}
+
+/// Runs c = alpha * dot + beta * c for c a rank-3 [M,N,B] view.
+void run_gemm(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
+              const DotPlan& p, bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
+              const TensorView& c3) {
+  Axes lc, rc;
+  pick_contract_order(lhs, rhs, cfg, p, lc, rc);
+  const Axes lg[3] = {p.lhs_free, lc, cfg.lhs_batching_dims};
+  const Axes rg[3] = {rc, p.rhs_free, cfg.rhs_batching_dims};
+  GemmCall call;
+  call.a = as_rank3(be, lhs, lg, {p.M, p.K, p.B});
+  call.b = as_rank3(be, rhs, rg, {p.K, p.N, p.B});
+  call.c = c3;
+  // Conjugating a real operand is the identity.
+  call.conj_a = lhs_conj && is_complex(p.dtype);
+  call.conj_b = rhs_conj && is_complex(p.dtype);
+  call.alpha = alpha;
+  call.beta = beta;
+  be.gemm(call);
+}
+
+/// alpha/beta as a Scalar of dtype d. Any numeric scalar is accepted; a complex value with a
+/// nonzero imaginary part cannot become a real dtype (invalid_argument).
+Scalar coefficient(const Scalar& s, DType d, const char* op, const char* arg) {
+  TENFERRO_CHECK(s.dtype != DType::Bool, invalid_argument, op, arg, arg, " has dtype bool, expected a number");
+  const c64 v = is_integer(s.dtype) ? c64(static_cast<double>(s.i), 0.0) : s.c;
+  TENFERRO_CHECK(is_complex(d) || v.imag() == 0.0, invalid_argument, op, arg, arg, " is complex (",
+                 v.real(), ", ", v.imag(), "), expected a real value for ", dtype_name(d), " out");
+  return Scalar::of_complex(d, is_complex(d) ? v : c64(v.real(), 0.0));
+}
+
+bool ranges_overlap(const TensorView& a, const TensorView& b) {
+  if (a.storage() != b.storage() || a.numel() == 0 || b.numel() == 0) return false;
+  return a.layout().min_offset() <= b.layout().max_offset() && b.layout().min_offset() <= a.layout().max_offset();
+}
+
+}  // namespace
+
+Tensor dot_general(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
+                   bool lhs_conj, bool rhs_conj) {
+  const DotPlan p = validate(be, lhs, rhs, cfg, "dot_general");
+  Tensor out = be.allocate(p.dtype, p.out_shape);
+  if (out.numel() == 0) return out;
+  const TensorView c3(out.storage(), p.dtype, Layout::compact({p.M, p.N, p.B}));
+  run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, Scalar::of(p.dtype, 1.0), detail::zero_of(p.dtype), c3);
+  return out;
+}
+
+void dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
+                      bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
+                      const TensorView& out) {
+  const char* op = "dot_general_into";
+  const DotPlan p = validate(be, lhs, rhs, cfg, op);
+  detail::check_resident(be, out, op, "out");
+  TENFERRO_CHECK(out.dtype() == p.dtype, dtype_mismatch, op, "out", "out dtype: got ", dtype_name(out.dtype()),
+                 ", expected ", dtype_name(p.dtype), " (the operands' dtype)");
+  TENFERRO_CHECK(out.rank() == static_cast<I>(p.out_shape.size()), rank_mismatch, op, "out", "out rank: got ",
+                 out.rank(), ", expected ", p.out_shape.size(), " (result shape ", p.out_shape, ")");
+  TENFERRO_CHECK(out.shape() == p.out_shape, shape_mismatch, op, "out", "out shape: got ", out.shape(),
+                 ", expected ", p.out_shape, " (lhs free, rhs free, batch)");
+  for (I a = 0; a < out.rank(); ++a)
+    TENFERRO_CHECK(out.dim(a) <= 1 || out.strides()[static_cast<std::size_t>(a)] != 0, invalid_argument, op,
+                   "out", "out axis ", a, " has stride 0 (a broadcast view), expected a view writing each element once");
+  TENFERRO_CHECK(!ranges_overlap(out, lhs), invalid_argument, op, "out", "out overlaps lhs in storage");
+  TENFERRO_CHECK(!ranges_overlap(out, rhs), invalid_argument, op, "out", "out overlaps rhs in storage");
+  const Scalar a = coefficient(alpha, p.dtype, op, "alpha");
+  const Scalar b = coefficient(beta, p.dtype, op, "beta");
+  if (out.numel() == 0) return;
+
+  // The out view's groups: [0, nl) lhs free, [nl, nl+nr) rhs free, the rest batch.
+  const I nl = static_cast<I>(p.lhs_free.size()), nr = static_cast<I>(p.rhs_free.size());
+  Axes og[3];
+  for (I i = 0; i < out.rank(); ++i) og[i < nl ? 0 : i < nl + nr ? 1 : 2].push_back(i);
+  std::optional<Chain> ch[3];
+  bool in_place = true;
+  for (int i = 0; i < 3; ++i) in_place &= (ch[i] = chain_of(out.layout(), og[i])).has_value();
+  if (in_place) {
+    const TensorView c3(out.storage(), p.dtype,
+                        Layout{{p.M, p.N, p.B}, {ch[0]->stride, ch[1]->stride, ch[2]->stride}, out.offset()});
+    run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, c3);
+    return;
+  }
+  // Through a compact temp: tmp = out (only when beta reads it), tmp = alpha*dot + beta*tmp, out = tmp.
+  Tensor tmp = be.allocate(p.dtype, p.out_shape);
+  const bool reads_out = b.c != c64(0.0, 0.0);
+  if (reads_out) be.copy(out, tmp);
+  const TensorView c3(tmp.storage(), p.dtype, Layout::compact({p.M, p.N, p.B}));
+  run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, c3);
+  be.copy(tmp, out);
+}
+
+}  // namespace tenferro
