@@ -106,7 +106,10 @@ struct PlanOptions {
   double max_intermediate = 0;
   int optimal_max_inputs = 12;
   int restarts = 256;           // random greedy restarts (each refined by subtree DP)
-  double time_budget_s = 0.6;   // random greedy stops early past this
+  // Safety net only: every planner budget is a deterministic work count, so plans do not
+  // depend on machine load; this wall-clock limit (seconds) cuts the search only when
+  // something runs far longer than expected (then the plan may depend on timing).
+  double time_budget_s = 5.0;
   int subtree_size = 10;        // window of the subtree re-optimisation (0: off)
   std::uint64_t seed = 0x7e5f3a11;
 };

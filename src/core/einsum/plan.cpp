@@ -14,6 +14,7 @@
 #include <queue>
 #include <random>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include "core/einsum/internal.hpp"
@@ -216,6 +217,7 @@ struct GreedyParams {
   double temperature = 0.0;  // 0: deterministic; else Boltzmann over the nbranch best
   int nbranch = 8;
   double cap = 0;
+  int mode = 0;  // 0: the score above; 1: score = flops of the step
 };
 
 struct GreedyResult {
@@ -275,7 +277,8 @@ GreedyResult greedy(const Net& net, const GreedyParams& p, std::mt19937_64* rng)
       }
       if (keep_out) (*keep_out)[w] = k;
     }
-    Cand c{p.cap > 0 && s > p.cap, s - p.costmod * (size[static_cast<std::size_t>(a)] + size[static_cast<std::size_t>(b)]), f,
+    Cand c{p.cap > 0 && s > p.cap,
+           p.mode == 1 ? f : s - p.costmod * (size[static_cast<std::size_t>(a)] + size[static_cast<std::size_t>(b)]), f,
            std::min(a, b), std::max(a, b)};
     return c;
   };
@@ -455,86 +458,124 @@ Ssa tree_to_ssa(const Tree& t, int n) {
   return ssa;
 }
 
-// Re-optimises windows of up to k frontier nodes under each internal node with the exact DP.
-// Returns true if anything improved.
-bool subtree_pass(const Net& net, Tree& t, int k, double cap, Clock::time_point deadline) {
+// Deterministic work budget: DP split evaluations plus greedy pair evaluations. A wall-clock
+// deadline (PlanOptions::time_budget_s) remains only as a safety net.
+struct Work {
+  double used = 0, limit = 0;
+  Clock::time_point deadline = Clock::time_point::max();
+  bool over() const { return used >= limit || Clock::now() > deadline; }
+};
+
+double tree_flops(const Tree& t, int n) {
+  double f = 0;
+  for (std::size_t v = static_cast<std::size_t>(n); v < t.nodes.size(); ++v) f += t.nodes[v].flops;
+  return f;
+}
+
+double tree_largest(const Tree& t, int n) {
+  double s = 0;
+  for (std::size_t v = static_cast<std::size_t>(n); v < t.nodes.size(); ++v) s = std::max(s, t.nodes[v].size);
+  return s;
+}
+
+// A window under internal node r: `frontier` are its leaves (subtrees kept as they are),
+// `internal` its internal nodes (internal[0] == r), `current` their flops.
+struct Window {
+  std::vector<int> frontier, internal;
+  double current = 0;
+};
+
+// Grows a window of up to k frontier nodes under r by expanding internal frontier nodes:
+// the costliest one, or (with rng) a uniformly random one half of the time.
+void grow_window(const Tree& t, int n, int r, int k, std::mt19937_64* rng, Window& win) {
+  const auto& nr = t.nodes[static_cast<std::size_t>(r)];
+  win.frontier.assign({nr.l, nr.r});
+  win.internal.assign({r});
+  win.current = nr.flops;
+  std::vector<std::size_t> cand;
+  while (static_cast<int>(win.frontier.size()) < k) {
+    cand.clear();
+    std::size_t bi = 0;
+    for (std::size_t i = 0; i < win.frontier.size(); ++i) {
+      const int v = win.frontier[i];
+      if (v < n) continue;
+      if (cand.empty() || t.nodes[static_cast<std::size_t>(v)].flops > t.nodes[static_cast<std::size_t>(win.frontier[bi])].flops)
+        bi = i;
+      cand.push_back(i);
+    }
+    if (cand.empty()) break;
+    if (rng && ((*rng)() & 1)) bi = cand[(*rng)() % cand.size()];
+    const int v = win.frontier[bi];
+    const auto& nv = t.nodes[static_cast<std::size_t>(v)];
+    win.frontier[bi] = nv.l;
+    win.frontier.push_back(nv.r);
+    win.internal.push_back(v);
+    win.current += nv.flops;
+  }
+}
+
+// Re-solves a window exactly with the DP and splices the result in when it is cheaper. The
+// window's m - 1 internal nodes are reused for the DP's m - 1 steps (the last one stays r).
+bool reopt_window(const Net& net, Tree& t, const Window& win, double cap, Work& work, bool plateau = false) {
+  const int m = static_cast<int>(win.frontier.size());
+  if (m < 3) return false;
+  const int r = win.internal[0];
+  std::vector<const Bits*> sets;
+  for (int v : win.frontier) sets.push_back(&t.nodes[static_cast<std::size_t>(v)].set);
+  work.used += std::pow(3.0, m);
+  const DpResult dp = dp_optimal(net, sets, t.nodes[static_cast<std::size_t>(r)].set, cap);
+  const bool improves = dp.flops < win.current * (1 - 1e-12);
+  if (!improves && !(plateau && dp.flops <= win.current * (1 + 1e-12))) return false;
+  const auto W = static_cast<std::size_t>(net.words);
+  std::vector<int> gid(win.frontier);
+  std::vector<char> used(static_cast<std::size_t>(m) + dp.ssa.size(), 0);
+  Bits u(W), need(W), s(W);
+  for (std::size_t j = 0; j < dp.ssa.size(); ++j) {
+    const auto [la, lb] = dp.ssa[j];
+    used[static_cast<std::size_t>(la)] = used[static_cast<std::size_t>(lb)] = 1;
+    const int a = gid[static_cast<std::size_t>(la)], b = gid[static_cast<std::size_t>(lb)];
+    const bool last = j + 1 == dp.ssa.size();
+    const int v = last ? r : win.internal[j + 1];
+    const Bits& sa = t.nodes[static_cast<std::size_t>(a)].set;
+    const Bits& sb = t.nodes[static_cast<std::size_t>(b)].set;
+    for (std::size_t w = 0; w < W; ++w) u[w] = sa[w] | sb[w];
+    auto& nd = t.nodes[static_cast<std::size_t>(v)];
+    if (!last) {
+      // Labels needed later: by window operands not consumed yet, or by r's result.
+      const Bits& so = t.nodes[static_cast<std::size_t>(r)].set;
+      need = so;
+      for (std::size_t q = 0; q < static_cast<std::size_t>(m) + j; ++q) {
+        if (used[q]) continue;
+        const Bits& sq = t.nodes[static_cast<std::size_t>(gid[q])].set;
+        for (std::size_t w = 0; w < W; ++w) need[w] |= sq[w];
+      }
+      for (std::size_t w = 0; w < W; ++w) s[w] = u[w] & need[w];
+      nd.set = s;
+      nd.size = prod_bits(s.data(), net.words, net.ext.data());
+    }
+    nd.l = a;
+    nd.r = b;
+    nd.flops = prod_bits(u.data(), net.words, net.ext.data());
+    gid.push_back(v);
+  }
+  return improves;
+}
+
+// One deterministic pass: a window (costliest-first growth) under every internal node,
+// heaviest node first. Returns true if anything improved.
+bool subtree_pass(const Net& net, Tree& t, int k, double cap, Work& work) {
   const int n = net.n;
   std::vector<int> order;
-  for (std::size_t v = static_cast<std::size_t>(n); v < t.nodes.size(); ++v)
-    if (!t.nodes[v].dead) order.push_back(static_cast<int>(v));
-  std::sort(order.begin(), order.end(), [&](int a, int b) {
+  for (std::size_t v = static_cast<std::size_t>(n); v < t.nodes.size(); ++v) order.push_back(static_cast<int>(v));
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     return t.nodes[static_cast<std::size_t>(a)].flops > t.nodes[static_cast<std::size_t>(b)].flops;
   });
   bool improved = false;
+  Window win;
   for (int r : order) {
-    if (Clock::now() > deadline) break;
-    if (t.nodes[static_cast<std::size_t>(r)].dead) continue;
-    std::vector<int> frontier{t.nodes[static_cast<std::size_t>(r)].l, t.nodes[static_cast<std::size_t>(r)].r};
-    std::vector<int> internal{r};
-    double current = t.nodes[static_cast<std::size_t>(r)].flops;
-    while (static_cast<int>(frontier.size()) < k) {
-      int bi = -1;
-      for (std::size_t i = 0; i < frontier.size(); ++i) {
-        const int v = frontier[i];
-        if (v >= n && (bi < 0 || t.nodes[static_cast<std::size_t>(v)].flops > t.nodes[static_cast<std::size_t>(frontier[static_cast<std::size_t>(bi)])].flops))
-          bi = static_cast<int>(i);
-      }
-      if (bi < 0) break;
-      const int v = frontier[static_cast<std::size_t>(bi)];
-      frontier[static_cast<std::size_t>(bi)] = t.nodes[static_cast<std::size_t>(v)].l;
-      frontier.push_back(t.nodes[static_cast<std::size_t>(v)].r);
-      internal.push_back(v);
-      current += t.nodes[static_cast<std::size_t>(v)].flops;
-    }
-    if (frontier.size() < 3) continue;
-    std::vector<const Bits*> sets;
-    for (int v : frontier) sets.push_back(&t.nodes[static_cast<std::size_t>(v)].set);
-    const DpResult dp = dp_optimal(net, sets, t.nodes[static_cast<std::size_t>(r)].set, cap);
-    if (!(dp.flops < current * (1 - 1e-12))) continue;
-    // Splice: local ids < m are frontier nodes; local m + j is DP step j (last = r).
-    const int m = static_cast<int>(frontier.size());
-    for (std::size_t i = 1; i < internal.size(); ++i) t.nodes[static_cast<std::size_t>(internal[i])].dead = true;
-    std::vector<int> gid(frontier);
-    for (std::size_t j = 0; j < dp.ssa.size(); ++j) {
-      const int a = gid[static_cast<std::size_t>(dp.ssa[j].first)];
-      const int b = gid[static_cast<std::size_t>(dp.ssa[j].second)];
-      const bool last = j + 1 == dp.ssa.size();
-      int v = r;
-      if (!last) {
-        v = static_cast<int>(t.nodes.size());
-        t.nodes.emplace_back();
-      }
-      auto& nd = t.nodes[static_cast<std::size_t>(v)];
-      nd.l = a;
-      nd.r = b;
-      // Result set: labels of a, b needed outside this subtree's leaves = outside the
-      // remaining window operands or in r's result.
-      const auto W = static_cast<std::size_t>(net.words);
-      Bits u(W), need(W, 0), s(W);
-      const Bits& sa = t.nodes[static_cast<std::size_t>(a)].set;
-      const Bits& sb = t.nodes[static_cast<std::size_t>(b)].set;
-      for (std::size_t w = 0; w < W; ++w) u[w] = sa[w] | sb[w];
-      if (!last) {
-        // Operands of the window not yet consumed by steps 0..j.
-        std::vector<char> used(static_cast<std::size_t>(m) + dp.ssa.size(), 0);
-        for (std::size_t q = 0; q <= j; ++q) {
-          used[static_cast<std::size_t>(dp.ssa[q].first)] = 1;
-          used[static_cast<std::size_t>(dp.ssa[q].second)] = 1;
-        }
-        for (std::size_t q = 0; q < static_cast<std::size_t>(m) + j; ++q) {
-          if (used[q]) continue;
-          const Bits& so = t.nodes[static_cast<std::size_t>(gid[q])].set;
-          for (std::size_t w = 0; w < W; ++w) need[w] |= so[w];
-        }
-        const Bits& so = t.nodes[static_cast<std::size_t>(r)].set;
-        for (std::size_t w = 0; w < W; ++w) s[w] = u[w] & (need[w] | so[w]);
-        t.nodes[static_cast<std::size_t>(v)].set = s;
-        t.nodes[static_cast<std::size_t>(v)].size = prod_bits(s.data(), net.words, net.ext.data());
-      }
-      t.nodes[static_cast<std::size_t>(v)].flops = prod_bits(u.data(), net.words, net.ext.data());
-      gid.push_back(v);
-    }
-    improved = true;
+    if (work.over()) break;
+    grow_window(t, n, r, k, nullptr, win);
+    improved |= reopt_window(net, t, win, cap, work);
   }
   return improved;
 }
@@ -576,9 +617,13 @@ Ssa linear_to_ssa(const Path& path, int n) {
   return ssa;
 }
 
-bool within(double largest, double cap) { return cap <= 0 || largest <= cap; }
+#include "core/einsum/plan_dp_connected.hpp"  // dp_connected (uses the definitions above)
+#include "core/einsum/plan_rotate.hpp"        // rotate_pass
+#include "core/einsum/plan_sweep.hpp"         // sweep
 
 // Better = within cap first, then fewer flops, then smaller largest intermediate.
+bool within(double largest, double cap) { return cap <= 0 || largest <= cap; }
+
 bool better(double f1, double l1, double f2, double l2, double cap) {
   const bool w1 = within(l1, cap), w2 = within(l2, cap);
   if (w1 != w2) return w1;
@@ -587,42 +632,165 @@ bool better(double f1, double l1, double f2, double l2, double cap) {
   return l1 < l2;
 }
 
-// Greedy restarts with sampled (costmod, temperature), each refined by subtree
-// re-optimisation; the best refined tree wins. The first run is the deterministic greedy.
-Ssa random_greedy(const Net& net, const PlanOptions& opts) {
+struct Scored {
+  Tree t;
+  double flops = 0, largest = 0;
+};
+
+// Work units per planning call: about 0.1 s of DP on one core (see docs/einsum.md).
+constexpr double kWorkLimit = 2.5e7;
+constexpr double kDpPairLimit = 1.5e8;
+constexpr double kPolishLimit = 1e7;
+
+// Search (deterministic for given options unless the time_budget_s safety net cuts):
+// 1. deterministic greedy variants (memory-removed with costmod 1, 0.5, 2; result size; flops),
+//    each refined by subtree passes; 2. Boltzmann-sampled greedy restarts, refined likewise;
+// 3. randomized window re-optimisation of the best few trees; 4. rotations + windows to a
+// fixed point. (1b: connected-subset DP; 1c: linear sweeps.)
+Ssa search(const Net& net, const PlanOptions& opts) {
+  const int n = net.n;
   const auto t0 = Clock::now();
-  const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opts.time_budget_s));
+  Work work;
+  work.limit = kWorkLimit;
+  work.deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opts.time_budget_s));
   std::mt19937_64 rng(opts.seed);
   std::uniform_real_distribution<double> u01(0.0, 1.0);
   const double cap = opts.max_intermediate;
-  Ssa best_ssa;
-  Sim best_sim;
-  bool have = false;
-  for (int r = 0; r < std::max(1, opts.restarts) && (r == 0 || Clock::now() < deadline); ++r) {
-    GreedyParams p;
-    p.cap = cap;
-    if (r > 0) {
-      p.costmod = 2.0 * u01(rng);
-      p.temperature = std::pow(10.0, -3.0 + 2.5 * u01(rng));
-    }
-    GreedyResult g = greedy(net, p, r > 0 ? &rng : nullptr);
-    // Hopeless starts are not refined.
-    if (have && g.flops > best_sim.flops * 1e4 && r > 0) continue;
-    Ssa s = std::move(g.ssa);
-    if (opts.subtree_size >= 3) {
+  const int k = opts.subtree_size;
+  constexpr std::size_t kKeep = 3;
+  std::vector<Scored> pool;  // best kKeep, best first
+  const auto consider = [&](Tree&& t) {
+    Scored s;
+    s.t = std::move(t);
+    s.flops = tree_flops(s.t, n);
+    s.largest = tree_largest(s.t, n);
+    for (const auto& p : pool)
+      if (p.flops == s.flops && p.largest == s.largest) return;  // likely the same tree
+    auto it = pool.begin();
+    while (it != pool.end() && !better(s.flops, s.largest, it->flops, it->largest, cap)) ++it;
+    pool.insert(it, std::move(s));
+    if (pool.size() > kKeep) pool.pop_back();
+  };
+  const int kpass = std::min(k, 8);
+  const auto refine = [&](Tree& t) {
+    if (kpass < 3) return;
+    for (int pass = 0; pass < 4 && !work.over(); ++pass)
+      if (!subtree_pass(net, t, kpass, cap, work)) break;
+  };
+  const auto run_greedy = [&](const GreedyParams& p, std::mt19937_64* g) {
+    GreedyResult gr = greedy(net, p, g);
+    work.used += 50.0 * n;
+    if (!pool.empty() && gr.flops > pool.front().flops * 1e4) return;  // hopeless start
+    Tree t = make_tree(net, gr.ssa);
+    refine(t);
+    consider(std::move(t));
+  };
+  // 1. Deterministic variants (always run).
+  for (const GreedyParams& p : {GreedyParams{1.0, 0.0, 8, cap, 0}, GreedyParams{0.5, 0.0, 8, cap, 0},
+                                GreedyParams{2.0, 0.0, 8, cap, 0}, GreedyParams{0.0, 0.0, 8, cap, 0},
+                                GreedyParams{0.0, 0.0, 8, cap, 1}})
+    run_greedy(p, nullptr);
+  // 1b. Exact DP over connected subsets, bounded by the best cost so far (the bound prunes
+  // exactly: no cheaper path is lost). Its own deterministic work limit (pair checks).
+  if (cap <= 0) {
+    Work dpw;
+    dpw.deadline = work.deadline;  // safety net only: the work limit is what bounds the DP
+    dpw.limit = kDpPairLimit;
+    Ssa s;
+    const bool ok = dp_connected(net, pool.front().flops * (1 + 1e-9), dpw, kDpPairLimit, s);
+    if (ok) {
       Tree t = make_tree(net, s);
-      for (int pass = 0; pass < 8; ++pass)
-        if (!subtree_pass(net, t, opts.subtree_size, cap, r == 0 ? Clock::time_point::max() : deadline)) break;
-      s = tree_to_ssa(t, net.n);
-    }
-    const Sim sim = simulate(net, s);
-    if (!have || better(sim.flops, sim.largest, best_sim.flops, best_sim.largest, cap)) {
-      best_ssa = std::move(s);
-      best_sim = sim;
-      have = true;
+      consider(std::move(t));
     }
   }
-  return best_ssa;
+  // 1c. Linear sweeps from the cheapest adjacent pairs (by step flops), refined likewise.
+  if (n > 3) {
+    std::vector<std::tuple<double, int, int>> starts;
+    const auto W = static_cast<std::size_t>(net.words);
+    std::vector<std::vector<int>> holders(static_cast<std::size_t>(net.labels));
+    for (int i = 0; i < n; ++i)
+      for (std::size_t w = 0; w < W; ++w)
+        for (std::uint64_t x = net.in[static_cast<std::size_t>(i)][w]; x; x &= x - 1)
+          holders[w * 64 + static_cast<std::size_t>(std::countr_zero(x))].push_back(i);
+    Bits u(W);
+    for (const auto& hs : holders) {
+      if (hs.size() > 32) continue;
+      for (std::size_t p = 0; p < hs.size(); ++p)
+        for (std::size_t q = p + 1; q < hs.size(); ++q) {
+          const Bits& sa = net.in[static_cast<std::size_t>(hs[p])];
+          const Bits& sb = net.in[static_cast<std::size_t>(hs[q])];
+          for (std::size_t w = 0; w < W; ++w) u[w] = sa[w] | sb[w];
+          starts.emplace_back(prod_bits(u.data(), net.words, net.ext.data()), hs[p], hs[q]);
+        }
+    }
+    std::sort(starts.begin(), starts.end());
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    work.used += static_cast<double>(starts.size());
+    for (std::size_t i = 0; i < starts.size() && i < 4; ++i) {
+      const Ssa sw = sweep(net, std::get<1>(starts[i]), std::get<2>(starts[i]), work);
+      Tree t = make_tree(net, sw);
+      if (!pool.empty() && tree_flops(t, n) > pool.front().flops * 1e4) continue;  // hopeless start
+      refine(t);
+      consider(std::move(t));
+    }
+  }
+  // 2. Random restarts within half the budget.
+  for (int r = 1; r < opts.restarts && work.used < work.limit / 2 && !work.over(); ++r) {
+    GreedyParams p;
+    p.cap = cap;
+    p.costmod = 2.0 * u01(rng);
+    p.temperature = std::pow(10.0, -3.0 + 2.5 * u01(rng));
+    run_greedy(p, &rng);
+  }
+  // 3. Randomized windows on the best trees, round robin, until the budget is spent or a
+  // tree has seen no improvement in a while.
+  if (k >= 3 && n > 3) {
+    const int kmax = std::min(k + 2, 12);
+    std::vector<int> stale(pool.size(), 0);
+    const int patience = 4 * n;
+    Window win;
+    for (bool any = true; any && !work.over();) {
+      any = false;
+      for (std::size_t i = 0; i < pool.size() && !work.over(); ++i) {
+        if (stale[i] >= patience) continue;
+        any = true;
+        Tree& t = pool[i].t;
+        // Root: the costlier of two random internal nodes.
+        int r = n + static_cast<int>(rng() % static_cast<std::uint64_t>(n - 1));
+        const int r2 = n + static_cast<int>(rng() % static_cast<std::uint64_t>(n - 1));
+        if (t.nodes[static_cast<std::size_t>(r2)].flops > t.nodes[static_cast<std::size_t>(r)].flops) r = r2;
+        const int kw = 4 + static_cast<int>(rng() % static_cast<std::uint64_t>(kmax - 3));
+        grow_window(t, n, r, kw, &rng, win);
+        if (reopt_window(net, t, win, cap, work, true)) {
+          stale[i] = 0;
+          pool[i].flops = tree_flops(t, n);
+          pool[i].largest = tree_largest(t, n);
+        } else {
+          ++stale[i];
+        }
+      }
+    }
+  }
+  // 4. Final local search on every kept tree: rotations to a fixed point, then the DP
+  // windows once more, repeated while either improves (own deterministic work limit).
+  {
+    Work pw;
+    pw.limit = kPolishLimit;
+    pw.deadline = work.deadline;
+    for (auto& sc : pool) {
+      for (int round = 0; round < 8 && !pw.over(); ++round) {
+        const bool rot = rotate_pass(net, sc.t, cap, pw);
+        const bool win = kpass >= 3 && subtree_pass(net, sc.t, kpass, cap, pw);
+        if (!rot && !win) break;
+      }
+      sc.flops = tree_flops(sc.t, n);
+      sc.largest = tree_largest(sc.t, n);
+    }
+  }
+  std::size_t bi = 0;
+  for (std::size_t i = 1; i < pool.size(); ++i)
+    if (better(pool[i].flops, pool[i].largest, pool[bi].flops, pool[bi].largest, cap)) bi = i;
+  return tree_to_ssa(pool[bi].t, n);
 }
 
 }  // namespace
@@ -715,11 +883,11 @@ Path plan_path(const EinsumSpec& spec, const PlanOptions& opts) {
       break;
     }
     case PathMethod::greedy:
-      ssa = greedy(net, GreedyParams{1.0, 0.0, 8, opts.max_intermediate}, nullptr).ssa;
+      ssa = greedy(net, GreedyParams{1.0, 0.0, 8, opts.max_intermediate, 0}, nullptr).ssa;
       break;
     case PathMethod::random_greedy:
     case PathMethod::automatic:
-      ssa = random_greedy(net, opts);
+      ssa = search(net, opts);
       break;
   }
   return ssa_to_linear(ssa, n);
