@@ -38,3 +38,56 @@ void operand_offsets(IDX i, uint nops, out IDX offs[TF_MAX_OPERANDS]) {
   tf_prepare(nops);                                                                       \
   for (IDX i = IDX(gl_GlobalInvocationID.x); i < IDX(p.numel);                            \
        i += IDX(gl_NumWorkGroups.x) * IDX(gl_WorkGroupSize.x))
+
+#ifdef TF_CONTIG
+// Contiguous fast path (variants *_contig, 32-bit indexing, numel < 2^31 - 2^26). The host
+// folds each operand's offset into p.addr[j] and, instead of a rank, sets p.rank to flags:
+// bit j (TF_CONTIG_BCAST << j): operand j has stride 0 (a broadcast scalar), else stride 1;
+// TF_CONTIG_VEC: every stride-1 operand address is aligned for load4_*/store4_* (access.glsl).
+// Mirrored in src/vulkan/kernels/dispatch.cpp.
+#define TF_CONTIG_BCAST 1u
+#define TF_CONTIG_VEC 16u
+
+// Element index of operand j for output element i.
+uint tf_ci(uint j, uint i) { return (p.rank & (TF_CONTIG_BCAST << j)) != 0u ? 0u : i; }
+bool tf_bcast(uint j) { return (p.rank & (TF_CONTIG_BCAST << j)) != 0u; }
+
+// Each invocation handles 4 consecutive elements per grid-stride step: VEC(i) with wide
+// accesses when aligned and all 4 are in range, else ELEM(i + k) for each k in range.
+#define TF_CONTIG_MAIN(ELEM, VEC)                                                         \
+  void main() {                                                                           \
+    const uint n = uint(p.numel);                                                         \
+    const uint step = gl_NumWorkGroups.x * gl_WorkGroupSize.x * 4u;                       \
+    const bool vec = (p.rank & TF_CONTIG_VEC) != 0u;                                      \
+    for (uint i = gl_GlobalInvocationID.x * 4u; i < n; i += step) {                       \
+      if (vec && i + 4u <= n) {                                                           \
+        VEC(i);                                                                           \
+      } else {                                                                            \
+        ELEM(i);                                                                          \
+        if (i + 1u < n) ELEM(i + 1u);                                                     \
+        if (i + 2u < n) ELEM(i + 2u);                                                     \
+        if (i + 3u < n) ELEM(i + 3u);                                                     \
+      }                                                                                   \
+    }                                                                                     \
+  }
+#endif  // TF_CONTIG
+
+#ifdef TF_CONTIG
+// 4 elements of input operand j at element i (vector path): a broadcast scalar is splat.
+void tf_in4_T(uint j, uint i, out T x[4]) {
+  if (tf_bcast(j)) {
+    T s = load_T(p.addr[j], 0);
+    x[0] = s; x[1] = s; x[2] = s; x[3] = s;
+  } else {
+    load4_T(p.addr[j], i, x);
+  }
+}
+void tf_in4_Bool(uint j, uint i, out uint8_t x[4]) {
+  if (tf_bcast(j)) {
+    uint8_t s = load_Bool(p.addr[j], 0);
+    x[0] = s; x[1] = s; x[2] = s; x[3] = s;
+  } else {
+    load4_Bool(p.addr[j], i, x);
+  }
+}
+#endif  // TF_CONTIG

@@ -96,6 +96,12 @@ vec2 f_two_prod(float a, float b) {
   precise float e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
   return vec2(p, e);
 }
+vec2 f_two_sum(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  return vec2(s, e);
+}
 vec2 f_fast_sum(float a, float b) {
   precise float s = a + b;
   precise float e = b - (s - a);
@@ -104,10 +110,16 @@ vec2 f_fast_sum(float a, float b) {
 // a / b with one residual correction (Vulkan float division is only 2.5 ulp). b finite, != 0.
 float f_div(float a, float b) {
   float q = a / b;
+  const float lim = 1.0e30;  // keep the Dekker split (4097 x) and the products finite
+  if (!(abs(q) < lim && abs(b) < lim && abs(a) < lim) || q == 0.0) return q;
   vec2 p = f_two_prod(q, b);
   precise float r = (a - p.x) - p.y;
   return q + r / b;
 }
+// Generic names for the complex functions (math_complex.glsl); math_f64.glsl overloads them.
+vec2 m_two_prod(float a, float b) { return f_two_prod(a, b); }
+vec2 m_two_sum(float a, float b) { return f_two_sum(a, b); }
+float m_div(float a, float b) { return f_div(a, b); }
 float f_nan() { return uintBitsToFloat(0x7fc00000u); }
 float f_inf() { return uintBitsToFloat(0x7f800000u); }
 float f_pow2(int k) { return intBitsToFloat((k + 127) << 23); }  // -126 <= k <= 127
@@ -116,21 +128,27 @@ float f_pow2(int k) { return intBitsToFloat((k + 127) << 23); }  // -126 <= k <=
 // The builtin (inherited from inversesqrt in Vulkan) plus one Newton step on the exact residual.
 float m_sqrt(float x) {
   if (!(x > 0.0) || isinf(x)) return x < 0.0 ? f_nan() : x;  // +-0, +inf, NaN, x < 0
-  const bool tiny = x < 1.0e-30;
-  float a = tiny ? x * 1.8446744e19 : x;  // 2^64: keep the residual normal
+  // Scale into [2^-100, 2^100) by an even power of 2: the residual stays normal and finite.
+  const int e = x < 1.0e-30 ? 64 : (x > 1.0e30 ? -64 : 0);
+  precise float a = x * f_pow2(e);
   float s = sqrt(a);
   vec2 sq = f_two_prod(s, s);
   precise float r = (a - sq.x) - sq.y;
-  s = s + r * (0.5 / s);
-  return tiny ? s * 2.3283064e-10 : s;  // 2^-32
+  precise float t = s + r * (0.5 / s);
+  precise float res = t * f_pow2(-e / 2);
+  return res;
 }
 float m_rsqrt(float x) {
   if (!(x > 0.0) || isinf(x)) return x < 0.0 ? f_nan() : (x == 0.0 ? 1.0 / x : (isinf(x) ? 0.0 : x));
-  float s = m_sqrt(x);
+  const int e = x < 1.0e-30 ? 64 : (x > 1.0e30 ? -64 : 0);
+  precise float a = x * f_pow2(e);
+  float s = m_sqrt(a);
   float y = 1.0 / s;
   vec2 p = f_two_prod(s, y);
-  precise float e = (1.0 - p.x) - p.y;
-  return y + y * e;
+  precise float ee = (1.0 - p.x) - p.y;
+  precise float yy = y + y * ee;
+  precise float res = yy * f_pow2(e / 2);
+  return res;
 }
 
 // ---- exp / expm1 -----------------------------------------------------------------------------
@@ -161,8 +179,10 @@ float m_exp(float x) {
   float c = r - t * (P1 + t * P2);
   float y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
   if (k == 0) return y;
-  if (k >= -125) return k == 128 ? y * 2.0 * f_pow2(127) : y * f_pow2(k);
-  return y * f_pow2(k + 100) * 7.8886090522e-31;  // 2^-100: gradual underflow
+  // precise: keeps the compiler from folding 2 * 2^127 (or 2^(k+100) * 2^-100) into one constant.
+  precise float r2 = y * (k == 128 ? 2.0 : (k >= -125 ? f_pow2(k) : f_pow2(k + 100)));
+  precise float res = r2 * (k == 128 ? f_pow2(127) : (k >= -125 ? 1.0 : 7.8886090522e-31));
+  return res;
 }
 
 float m_expm1(float x) {
@@ -211,8 +231,9 @@ float m_expm1(float x) {
   if (k == 1) return x < -0.25 ? -2.0 * (e - (x + 0.5)) : 1.0 + 2.0 * (x - e);
   if (k <= -2 || k > 56) {
     float y = 1.0 - (e - x);
-    y = k == 128 ? y * 2.0 * f_pow2(127) : y * f_pow2(k);
-    return y - 1.0;
+    precise float r2 = y * (k == 128 ? 2.0 : f_pow2(k));
+    precise float res = r2 * (k == 128 ? f_pow2(127) : 1.0);
+    return res - 1.0;
   }
   float y;
   if (k < 23) {
@@ -249,19 +270,19 @@ float m_log(float x) {
   float dk = float(k);
   if ((0x007fffff & (0x8000 + ix)) < 0xc000) {
     if (f == 0.0) return k == 0 ? 0.0 : dk * ln2_hi + dk * ln2_lo;
-    float R = f * f * (0.5 - 0.33333333333333333 * f);
-    return k == 0 ? f - R : dk * ln2_hi - ((R - dk * ln2_lo) - f);
+    float Rv = f * f * (0.5 - 0.33333333333333333 * f);
+    return k == 0 ? f - Rv : dk * ln2_hi - ((Rv - dk * ln2_lo) - f);
   }
   float s = f_div(f, 2.0 + f);
   float z = s * s;
   float w = z * z;
   int ii = (ix - (0x6147a << 3)) | ((0x6b851 << 3) - ix);
-  float R = z * (Lg1 + w * Lg3) + w * (Lg2 + w * Lg4);
+  float Rv = z * (Lg1 + w * Lg3) + w * (Lg2 + w * Lg4);
   if (ii > 0) {
     float hfsq = 0.5 * f * f;
-    return k == 0 ? f - (hfsq - s * (hfsq + R)) : dk * ln2_hi - ((hfsq - (s * (hfsq + R) + dk * ln2_lo)) - f);
+    return k == 0 ? f - (hfsq - s * (hfsq + Rv)) : dk * ln2_hi - ((hfsq - (s * (hfsq + Rv) + dk * ln2_lo)) - f);
   }
-  return k == 0 ? f - s * (f - R) : dk * ln2_hi - ((s * (f - R) - dk * ln2_lo) - f);
+  return k == 0 ? f - s * (f - Rv) : dk * ln2_hi - ((s * (f - Rv) - dk * ln2_lo) - f);
 }
 
 float m_log1p(float x) {
@@ -312,13 +333,13 @@ float m_log1p(float x) {
   float dk = float(k);
   if (hu == 0) {
     if (f == 0.0) return k == 0 ? 0.0 : dk * ln2_hi + (c + dk * ln2_lo);
-    float R = hfsq * (1.0 - 0.66666666666666666 * f);
-    return k == 0 ? f - R : dk * ln2_hi - ((R - (dk * ln2_lo + c)) - f);
+    float Rv = hfsq * (1.0 - 0.66666666666666666 * f);
+    return k == 0 ? f - Rv : dk * ln2_hi - ((Rv - (dk * ln2_lo + c)) - f);
   }
   float s = f_div(f, 2.0 + f);
   float z = s * s;
-  float R = z * (Lp1 + z * (Lp2 + z * (Lp3 + z * (Lp4 + z * (Lp5 + z * (Lp6 + z * Lp7))))));
-  return k == 0 ? f - (hfsq - s * (hfsq + R)) : dk * ln2_hi - ((hfsq - (s * (hfsq + R) + (dk * ln2_lo + c))) - f);
+  float Rv = z * (Lp1 + z * (Lp2 + z * (Lp3 + z * (Lp4 + z * (Lp5 + z * (Lp6 + z * Lp7))))));
+  return k == 0 ? f - (hfsq - s * (hfsq + Rv)) : dk * ln2_hi - ((hfsq - (s * (hfsq + Rv) + (dk * ln2_lo + c))) - f);
 }
 
 // ---- sin / cos ---------------------------------------------------------------------------------
@@ -541,17 +562,17 @@ float m_erf(float x) {
   if (ix >= 0x40c00000) return hx >= 0 ? 1.0 : -1.0;
   float ax = abs(x);
   float s = f_div(1.0, ax * ax);
-  float R, S;
+  float Rv, S;
   if (ix < 0x4036DB6E) {
-    R = ra0 + s * (ra1 + s * (ra2 + s * (ra3 + s * (ra4 + s * (ra5 + s * (ra6 + s * ra7))))));
+    Rv = ra0 + s * (ra1 + s * (ra2 + s * (ra3 + s * (ra4 + s * (ra5 + s * (ra6 + s * ra7))))));
     S = 1.0 + s * (sa1 + s * (sa2 + s * (sa3 + s * (sa4 + s * (sa5 + s * (sa6 + s * (sa7 + s * sa8)))))));
   } else {
-    R = rb0 + s * (rb1 + s * (rb2 + s * (rb3 + s * (rb4 + s * (rb5 + s * rb6)))));
+    Rv = rb0 + s * (rb1 + s * (rb2 + s * (rb3 + s * (rb4 + s * (rb5 + s * rb6)))));
     S = 1.0 + s * (sb1 + s * (sb2 + s * (sb3 + s * (sb4 + s * (sb5 + s * (sb6 + s * sb7))))));
   }
   float z = intBitsToFloat(floatBitsToInt(ax) & int(0xfffff000u));
   precise float d = (z - ax) * (z + ax);
-  float r = m_exp(-z * z - 0.5625) * m_exp(d + f_div(R, S));
+  float r = m_exp(-z * z - 0.5625) * m_exp(d + f_div(Rv, S));
   return hx >= 0 ? 1.0 - f_div(r, ax) : f_div(r, ax) - 1.0;
 }
 

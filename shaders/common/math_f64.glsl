@@ -52,26 +52,36 @@ dvec2 dd_add(dvec2 a, dvec2 b) {
   return dd_fast_sum(s.x, t);
 }
 
+dvec2 m_two_prod(double a, double b) { return dd_two_prod(a, b); }
+dvec2 m_two_sum(double a, double b) { return dd_two_sum(a, b); }
+double m_div(double a, double b) { return a / b; }
+
 // ---- sqrt ------------------------------------------------------------------------------------
 // The builtin plus one Newton step on the exact residual (Vulkan does not promise a correctly
 // rounded double sqrt).
 double m_sqrt(double x) {
   if (!(x > 0.0lf) || isinf(x)) return x < 0.0lf ? d_nan() : x;
-  const bool tiny = x < 1.0e-290lf;
-  double a = tiny ? x * d_pow2(128) : x;
+  // Scale into [2^-900, 2^900) by an even power of 2: Dekker split and residual stay finite.
+  const int e = x < 1.0e-270lf ? 128 : (x > 1.0e270lf ? -128 : 0);
+  precise double a = x * d_pow2(e);
   double s = sqrt(a);
   dvec2 sq = dd_two_prod(s, s);
   precise double r = (a - sq.x) - sq.y;
-  s = s + r * (0.5lf / s);
-  return tiny ? s * d_pow2(-64) : s;
+  precise double t = s + r * (0.5lf / s);
+  precise double res = t * d_pow2(-e / 2);
+  return res;
 }
 double m_rsqrt(double x) {
   if (!(x > 0.0lf) || isinf(x)) return x < 0.0lf ? d_nan() : (x == 0.0lf ? 1.0lf / x : (isinf(x) ? 0.0lf : x));
-  double s = m_sqrt(x);
+  const int e = x < 1.0e-270lf ? 128 : (x > 1.0e270lf ? -128 : 0);
+  precise double a = x * d_pow2(e);
+  double s = m_sqrt(a);
   double y = 1.0lf / s;
   dvec2 p = dd_two_prod(s, y);
-  precise double e = (1.0lf - p.x) - p.y;
-  return y + y * e;
+  precise double ee = (1.0lf - p.x) - p.y;
+  precise double yy = y + y * ee;
+  precise double res = yy * d_pow2(e / 2);
+  return res;
 }
 
 // ---- exp / expm1 -----------------------------------------------------------------------------
@@ -81,9 +91,10 @@ const double D_INVLN2 = 1.44269504088896338700e+00lf;
 
 // y * 2^k for the exp family: overflow to inf and gradual underflow with one rounding.
 double d_scale(double y, int k) {
-  if (k > 1023) return y * d_pow2(1023) * d_pow2(k - 1023);
-  if (k < -1021) return (y * d_pow2(k + 1000)) * d_pow2(-1000);
-  return y * d_pow2(k);
+  // precise: keeps the compiler from re-associating the two scalings into one constant.
+  precise double a = y * (k > 1023 ? d_pow2(1023) : (k < -1021 ? d_pow2(k + 1000) : d_pow2(k)));
+  precise double r = a * (k > 1023 ? d_pow2(k - 1023) : (k < -1021 ? d_pow2(-1000) : 1.0lf));
+  return r;
 }
 
 // exp(h + l) for a double-double argument (|l| <= ulp(h)); exp(x) is d_exp_dd(x, 0).
@@ -205,8 +216,8 @@ double m_log(double x) {
   int hx = d_hi(m) & 0x000fffff;
   if ((0x000fffff & (2 + hx)) < 3) {
     if (f == 0.0lf) return k == 0 ? 0.0lf : dk * D_LN2_HI + dk * D_LN2_LO;
-    double R = f * f * (0.5lf - 0.33333333333333333lf * f);
-    return k == 0 ? f - R : dk * D_LN2_HI - ((R - dk * D_LN2_LO) - f);
+    double Rv = f * f * (0.5lf - 0.33333333333333333lf * f);
+    return k == 0 ? f - Rv : dk * D_LN2_HI - ((Rv - dk * D_LN2_LO) - f);
   }
   double s = f / (2.0lf + f);
   double z = s * s;
@@ -214,12 +225,12 @@ double m_log(double x) {
   int ii = (hx - 0x6147a) | (0x6b851 - hx);
   double t1 = w * (Lg2 + w * (Lg4 + w * Lg6));
   double t2 = z * (Lg1 + w * (Lg3 + w * (Lg5 + w * Lg7)));
-  double R = t2 + t1;
+  double Rv = t2 + t1;
   if (ii > 0) {
     double hfsq = 0.5lf * f * f;
-    return k == 0 ? f - (hfsq - s * (hfsq + R)) : dk * D_LN2_HI - ((hfsq - (s * (hfsq + R) + dk * D_LN2_LO)) - f);
+    return k == 0 ? f - (hfsq - s * (hfsq + Rv)) : dk * D_LN2_HI - ((hfsq - (s * (hfsq + Rv) + dk * D_LN2_LO)) - f);
   }
-  return k == 0 ? f - s * (f - R) : dk * D_LN2_HI - ((s * (f - R) - dk * D_LN2_LO) - f);
+  return k == 0 ? f - s * (f - Rv) : dk * D_LN2_HI - ((s * (f - Rv) - dk * D_LN2_LO) - f);
 }
 
 // log(x) as a double-double, relative error ~2^-100 (pow). x finite > 0.
@@ -227,7 +238,7 @@ dvec2 d_log_dd(double x) {
   int k;
   double m, special;
   d_log_reduce(x, k, m, special);
-  // s = (m - 1) / (m + 1) as a double-double; log(m) = 2 atanh(s) = 2s + 2s^3/3 + s^5 R(s^2).
+  // s = (m - 1) / (m + 1) as a double-double; log(m) = 2 atanh(s) = 2s + 2s^3/3 + s^5 Rv(s^2).
   double u = m - 1.0lf;  // exact
   dvec2 v = dd_two_sum(m, 1.0lf);
   double sh = u / v.x;
@@ -238,19 +249,19 @@ dvec2 d_log_dd(double x) {
   dvec2 s3 = dd_mul(s2, s);
   double z = s2.x;
   // 2/5 + 2z/7 + ... (|s| < 0.172: 12 terms reach 2^-110)
-  double R = 2.0lf / 23.0lf;
-  R = 2.0lf / 21.0lf + z * R;
-  R = 2.0lf / 19.0lf + z * R;
-  R = 2.0lf / 17.0lf + z * R;
-  R = 2.0lf / 15.0lf + z * R;
-  R = 2.0lf / 13.0lf + z * R;
-  R = 2.0lf / 11.0lf + z * R;
-  R = 2.0lf / 9.0lf + z * R;
-  R = 2.0lf / 7.0lf + z * R;
-  R = 2.0lf / 5.0lf + z * R;
+  double Rv = 2.0lf / 23.0lf;
+  Rv = 2.0lf / 21.0lf + z * Rv;
+  Rv = 2.0lf / 19.0lf + z * Rv;
+  Rv = 2.0lf / 17.0lf + z * Rv;
+  Rv = 2.0lf / 15.0lf + z * Rv;
+  Rv = 2.0lf / 13.0lf + z * Rv;
+  Rv = 2.0lf / 11.0lf + z * Rv;
+  Rv = 2.0lf / 9.0lf + z * Rv;
+  Rv = 2.0lf / 7.0lf + z * Rv;
+  Rv = 2.0lf / 5.0lf + z * Rv;
   const dvec2 two_thirds = dvec2(6.66666666666666629659e-01lf, 3.70074341541718826374e-17lf);
   dvec2 lm = dd_add(dvec2(2.0lf * s.x, 2.0lf * s.y), dd_mul(two_thirds, s3));
-  lm = dd_add(lm, dd_two_prod(s3.x * z, R));
+  lm = dd_add(lm, dd_two_prod(s3.x * z, Rv));
   const dvec2 ln2 = dvec2(6.93147180559945286227e-01lf, 2.31904681384629955842e-17lf);
   return dd_add(dd_mul(dvec2(double(k), 0.0lf), ln2), lm);
 }
@@ -303,13 +314,13 @@ double m_log1p(double x) {
   double dk = double(k);
   if (hu == 0) {
     if (f == 0.0lf) return k == 0 ? 0.0lf : dk * D_LN2_HI + (c + dk * D_LN2_LO);
-    double R = hfsq * (1.0lf - 0.66666666666666666lf * f);
-    return k == 0 ? f - R : dk * D_LN2_HI - ((R - (dk * D_LN2_LO + c)) - f);
+    double Rv = hfsq * (1.0lf - 0.66666666666666666lf * f);
+    return k == 0 ? f - Rv : dk * D_LN2_HI - ((Rv - (dk * D_LN2_LO + c)) - f);
   }
   double s = f / (2.0lf + f);
   double z = s * s;
-  double R = z * (Lp1 + z * (Lp2 + z * (Lp3 + z * (Lp4 + z * (Lp5 + z * (Lp6 + z * Lp7))))));
-  return k == 0 ? f - (hfsq - s * (hfsq + R)) : dk * D_LN2_HI - ((hfsq - (s * (hfsq + R) + (dk * D_LN2_LO + c))) - f);
+  double Rv = z * (Lp1 + z * (Lp2 + z * (Lp3 + z * (Lp4 + z * (Lp5 + z * (Lp6 + z * Lp7))))));
+  return k == 0 ? f - (hfsq - s * (hfsq + Rv)) : dk * D_LN2_HI - ((hfsq - (s * (hfsq + Rv) + (dk * D_LN2_LO + c))) - f);
 }
 
 // ---- sin / cos ---------------------------------------------------------------------------------
@@ -580,18 +591,58 @@ double m_erf(double x) {
   if (ix >= 0x40180000) return hx >= 0 ? 1.0lf : -1.0lf;
   double ax = abs(x);
   double s = 1.0lf / (ax * ax);
-  double R, S;
+  double Rv, S;
   if (ix < 0x4006DB6E) {
-    R = ra0 + s * (ra1 + s * (ra2 + s * (ra3 + s * (ra4 + s * (ra5 + s * (ra6 + s * ra7))))));
+    Rv = ra0 + s * (ra1 + s * (ra2 + s * (ra3 + s * (ra4 + s * (ra5 + s * (ra6 + s * ra7))))));
     S = 1.0lf + s * (sa1 + s * (sa2 + s * (sa3 + s * (sa4 + s * (sa5 + s * (sa6 + s * (sa7 + s * sa8)))))));
   } else {
-    R = rb0 + s * (rb1 + s * (rb2 + s * (rb3 + s * (rb4 + s * (rb5 + s * rb6)))));
+    Rv = rb0 + s * (rb1 + s * (rb2 + s * (rb3 + s * (rb4 + s * (rb5 + s * rb6)))));
     S = 1.0lf + s * (sb1 + s * (sb2 + s * (sb3 + s * (sb4 + s * (sb5 + s * (sb6 + s * sb7))))));
   }
   double z = d_make(d_hi(ax), 0u);
   precise double d = (z - ax) * (z + ax);
-  double r = m_exp(-z * z - 0.5625lf) * m_exp(d + R / S);
+  double r = m_exp(-z * z - 0.5625lf) * m_exp(d + Rv / S);
   return hx >= 0 ? 1.0lf - r / ax : r / ax - 1.0lf;
+}
+
+// ---- pow -------------------------------------------------------------------------------------
+// C pow: exp(y log x) with log in double-double (the product y log x keeps ~2^-100 relative
+// error, so large results stay within ~1 ulp); negative base: NaN unless y is integral (then the
+// sign of an odd y); C99 special cases for zeros, infinities and NaN.
+double m_pow(double x, double y) {
+  if (y == 0.0lf || x == 1.0lf) return 1.0lf;
+  if (isnan(x) || isnan(y)) return d_nan();
+  const bool yint = !isinf(y) && floor(y) == y;
+  const bool yodd = yint && abs(y) < 9007199254740992.0lf && floor(y * 0.5lf) != y * 0.5lf;
+  if (isinf(y)) {
+    double ax = abs(x);
+    if (ax == 1.0lf) return 1.0lf;
+    return (ax < 1.0lf) == (y > 0.0lf) ? 0.0lf : d_inf();
+  }
+  if (x == 0.0lf) {
+    if (y < 0.0lf) return yodd ? 1.0lf / x : d_inf();  // 1/x keeps the sign of zero
+    return yodd ? x : 0.0lf;
+  }
+  if (isinf(x)) {
+    if (x > 0.0lf) return y > 0.0lf ? d_inf() : 0.0lf;
+    double m = y > 0.0lf ? d_inf() : 0.0lf;
+    return yodd ? -m : m;
+  }
+  bool negate = false;
+  if (x < 0.0lf) {
+    if (!yint) return d_nan();
+    negate = yodd;
+    x = -x;
+  }
+  double r;
+  if (abs(y) > 1.0e20lf) {  // |log x| >= 2^-53 for x != 1: the result over- or underflows
+    r = (x < 1.0lf) == (y > 0.0lf) ? 0.0lf : d_inf();
+  } else {
+    dvec2 L = d_log_dd(x);
+    dvec2 P = dd_mul(dvec2(y, 0.0lf), L);
+    r = d_exp_dd(P.x, P.y);
+  }
+  return negate ? -r : r;
 }
 
 #endif  // TF_MATH_F64_GLSL

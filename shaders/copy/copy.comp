@@ -9,6 +9,15 @@ layout(push_constant) uniform Push { KernelParams p; };
 #include "common/access.glsl"
 #include "common/index.glsl"
 
+#ifdef TF_CONTIG
+void tf_elem(uint i) { store_T(p.addr[0], int(i), load_T(p.addr[1], int(tf_ci(1u, i)))); }
+void tf_vec(uint i) {
+  T x[4];
+  tf_in4_T(1u, i, x);
+  store4_T(p.addr[0], i, x);
+}
+TF_CONTIG_MAIN(tf_elem, tf_vec)
+#else
 void main() {
   TF_FOR_EACH_ELEMENT(i, 2u) {
     IDX o[TF_MAX_OPERANDS];
@@ -16,3 +25,4 @@ void main() {
     store_T(p.addr[0], o[0], load_T(p.addr[1], o[1]));
   }
 }
+#endif

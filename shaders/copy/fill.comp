@@ -21,6 +21,15 @@ T fill_value() {
 #endif
 }
 
+#ifdef TF_CONTIG
+void tf_elem(uint i) { store_T(p.addr[0], int(i), fill_value()); }
+void tf_vec(uint i) {
+  const T v = fill_value();
+  T x[4] = T[4](v, v, v, v);
+  store4_T(p.addr[0], i, x);
+}
+TF_CONTIG_MAIN(tf_elem, tf_vec)
+#else
 void main() {
   T v = fill_value();
   TF_FOR_EACH_ELEMENT(i, 1u) {
@@ -29,3 +38,4 @@ void main() {
     store_T(p.addr[0], o[0], v);
   }
 }
+#endif

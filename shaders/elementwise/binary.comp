@@ -14,6 +14,20 @@ layout(push_constant) uniform Push { KernelParams p; };
 #include "common/complex.glsl"
 #include "elementwise/ops.glsl"
 
+#ifdef TF_CONTIG
+void tf_elem(uint i) {
+  store_T(p.addr[0], int(i),
+          binary_op(load_T(p.addr[1], int(tf_ci(1u, i))), load_T(p.addr[2], int(tf_ci(2u, i)))));
+}
+void tf_vec(uint i) {
+  T a[4], b[4];
+  tf_in4_T(1u, i, a);
+  tf_in4_T(2u, i, b);
+  for (int k = 0; k < 4; ++k) a[k] = binary_op(a[k], b[k]);
+  store4_T(p.addr[0], i, a);
+}
+TF_CONTIG_MAIN(tf_elem, tf_vec)
+#else
 void main() {
   TF_FOR_EACH_ELEMENT(i, 3u) {
     IDX o[TF_MAX_OPERANDS];
@@ -21,3 +35,4 @@ void main() {
     store_T(p.addr[0], o[0], binary_op(load_T(p.addr[1], o[1]), load_T(p.addr[2], o[2])));
   }
 }
+#endif

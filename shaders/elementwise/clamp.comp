@@ -13,6 +13,22 @@ layout(push_constant) uniform Push { KernelParams p; };
 #include "common/complex.glsl"
 #include "elementwise/ops.glsl"
 
+#ifdef TF_CONTIG
+void tf_elem(uint i) {
+  T x = load_T(p.addr[1], int(tf_ci(1u, i)));
+  store_T(p.addr[0], int(i),
+          op_min(op_max(x, load_T(p.addr[2], int(tf_ci(2u, i)))), load_T(p.addr[3], int(tf_ci(3u, i)))));
+}
+void tf_vec(uint i) {
+  T x[4], lo[4], hi[4];
+  tf_in4_T(1u, i, x);
+  tf_in4_T(2u, i, lo);
+  tf_in4_T(3u, i, hi);
+  for (int k = 0; k < 4; ++k) x[k] = op_min(op_max(x[k], lo[k]), hi[k]);
+  store4_T(p.addr[0], i, x);
+}
+TF_CONTIG_MAIN(tf_elem, tf_vec)
+#else
 void main() {
   TF_FOR_EACH_ELEMENT(i, 4u) {
     IDX o[TF_MAX_OPERANDS];
@@ -21,3 +37,4 @@ void main() {
     store_T(p.addr[0], o[0], op_min(op_max(x, load_T(p.addr[2], o[2])), load_T(p.addr[3], o[3])));
   }
 }
+#endif

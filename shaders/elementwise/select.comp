@@ -9,6 +9,22 @@ layout(push_constant) uniform Push { KernelParams p; };
 #include "common/access.glsl"
 #include "common/index.glsl"
 
+#ifdef TF_CONTIG
+void tf_elem(uint i) {
+  const bool pred = load_bool(p.addr[1], int(tf_ci(1u, i)));
+  store_T(p.addr[0], int(i), pred ? load_T(p.addr[2], int(tf_ci(2u, i))) : load_T(p.addr[3], int(tf_ci(3u, i))));
+}
+void tf_vec(uint i) {
+  uint8_t c[4];
+  T a[4], b[4];
+  tf_in4_Bool(1u, i, c);
+  tf_in4_T(2u, i, a);
+  tf_in4_T(3u, i, b);
+  for (int k = 0; k < 4; ++k) a[k] = uint(c[k]) != 0u ? a[k] : b[k];
+  store4_T(p.addr[0], i, a);
+}
+TF_CONTIG_MAIN(tf_elem, tf_vec)
+#else
 void main() {
   TF_FOR_EACH_ELEMENT(i, 4u) {
     IDX o[TF_MAX_OPERANDS];
@@ -17,3 +33,4 @@ void main() {
     store_T(p.addr[0], o[0], pred ? load_T(p.addr[2], o[2]) : load_T(p.addr[3], o[3]));
   }
 }
+#endif

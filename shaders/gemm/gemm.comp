@@ -11,6 +11,7 @@
 // warp's shared reads are consecutive 16-byte words. Each operand is loaded along its unit-stride
 // axis (16-byte loads when TFG_*_VEC says they are aligned), else element by element through
 // the strides; out-of-range elements read as 0. Complex products use the 4-multiply form.
+// Tile and load modes: specialization constant 1; conjugation and C handling: p.flags.
 // Variants: DT_F32 DT_F64 DT_C32 DT_C64.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -54,10 +55,11 @@ const bool A_ALONG_K = (CFG & TFG_A_ALONG_K) != 0u;
 const bool A_VEC = (CFG & TFG_A_VEC) != 0u;
 const bool B_ALONG_N = (CFG & TFG_B_ALONG_N) != 0u;
 const bool B_VEC = (CFG & TFG_B_VEC) != 0u;
-const bool CONJ_A = (CFG & TFG_CONJ_A) != 0u;
-const bool CONJ_B = (CFG & TFG_CONJ_B) != 0u;
-const bool READ_C = (CFG & TFG_READ_C) != 0u;
-const bool C_VEC = (CFG & TFG_C_VEC) != 0u;
+// Runtime flags (uniform branches).
+#define CONJ_A ((p.flags & TFG_CONJ_A) != 0u)
+#define CONJ_B ((p.flags & TFG_CONJ_B) != 0u)
+#define READ_C ((p.flags & TFG_READ_C) != 0u)
+#define C_VEC ((p.flags & TFG_C_VEC) != 0u)
 
 const uint RM = BM / TM;              // threads along m
 const uint RN = BN / TN;              // threads along n

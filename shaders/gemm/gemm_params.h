@@ -5,7 +5,9 @@
 // other elements may lie below it when strides are negative). dims: int64 block written by
 // upload_params: [M, N, K, B, A strides (m,k,b), B strides (k,n,b), C strides (m,n,b)] in
 // elements. alpha/beta: raw bits (re, im); f32/c32 keep float bits in the low word.
-// The tile configuration and operand modes are specialization constant 1 (TFG_* below).
+// The tile and the operands' load modes are specialization constant 1 (TFG_SHIFT_*, TFG_A_*,
+// TFG_B_*: they shape the hot loop); conjugation and C's handling are runtime `flags`
+// (TFG_CONJ_*, TFG_READ_C, TFG_C_VEC), which keeps the number of pipelines small.
 #ifndef TENFERRO_SHADERS_GEMM_GEMM_PARAMS_H
 #define TENFERRO_SHADERS_GEMM_GEMM_PARAMS_H
 
@@ -13,13 +15,15 @@
 #include <cstdint>
 namespace tenferro::vk {
 using tfg_u64 = std::uint64_t;
+using tfg_u32 = std::uint32_t;
 #else
 #define tfg_u64 uint64_t
+#define tfg_u32 uint
 #endif
 
 #define TFG_DIMS_WORDS 13
 
-// Specialization constant 1 (a 32-bit word): log2 of the tile extents and operand modes.
+// Specialization constant 1 (a 32-bit word): log2 of the tile extents and load modes.
 #define TFG_SHIFT_BM 0    // 4 bits: log2 BM (workgroup tile rows)
 #define TFG_SHIFT_BN 4    // 4 bits: log2 BN (workgroup tile columns)
 #define TFG_SHIFT_BK 8    // 4 bits: log2 BK (K slice per shared-memory stage)
@@ -29,6 +33,7 @@ using tfg_u64 = std::uint64_t;
 #define TFG_A_VEC 0x200000       // 16-byte loads of A along its load axis are aligned
 #define TFG_B_ALONG_N 0x400000   // load B along n (B's n stride is 1), else along k
 #define TFG_B_VEC 0x800000       // 16-byte loads of B along its load axis are aligned
+// Runtime flags (GemmParams::flags).
 #define TFG_CONJ_A 0x1000000
 #define TFG_CONJ_B 0x2000000
 #define TFG_READ_C 0x4000000     // beta != 0: C is read (never read when beta == 0)
@@ -39,13 +44,16 @@ struct GemmParams {
   tfg_u64 dims;
   tfg_u64 alpha[2];
   tfg_u64 beta[2];
+  tfg_u32 flags;  // TFG_CONJ_A | TFG_CONJ_B | TFG_READ_C | TFG_C_VEC
+  tfg_u32 pad;
 };
 
 #ifdef __cplusplus
-static_assert(sizeof(GemmParams) == 64 && sizeof(GemmParams) <= 128);
+static_assert(sizeof(GemmParams) == 72 && sizeof(GemmParams) <= 128);
 }  // namespace tenferro::vk
 #else
 #undef tfg_u64
+#undef tfg_u32
 #endif
 
 #endif  // TENFERRO_SHADERS_GEMM_GEMM_PARAMS_H

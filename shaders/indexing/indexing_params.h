@@ -38,5 +38,7 @@
 #define TF_SC_MUL 2
 #define TF_SC_MAX 3
 #define TF_SC_MIN 4
+#define TF_SC_FENCES 8   // OR-ed in: memory barriers inside the spin lock (scatter.comp)
+#define TF_SC_UNIQUE 16  // OR-ed in: one window, so no element is targeted twice
 
 #endif  // TENFERRO_SHADERS_INDEXING_INDEXING_PARAMS_H

@@ -2,20 +2,29 @@
 #extension GL_GOOGLE_include_directive : require
 // Contract: out[window start(i) + offset(i)] = OP(out[...], updates[i]) for every update element i;
 // operand 0 = out (read-modify-write), 1 = updates, 2 = indices (I32/I64), 3 = lock table (uint, zeroed).
-// Push constants = KernelParams, layout_addr = indexing block; OP = combiner (TF_SC_*, spec constant 1).
+// Push constants = KernelParams, layout_addr = indexing block; spec constant 1 = combiner (TF_SC_*),
+// OR TF_SC_FENCES (memory barriers inside the spin lock), OR TF_SC_UNIQUE (one window: no
+// element is targeted twice, plain read-modify-write).
 //
 // Duplicate targets combine atomically, in unspecified order:
-//   replace: plain stores (last write wins);  i32: atomicAdd/Max/Min, mul by CAS;
+//   replace: plain stores for 1- and 4-byte elements (last write wins), the lock for 8/16 bytes
+//     (a wider store may tear between two writers);  i32: atomicAdd/Max/Min, mul by CAS;
 //   f32: CAS loops on the bits;  c32 add: one f32 CAS loop per part (parts add independently);
 //   i64 add: two 32-bit atomicAdds with the carry of the low word propagated (exact mod 2^64);
-//   everything else (f64, c64, c32 mul, i64 mul/max/min): a spin lock per element, hashed into
+//   everything else (f64, c64, c32 mul, i64 mul/max/min/replace): a spin lock per element, hashed into
 //   the lock table, held for one read-modify-write. Only 32-bit atomics are used: the device is
 //   created without shaderBufferInt64Atomics.
+// Lavapipe workaround: with a memory barrier compiled into the lock loop (even one never
+// executed), Mesa lavapipe loses locked updates; its LLVM atomics are sequentially consistent,
+// so CPU devices get the variant without fences (constant-false FENCES removes the barriers).
 #include "common/types.glsl"
 #include "common/params.h"
 #include "indexing/indexing_params.h"
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const int OP = 0;
+layout(constant_id = 1) const int OP_CODE = 0;  // TF_SC_* | TF_SC_FENCES
+const int OP = OP_CODE & 7;
+const bool FENCES = (OP_CODE & TF_SC_FENCES) != 0;
+const bool UNIQUE = (OP_CODE & TF_SC_UNIQUE) != 0;
 layout(push_constant) uniform Push { KernelParams p; };
 #include "common/access.glsl"
 #include "common/complex.glsl"
@@ -27,13 +36,11 @@ layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer U32
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer I32Ref {
   int v;
 };
-layout(buffer_reference, std430, buffer_reference_align = TF_SIZE) coherent volatile buffer TCohRef {
-  T v;
-};
 
 #if defined(TF_KIND_FLOAT) || defined(TF_KIND_INT)
 // dst = OP(dst, src); max/min propagate NaN (a NaN dst stays, a NaN src wins). Integers wrap.
 T combine(T d, T s) {
+  if (OP == TF_SC_REPLACE) return s;
   if (OP == TF_SC_ADD) return d + s;
   if (OP == TF_SC_MUL) return d * s;
 #ifdef TF_KIND_FLOAT
@@ -45,6 +52,7 @@ T combine(T d, T s) {
 }
 #elif defined(TF_KIND_COMPLEX)
 T combine(T d, T s) {
+  if (OP == TF_SC_REPLACE) return s;
   if (OP == TF_SC_MUL) return c_mul(d, s);
   return d + s;  // add (core rejects complex max/min)
 }
@@ -72,19 +80,40 @@ void cas_f32(uint64_t a, float s) {
 }
 #endif
 
-#if !defined(TF_KIND_BOOL)
+#if defined(DT_F64) || defined(DT_C64) || defined(DT_I64) || defined(DT_C32)
+// The 32-bit words of a value (TF_SIZE / 4 of them, little endian) and back.
+#if defined(DT_F64)
+T from_words(uvec4 w) { return packDouble2x32(w.xy); }
+uvec4 to_words(T x) { return uvec4(unpackDouble2x32(x), 0u, 0u); }
+#elif defined(DT_C64)
+T from_words(uvec4 w) { return T(packDouble2x32(w.xy), packDouble2x32(w.zw)); }
+uvec4 to_words(T x) { return uvec4(unpackDouble2x32(x.x), unpackDouble2x32(x.y)); }
+#elif defined(DT_I64)
+T from_words(uvec4 w) { return int64_t(pack64(w.xy)); }
+uvec4 to_words(T x) { return uvec4(unpack32(uint64_t(x)), 0u, 0u); }
+#else
+T from_words(uvec4 w) { return uintBitsToFloat(w.xy); }
+uvec4 to_words(T x) { return uvec4(floatBitsToUint(x), 0u, 0u); }
+#endif
+
 // Element o of out: v = OP(v, s) under the element's hashed spin lock. The winner does its
 // read-modify-write and releases inside the same loop iteration, so lanes of one subgroup that
-// contend for a lock cannot wait on each other (no divergent spinning on a held lock).
+// contend for a lock never wait on each other (no divergent spinning on a held lock). The
+// element itself is read and written with 32-bit atomics, so no access can be cached, hoisted
+// or reordered around the lock without the Vulkan memory model.
 void locked_combine(IDX o, T s) {
   U32Ref lk = U32Ref(p.addr[3] + 4ul * (uint64_t(o) & uint64_t(IxBlockRef(p.layout_addr).v[TF_IX_LOCK_MASK])));
-  TCohRef r = TCohRef(p.addr[0] + uint64_t(o) * uint64_t(TF_SIZE));
+  const uint64_t a = p.addr[0] + uint64_t(o) * uint64_t(TF_SIZE);
+  const uint nw = uint(TF_SIZE) / 4u;
   bool done = false;
   while (!done) {
     if (atomicCompSwap(lk.v, 0u, 1u) == 0u) {
-      memoryBarrierBuffer();
-      r.v = combine(r.v, s);
-      memoryBarrierBuffer();
+      if (FENCES) memoryBarrierBuffer();
+      uvec4 w = uvec4(0u);
+      for (uint k = 0u; k < nw; ++k) w[k] = atomicOr(U32Ref(a + 4ul * k).v, 0u);
+      w = to_words(combine(from_words(w), s));
+      for (uint k = 0u; k < nw; ++k) atomicExchange(U32Ref(a + 4ul * k).v, w[k]);
+      if (FENCES) memoryBarrierBuffer();
       atomicExchange(lk.v, 0u);
       done = true;
     }
@@ -93,7 +122,14 @@ void locked_combine(IDX o, T s) {
 #endif
 
 void apply(IDX o, T s) {
-  if (OP == TF_SC_REPLACE) {
+#if defined(TF_KIND_BOOL)
+  store_T(p.addr[0], o, s);  // replace only (core rejects the other combiners)
+#else
+  if (UNIQUE) {
+    store_T(p.addr[0], o, combine(load_T(p.addr[0], o), s));
+    return;
+  }
+  if (OP == TF_SC_REPLACE && TF_SIZE <= 4) {
     store_T(p.addr[0], o, s);
     return;
   }
@@ -136,6 +172,7 @@ void apply(IDX o, T s) {
 #elif defined(DT_F64) || defined(DT_C64)
   locked_combine(o, s);
 #endif
+#endif  // !TF_KIND_BOOL
 }
 
 void main() {

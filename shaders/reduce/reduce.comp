@@ -102,14 +102,17 @@ void main() {
         }
         for (; r < hi; r += step) acc = merge(acc, load_T(p.addr[1], xo + r * s0));
       } else {
-        for (; r < hi; r += step) {  // general strided fallback: decode r over the reduced axes
-          IDX off = xo, q = r;
-          for (uint a = 0u; a < rr; ++a) {
+        // Several reduced axes: the chunk holds whole rows of axis 0 (the host rounds CHUNK to
+        // a multiple of n0); decode each row once, lanes stride along it.
+        const IDX n0 = IDX(B.v[red]);
+        for (IDX q = lo / n0; q < hi / n0; ++q) {
+          IDX off = xo, rest = q;
+          for (uint a = 1u; a < rr; ++a) {
             const IDX n = IDX(B.v[red + 2u * a]);
-            off += (q % n) * IDX(B.v[red + 2u * a + 1u]);
-            q /= n;
+            off += (rest % n) * IDX(B.v[red + 2u * a + 1u]);
+            rest /= n;
           }
-          acc = merge(acc, load_T(p.addr[1], off));
+          for (IDX r0 = IDX(l); r0 < n0; r0 += step) acc = merge(acc, load_T(p.addr[1], off + r0 * s0));
         }
       }
     }

@@ -10,6 +10,7 @@
 //   [TF_RB_X0] x offset   [TF_RB_O0] out offset   [TF_RB_GSTRIDE] out offset step per chunk g
 //   [TF_RB_KR] kept rank  [TF_RB_RR] reduced rank (>= 1)
 //   then kept axes (extent, x stride, out stride) x KR, then reduced axes (extent, x stride) x RR.
+// When RR > 1, CHUNK is a multiple of the extent of reduced axis 0 (chunks hold whole rows).
 // Output o (colex over kept axes) of chunk g = workgroup y reduces reduced indices
 // [g * CHUNK, min(N, (g + 1) * CHUNK)) into out[O0 + g * GSTRIDE + sum_k o_k * so_k].
 #ifndef TENFERRO_SHADERS_REDUCE_REDUCE_H

@@ -9,7 +9,11 @@ struct Options {
   std::string device;                  // TENFERRO_DEVICE: "" (auto), "cpu" or a Vulkan ordinal
   bool vk_validation = false;          // TENFERRO_VK_VALIDATION=1: enable the Khronos layer
   std::uint64_t vk_memory_cap = 0;     // TENFERRO_VK_MEMORY_CAP: bytes (0 = device budget)
-  std::uint64_t vk_cache_bytes = 256ull << 20;  // TENFERRO_VK_CACHE: bytes kept after frees
+  // TENFERRO_VK_CACHE: bytes of empty device blocks kept after frees for reuse; unset =
+  // kVkCacheAuto: 1/8 of the device-local heap, at most 8 GiB (fresh device allocations of
+  // gigabytes cost tens of milliseconds, so memory-bound ops must reuse their blocks).
+  static constexpr std::uint64_t kVkCacheAuto = ~std::uint64_t{0};
+  std::uint64_t vk_cache_bytes = kVkCacheAuto;
 };
 
 const Options& options();

@@ -65,9 +65,6 @@ bool VulkanBackend::supports(OpId op, DType d) const {
     case OpFamily::unary:
     case OpFamily::binary:
     case OpFamily::clamp:
-      // TODO(#4): f64/c64 pow needs the f64 exp/log of math_f64.glsl (analytic family); c32
-      // pow through float exp/log/sin/cos of the driver misses the 16-ulp tolerance.
-      if (op == OpId::pow && (d == DType::F64 || is_complex(d))) return false;
       return fp64_ok;
     case OpFamily::compare: return fp64_ok && c.bool_ok();   // result is Bool
     case OpFamily::select: return c.bool_ok();               // raw-bit kernel, Bool predicate

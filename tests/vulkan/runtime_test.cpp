@@ -266,19 +266,6 @@ TEST_F(RuntimeTest, KernelDetectedErrorsAreRethrownAtSyncNamingTheOp) {
   EXPECT_EQ(v, (std::vector<std::int32_t>{2, 4, 6}));
 }
 
-TEST_F(RuntimeTest, UnimplementedPrimitivesSayUnsupported) {
-  EXPECT_FALSE(be().supports(OpId::exp, DType::F32));
-  EXPECT_FALSE(be().supports(OpId::reduce_sum, DType::F32));
-  EXPECT_TRUE(be().supports(OpId::add, DType::I64));
-  const Tensor x = be().allocate(DType::F32, {2, 2});
-  try {
-    be().reduce(OpId::reduce_sum, x, {0}, be().allocate(DType::F32, {2}));
-    ADD_FAILURE();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::unsupported);
-  }
-}
-
 // 160 MiB per operand: beyond lavapipe's 128 MiB maxStorageBufferRange (buffer device address).
 TEST_F(RuntimeTest, LargeTensorsBeyondMaxStorageBufferRangeAdd) {
   const std::int64_t n = (160ll << 20) / 4;

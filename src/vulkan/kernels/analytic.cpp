@@ -1,11 +1,78 @@
-// PLACEHOLDER (being written): the family is not on Vulkan yet.
-#include "vulkan/backend.hpp"
+// The analytic family (exp log sin cos tanh sqrt rsqrt expm1 log1p; erf on reals) and the pows
+// that need the shader math library (F64, C32, C64), on shaders/elementwise/{analytic,pow}.comp.
+// F32/C32 use the pure-f32 library (shaders/common/math_f32.glsl) on every device; F64/C64 use
+// math_f64.glsl and need shaderFloat64 (caps.f64). Measured accuracy: docs/accuracy.md.
+//
+// pow_via_math_library(be, {lhs, rhs}, out): out = pow(lhs, rhs) for F64, C32 and C64 (C pow /
+// std::pow(complex) semantics, pow(0, 0) = 1); returns false (recording nothing) for any other
+// dtype or when the device lacks f64 for F64/C64. Same preconditions as elementwise_kernel:
+// validated by core, equal shapes, out compact.
+#include <span>
+
+#include "shaders/common/params.h"
+#include "shaders/elementwise/analytic_ops.h"
+#include "vulkan/kernels/dispatch.hpp"
 
 namespace tenferro::vk {
 
-bool supports_analytic(const DeviceCaps&, OpId, DType) { return false; }
-void analytic_kernel(VulkanBackend&, OpId op, const TensorView&, const TensorView&) {
-  TENFERRO_FAIL(unsupported, std::string(op_name(op)), "", "[vulkan] op not yet implemented");
+bool pow_via_math_library(VulkanBackend& be, std::span<const TensorView> inputs, const TensorView& out);
+
+namespace {
+// OpId -> TF_AN_* code; -1 outside the family.
+int analytic_code(OpId op) {
+  switch (op) {
+    case OpId::exp: return TF_AN_EXP;
+    case OpId::log: return TF_AN_LOG;
+    case OpId::sin: return TF_AN_SIN;
+    case OpId::cos: return TF_AN_COS;
+    case OpId::tanh: return TF_AN_TANH;
+    case OpId::sqrt: return TF_AN_SQRT;
+    case OpId::rsqrt: return TF_AN_RSQRT;
+    case OpId::expm1: return TF_AN_EXPM1;
+    case OpId::log1p: return TF_AN_LOG1P;
+    case OpId::erf: return TF_AN_ERF;
+    default: return -1;
+  }
+}
+
+bool dtype_ok(const DeviceCaps& caps, DType d) {
+  switch (d) {
+    case DType::F32:
+    case DType::C32: return true;
+    case DType::F64:
+    case DType::C64: return caps.f64;
+    default: return false;
+  }
+}
+}  // namespace
+
+bool supports_analytic(const DeviceCaps& caps, OpId op, DType d) {
+  if (analytic_code(op) < 0 || !dtype_ok(caps, d)) return false;
+  return op != OpId::erf || !is_complex(d);
+}
+
+void analytic_kernel(VulkanBackend& be, OpId op, const TensorView& x, const TensorView& out) {
+  TENFERRO_CHECK(supports_analytic(be.device().caps(), op, x.dtype()), unsupported, std::string(op_name(op)), "x",
+                 "[vulkan] ", dtype_name(x.dtype()), " is not supported on this device");
+  Dispatch d;
+  d.kernel = "analytic";
+  d.type = type_tag(x.dtype());
+  d.op = analytic_code(op);
+  d.tag = static_cast<std::uint32_t>(op) + 1;
+  d.operands = {out, x};
+  record_dispatch(be, d);
+}
+
+bool pow_via_math_library(VulkanBackend& be, std::span<const TensorView> inputs, const TensorView& out) {
+  const DType t = out.dtype();
+  if (inputs.size() != 2 || t == DType::F32 || !dtype_ok(be.device().caps(), t)) return false;
+  Dispatch d;
+  d.kernel = "pow";
+  d.type = type_tag(t);
+  d.tag = static_cast<std::uint32_t>(OpId::pow) + 1;
+  d.operands = {out, inputs[0], inputs[1]};
+  record_dispatch(be, d);
+  return true;
 }
 
 }  // namespace tenferro::vk

@@ -1,8 +1,10 @@
 // cast / convert on Vulkan: one elementwise-style dispatch of shaders/cast/cast.comp, variant
 // cast_<src>_<dst>[_idx64] (every ordered pair of distinct dtypes; equal dtypes are a copy in
 // core). Float-to-integer range errors (and, with `exact`, non-integral values) set
-// TF_ERR_CAST_RANGE in the device error word, tagged with `op`; VulkanBackend rethrows them as
-// invalid_argument at the next synchronize().
+// TF_ERR_CAST_RANGE in the device error word, tagged with `op`. Callers (core's cast/convert,
+// the index tensors of gather/scatter) need the error from the call itself, so a cast that can
+// fail (float or complex to an integer) synchronizes after recording and the backend rethrows
+// the error as invalid_argument naming `op`; every other pair stays asynchronous.
 #include "shaders/common/params.h"
 #include "vulkan/kernels/dispatch.hpp"
 
@@ -20,7 +22,8 @@ bool supports_cast(const DeviceCaps& caps, DType d) {
 }
 
 /// @pre src and dst have equal shapes and different dtypes, both supported; dst does not
-/// overlap src. `op` names the caller's op ("cast", "convert", "gather", ...).
+/// overlap src. Float/complex -> integer: synchronizes, throws invalid_argument on a bad value.
+/// `op` names the caller's op ("cast", "convert", "gather", ...).
 void cast_kernel(VulkanBackend& be, const TensorView& src, const TensorView& dst, const char* op, bool exact) {
   TENFERRO_ASSERT(src.dtype() != dst.dtype());
   const std::optional<OpId> id = parse_op(op);
@@ -31,6 +34,8 @@ void cast_kernel(VulkanBackend& be, const TensorView& src, const TensorView& dst
   d.operands = {dst, src};
   d.value[0] = exact ? 1 : 0;
   record_dispatch(be, d);
+  const bool can_fail = !is_integer(src.dtype()) && src.dtype() != DType::Bool && is_integer(dst.dtype());
+  if (can_fail) be.synchronize();
 }
 
 }  // namespace tenferro::vk

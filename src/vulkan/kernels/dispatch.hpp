@@ -23,6 +23,10 @@ struct Dispatch {
 /// Records `d` (nothing for an empty output) and lets the backend submit per its policy.
 /// @pre every operand has the output's shape and lives in `be`'s domain; operands.size() <= 4.
 /// Picks the `_idx64` variant when an element count or offset reaches 2^31 (STYLE.md B6.7).
+/// Fast path: when, after joint coalescing, every operand is rank <= 1 with stride 1 (inputs
+/// may have stride 0) and numel < 2^31 - 2^26, fill/copy/unary/unary_abs/binary/compare/select/
+/// clamp use the `<kernel>_<type>_contig` variant (offsets folded into the addresses, 4
+/// elements per invocation, 16-byte accesses when every stride-1 operand is aligned).
 void record_dispatch(VulkanBackend& be, const Dispatch& d);
 
 /// Variant tag of a dtype: f32 f64 i32 i64 bool c32 c64.

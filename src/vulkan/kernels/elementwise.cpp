@@ -52,6 +52,7 @@ void elementwise_kernel(VulkanBackend& be, OpId op, std::span<const TensorView> 
       d.op = op_code(op);
       break;
     case OpFamily::binary:
+      if (op == OpId::pow && pow_via_math_library(be, inputs, out)) return;
       d.kernel = "binary";
       d.type = type_tag(in);
       d.op = op_code(op);

@@ -4,9 +4,10 @@
 // A call is one dispatch over all batches, reading every operand in place through its strides
 // (any sign, 0 included). The tile configuration (BM x BN workgroup tile, BK slice, TM x TN
 // outputs per thread) comes from the problem shape and DeviceCaps (shared-memory limit,
-// workgroup-size limit); operand modes (load axis, 16-byte loads, conjugation, whether C is read)
-// follow from strides, alignment and the call. Both are packed into specialization constant 1
-// (TFG_* in shaders/gemm/gemm_params.h), so each combination is its own cached pipeline.
+// workgroup-size limit); the operands' load modes (load axis, 16-byte loads) follow from strides
+// and alignment. Both are packed into specialization constant 1 (TFG_* in
+// shaders/gemm/gemm_params.h): at most 16 pipelines per dtype and tile. Conjugation, whether C
+// is read (beta != 0) and 16-byte stores of C are runtime flags in the push constants.
 //
 // Tuning hook: TENFERRO_VK_GEMM_TILE="bm,bn,bk,tm,tn" (powers of two) overrides the tile for
 // every call when the configuration is valid for the dtype and device (bench/vk_gemm_bench.cpp).
@@ -70,24 +71,25 @@ std::optional<Tile> tile_override() {
   return t;
 }
 
-/// Tile for an M x N product (B batches) of dtype d. Large: both extents >= 256; small: both
-/// <= 32 (one workgroup per small matrix); else medium. Shrinks BK, then the tile, until the
-/// device's shared memory and workgroup limits hold.
+/// Tile for an M x N product of dtype d. Large: both extents >= 512; small: both <= 32 (one
+/// workgroup per small matrix, batches across the grid); else medium (64 x 64). Shrinks BK,
+/// then the tile, until the device's shared memory and workgroup limits hold.
 Tile pick_tile(DType d, I M, I N, const DeviceCaps& caps) {
   const int vw = words_of(d);
   if (auto o = tile_override(); o && valid(*o, vw, caps)) return *o;
   Tile t;
-  if (M >= 256 && N >= 256) {
+  if (M >= 512 && N >= 512) {
     switch (d) {
-      case DType::F32: t = {128, 128, 16, 8, 8}; break;
+      // Best of the configurations measured on an H200 (docs/gemm.md).
+      case DType::F32: t = {64, 128, 16, 8, 8}; break;
       case DType::F64: t = {128, 64, 8, 8, 4}; break;
       case DType::C32: t = {128, 64, 8, 8, 4}; break;
-      default: t = {64, 64, 8, 4, 4}; break;
+      default: t = {64, 64, 4, 4, 4}; break;
     }
   } else if (M <= 32 && N <= 32) {
     t = {32, 32, 16, 4, 4};
   } else {
-    t = {64, 64, 16, 4, 4};
+    t = d == DType::C64 ? Tile{64, 64, 4, 4, 4} : Tile{64, 64, 16, 4, 4};  // measured best for c64 / f64
   }
   while (!valid(t, vw, caps) && t.bk > vw) t.bk /= 2;
   while (!valid(t, vw, caps) && t.bm > t.tm) {
@@ -190,10 +192,10 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
     if (b_vec) cfg |= TFG_B_VEC;
   }
   p.c = address_of(c);
-  if (vw > 1 && scm == 1 && p.c % 16 == 0 && aligned16(scn, N, es) && aligned16(scb, B, es)) cfg |= TFG_C_VEC;
-  if (call.conj_a && is_complex(d)) cfg |= TFG_CONJ_A;
-  if (call.conj_b && is_complex(d)) cfg |= TFG_CONJ_B;
-  if (read_c) cfg |= TFG_READ_C;
+  if (vw > 1 && scm == 1 && p.c % 16 == 0 && aligned16(scn, N, es) && aligned16(scb, B, es)) p.flags |= TFG_C_VEC;
+  if (call.conj_a && is_complex(d)) p.flags |= TFG_CONJ_A;
+  if (call.conj_b && is_complex(d)) p.flags |= TFG_CONJ_B;
+  if (read_c) p.flags |= TFG_READ_C;
   scalar_bits(call.alpha, d, p.alpha);
   scalar_bits(call.beta, d, p.beta);
 

@@ -159,14 +159,14 @@ int combiner_code(ScatterCombiner c) {
   return TF_SC_ADD;
 }
 
-/// Whether scatter.comp combines (dtype, combiner) under the spin-lock table (see its contract).
+/// Whether scatter.comp combines (dtype, combiner) under the spin-lock table when targets may
+/// repeat (see its contract).
 bool needs_locks(DType d, ScatterCombiner c) {
-  if (c == ScatterCombiner::replace) return false;
   switch (d) {
     case DType::F64:
     case DType::C64: return true;
-    case DType::C32: return c != ScatterCombiner::add;
-    case DType::I64: return c != ScatterCombiner::add;
+    case DType::C32:
+    case DType::I64: return c != ScatterCombiner::add;  // replace too: 8-byte stores may tear
     default: return false;
   }
 }
@@ -217,17 +217,29 @@ void scatter_kernel(VulkanBackend& be, const TensorView& out, const TensorView& 
   // Lock table: a power of two of zeroed words covering out's offsets (hashed beyond kMaxLocks).
   // Every lock is released by the kernel; the table is freed once the dispatch completes.
   Tensor locks;
+  int op = combiner_code(cfg.combiner);
   std::vector<TensorView> operands{out, updates, indices};
-  if (needs_locks(out.dtype(), cfg.combiner)) {
+  // One window (dynamic_update_slice among others) never targets an element twice when out's
+  // layout is injective (its offsets span exactly numel elements).
+  const Layout& ol = out.layout();
+  const bool unique = updates.numel() == g.words[TF_IX_WIN_NUMEL] && ol.max_offset() - ol.min_offset() + 1 == out.numel();
+  if (unique) {
+    op |= TF_SC_UNIQUE;
+  } else if (needs_locks(out.dtype(), cfg.combiner)) {
     I64 n = 1;
     while (n < std::min(out.layout().max_offset() + 1, kMaxLocks)) n *= 2;
     locks = be.allocate(DType::I32, {n});
     fill_kernel(be, locks, Scalar::of_int(DType::I32, 0));
     g.words[TF_IX_LOCK_MASK] = n - 1;
+    // Fences around the locked read-modify-write order the element's atomics with the lock on
+    // a GPU. On CPU implementations (lavapipe/llvmpipe) they are left out: its atomics are
+    // sequentially consistent already, and a memory barrier inside the divergent lock loop
+    // loses updates there (observed with Mesa lavapipe; see tests/vulkan/indexing_gpu_test.cpp).
+    if (be.device().caps().device_type != VK_PHYSICAL_DEVICE_TYPE_CPU) op |= TF_SC_FENCES;
     operands.push_back(locks);
   }
   const std::string variant = "scatter_" + type_tag(out.dtype()) + (g.reach >= kIdx32Limit ? "_idx64" : "");
-  record_indexing(be, variant, combiner_code(cfg.combiner), OpId::scatter, updates, operands, g.words);
+  record_indexing(be, variant, op, OpId::scatter, updates, operands, g.words);
 }
 
 }  // namespace tenferro::vk

@@ -10,7 +10,8 @@
 //       rows pack several outputs per workgroup;
 //   (b) outer (the fastest memory axis is kept): adjacent invocations own adjacent outputs and
 //       walk the reduced axis together (coalesced across outputs); LANES split the rows;
-//   (c) any other pattern: the same mapping, reduced indices decoded over all reduced axes.
+//   (c) several reduced axes that do not merge: the same mapping; chunks hold whole rows of the
+//       fastest reduced axis, each row decoded once, lanes stride along it.
 // When there are too few workgroups to fill the device, the reduced range is split into G
 // chunks (split-K): pass 1 writes partials to a scratch tensor [O, G], and further passes
 // reduce the partials (each pass shrinks the count by >= 64 x LANES) until G == 1.
@@ -89,16 +90,18 @@ void plan(Pass& p) {
   p.N = product(p.red);
   p.lanes_fast = p.kept.empty() || sort_key(p.red[0].sx) <= sort_key(p.kept[0].sx);
   if (p.lanes_fast) {
-    p.lanes = pow2_at_least((p.N + 7) / 8, kWorkgroup);
+    p.lanes = pow2_at_least((p.N + 7) / 8, kWorkgroup);  // ~8 elements per lane (H200: lanes = N/16 measured worse)
   } else {
     const i64 cols0 = pow2_at_least(p.kept[0].n, kWorkgroup);
     p.lanes = std::min(kWorkgroup / cols0, pow2_at_least(p.N, kWorkgroup));
   }
+  if (p.red.size() > 1) p.lanes = std::min(p.lanes, pow2_at_least(p.red[0].n, kWorkgroup));  // lanes walk rows
   p.cols = kWorkgroup / p.lanes;
   const i64 tiles = (p.O + p.cols - 1) / p.cols;
   i64 g = 1;
   if (tiles < kTargetGroups) g = std::max<i64>(1, std::min((kTargetGroups + tiles - 1) / tiles, p.N / (p.lanes * kMinPerLane)));
   p.chunk = (p.N + g - 1) / g;
+  if (p.red.size() > 1) p.chunk = (p.chunk + p.red[0].n - 1) / p.red[0].n * p.red[0].n;  // whole rows
   p.groups = (p.N + p.chunk - 1) / p.chunk;
 }
 

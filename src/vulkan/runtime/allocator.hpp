@@ -48,6 +48,8 @@ class Allocator {
 
   /// `cap`: max bytes reserved (0 = the largest device-local heap); `cache`: max bytes of
   /// empty blocks kept after frees.
+  /// kCacheAuto: 1/8 of the cap, at most 8 GiB.
+  static constexpr std::uint64_t kCacheAuto = ~std::uint64_t{0};
   Allocator(const Device& device, std::uint64_t cap, std::uint64_t cache);
   ~Allocator();
   Allocator(const Allocator&) = delete;

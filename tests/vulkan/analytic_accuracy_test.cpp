@@ -1,0 +1,379 @@
+// Accuracy of the shader math library (shaders/common/math_*.glsl) on the Vulkan device: every
+// analytic op on F32 and F64 over its whole domain (log-uniform magnitudes from subnormals to the
+// overflow edges, tiny arguments of expm1/log1p, huge arguments of sin/cos) plus a smaller
+// complex sweep and pow (F64, C32, C64), against long double references; the worst error in ulp is
+// asserted and printed (docs/accuracy.md). Points per real function: TENFERRO_ACCURACY_POINTS
+// (default 2^17 to keep CI modest; docs/accuracy.md records a 2^20 run). Also special values.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tenferro/ops.hpp"
+#include "vk_test_util.hpp"
+#include "vulkan/backend.hpp"
+
+namespace tenferro::vk {
+// kernels/analytic.cpp: the pows the lead routes through the math library (not yet in a header).
+bool pow_via_math_library(VulkanBackend& be, std::span<const TensorView> inputs, const TensorView& out);
+}  // namespace tenferro::vk
+
+namespace tenferro::vktest {
+namespace {
+
+using ld = long double;
+using cld = std::complex<long double>;
+
+std::size_t points() {
+  const char* s = std::getenv("TENFERRO_ACCURACY_POINTS");
+  const long n = s ? std::atol(s) : 0;
+  return n > 0 ? static_cast<std::size_t>(n) : (std::size_t{1} << 17);
+}
+
+// ---- ulp measurement ---------------------------------------------------------------------------
+template <class F> ld ulp_of(ld ref) {
+  constexpr int digits = std::numeric_limits<F>::digits;
+  constexpr int emin = std::numeric_limits<F>::min_exponent - 1;  // exponent of the smallest normal
+  int e = 0;
+  std::frexp(ref, &e);  // ref = m 2^e, m in [0.5, 1)
+  return std::ldexp(ld(1), std::max(e - 1, emin) - (digits - 1));
+}
+
+/// Error of `got` in ulp of F around the exact `ref`; special values must match exactly (0 or inf).
+template <class F> ld ulp_error(F got, ld ref) {
+  if (std::isnan(ref)) return std::isnan(got) ? 0 : std::numeric_limits<ld>::infinity();
+  const F rounded = static_cast<F>(ref);
+  if (std::isinf(rounded) || std::isinf(got)) return got == rounded ? 0 : std::numeric_limits<ld>::infinity();
+  if (std::isnan(got)) return std::numeric_limits<ld>::infinity();
+  return std::fabs(ld(got) - ref) / ulp_of<F>(ref);
+}
+
+/// Normwise complex error |got - ref| in ulp of |ref|.
+template <class F> ld cplx_error(std::complex<F> got, cld ref) {
+  if (!std::isfinite(ref.real()) || !std::isfinite(ref.imag())) return 0;  // not swept
+  if (!std::isfinite(got.real()) || !std::isfinite(got.imag())) return std::numeric_limits<ld>::infinity();
+  const ld d = std::abs(cld(got.real(), got.imag()) - ref);
+  return d / ulp_of<F>(std::max(std::abs(ref), ld(std::numeric_limits<F>::min())));
+}
+
+// ---- device round trip ---------------------------------------------------------------------------
+template <class E> Tensor host_tensor(DType d, const std::vector<E>& v) {
+  Tensor t = cpu_backend().allocate(d, {static_cast<std::int64_t>(v.size())});
+  std::memcpy(t.storage()->host_data(), v.data(), v.size() * sizeof(E));
+  return t;
+}
+template <class E> std::vector<E> host_values(Backend& be, const Tensor& dev) {
+  Tensor h = download(be, dev);
+  std::vector<E> out(static_cast<std::size_t>(h.numel()));
+  std::memcpy(out.data(), h.storage()->host_data(), out.size() * sizeof(E));
+  return out;
+}
+template <class E> std::vector<E> run_unary(Backend& be, OpId op, DType d, const std::vector<E>& in) {
+  Tensor x = upload(be, host_tensor(d, in));
+  const TensorView xs[] = {x};
+  return host_values<E>(be, elementwise(be, op, xs));
+}
+template <class E> std::vector<E> run_pow(Backend& be, DType d, const std::vector<E>& a, const std::vector<E>& b) {
+  Tensor x = upload(be, host_tensor(d, a)), y = upload(be, host_tensor(d, b));
+  const TensorView xs[] = {x, y};
+  if (be.supports(OpId::pow, d)) return host_values<E>(be, elementwise(be, OpId::pow, xs));
+  Tensor out = be.allocate(d, x.shape());
+  if (!vk::pow_via_math_library(static_cast<vk::VulkanBackend&>(be), xs, out)) return {};
+  return host_values<E>(be, out);
+}
+
+// ---- inputs --------------------------------------------------------------------------------------
+struct Gen {
+  std::mt19937_64 rng{0x5eed0a1};
+  ld uniform(ld lo, ld hi) { return lo + (hi - lo) * ld(std::uniform_real_distribution<double>(0, 1)(rng)); }
+  /// |x| log-uniform in [lo, hi] (lo > 0), random sign when `sign`.
+  ld logu(ld lo, ld hi, bool sign) {
+    ld x = std::exp2(uniform(std::log2(lo), std::log2(hi)));
+    return sign && (rng() & 1) ? -x : x;
+  }
+};
+
+struct Domain {  // half the points log-uniform in magnitude, half uniform on [ulo, uhi]
+  ld lo, hi;
+  bool sign;
+  ld ulo, uhi;
+};
+
+struct RealCase {
+  OpId op;
+  std::function<ld(ld)> ref;
+  Domain d64, d32;
+  double target;  // worst ulp allowed
+};
+
+constexpr ld kDmin = 4.9406564584124654e-324L, kFmin = 1.40129846e-45L;
+
+std::vector<RealCase> real_cases() {
+  const ld dmax = std::numeric_limits<double>::max(), fmax = std::numeric_limits<float>::max();
+  return {
+      {OpId::exp, [](ld x) { return std::exp(x); }, {1e-20L, 745.2L, true, -745.2L, 709.8L},
+       {1e-10L, 104.0L, true, -104.0L, 88.8L}, 4},
+      {OpId::log, [](ld x) { return std::log(x); }, {kDmin, dmax, false, 0.5L, 2.0L},
+       {kFmin, fmax, false, 0.5L, 2.0L}, 4},
+      {OpId::sin, [](ld x) { return std::sin(x); }, {kDmin, 1e300L, true, -10.0L, 10.0L},
+       {kFmin, fmax, true, -10.0L, 10.0L}, 4},
+      {OpId::cos, [](ld x) { return std::cos(x); }, {kDmin, 1e300L, true, -10.0L, 10.0L},
+       {kFmin, fmax, true, -10.0L, 10.0L}, 4},
+      {OpId::tanh, [](ld x) { return std::tanh(x); }, {kDmin, 30.0L, true, -3.0L, 3.0L},
+       {kFmin, 15.0L, true, -3.0L, 3.0L}, 4},
+      {OpId::sqrt, [](ld x) { return std::sqrt(x); }, {kDmin, dmax, false, 0.0L, 4.0L},
+       {kFmin, fmax, false, 0.0L, 4.0L}, 2},
+      {OpId::rsqrt, [](ld x) { return 1 / std::sqrt(x); }, {kDmin, dmax, false, 0.01L, 4.0L},
+       {kFmin, fmax, false, 0.01L, 4.0L}, 2},
+      {OpId::expm1, [](ld x) { return std::expm1(x); }, {kDmin, 709.7L, true, -40.0L, 709.7L},
+       {kFmin, 88.7L, true, -20.0L, 88.7L}, 4},
+      {OpId::log1p, [](ld x) { return std::log1p(x); }, {kDmin, dmax, false, -0.9999L, 3.0L},
+       {kFmin, fmax, false, -0.9999L, 3.0L}, 4},
+      {OpId::erf, [](ld x) { return std::erf(x); }, {kDmin, 7.0L, true, -6.0L, 6.0L},
+       {kFmin, 5.0L, true, -4.0L, 4.0L}, 8},
+  };
+}
+
+template <class F> std::vector<F> real_inputs(const RealCase& c, const Domain& d, std::size_t n) {
+  Gen g;
+  std::vector<F> v;
+  v.reserve(n + 64);
+  for (std::size_t i = 0; i < n; ++i) {
+    ld x = i % 2 ? g.logu(d.lo, d.hi, d.sign) : g.uniform(d.ulo, d.uhi);
+    if (c.op == OpId::log1p && i % 4 == 1) x = -g.logu(d.lo, 0.9999L, false);  // negative side, tiny too
+    v.push_back(static_cast<F>(x));
+  }
+  // Edges: overflow/underflow thresholds, near multiples of pi/2, near -1 for log1p.
+  for (int k = 1; k <= 32; ++k) {
+    v.push_back(static_cast<F>(std::nextafter(static_cast<F>(k * 1.5707963267948966192L), F(0))));
+    v.push_back(static_cast<F>(k * 355.0L));
+  }
+  if (c.op == OpId::exp || c.op == OpId::expm1) {
+    const bool f64 = sizeof(F) == 8;
+    for (ld e : {f64 ? 709.78L : 88.72L, f64 ? -708.39L : -87.33L, f64 ? -745.13L : -103.97L}) {
+      for (int k = -8; k <= 8; ++k) v.push_back(static_cast<F>(e + k * (f64 ? 1e-13L : 1e-5L)));
+    }
+  }
+  if (c.op == OpId::log1p) {
+    for (int k = 1; k < 60; ++k) v.push_back(static_cast<F>(-1 + std::ldexp(ld(1), -k)));
+  }
+  return v;
+}
+
+struct Row {
+  std::string fn, dtype;
+  std::size_t n;
+  double worst;
+  double at;
+};
+std::vector<Row>& table() {
+  static std::vector<Row> t;
+  return t;
+}
+
+void print_table() {
+  std::printf("\n%-8s %-5s %10s %12s   %s\n", "op", "dtype", "points", "worst ulp", "at x");
+  for (const Row& r : table()) std::printf("%-8s %-5s %10zu %12.3f   %.17g\n", r.fn.c_str(), r.dtype.c_str(), r.n, r.worst, r.at);
+}
+
+class AnalyticAccuracy : public VulkanTest {
+ protected:
+  template <class F> void sweep_real(const RealCase& c, DType d) {
+    const Domain& dom = sizeof(F) == 8 ? c.d64 : c.d32;
+    const std::vector<F> in = real_inputs<F>(c, dom, points());
+    const std::vector<F> got = run_unary<F>(be(), c.op, d, in);
+    ASSERT_EQ(got.size(), in.size());
+    ld worst = 0;
+    F at = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const ld e = ulp_error<F>(got[i], c.ref(ld(in[i])));
+      if (e > worst || std::isnan(e)) worst = e, at = in[i];
+    }
+    table().push_back({std::string(op_name(c.op)), std::string(dtype_name(d)), in.size(), double(worst), double(at)});
+    EXPECT_LE(double(worst), c.target) << op_name(c.op) << "/" << dtype_name(d) << " worst at x = " << at;
+  }
+};
+
+TEST_F(AnalyticAccuracy, RealF64) {
+  for (const RealCase& c : real_cases()) sweep_real<double>(c, DType::F64);
+  print_table();
+}
+
+TEST_F(AnalyticAccuracy, RealF32) {
+  for (const RealCase& c : real_cases()) sweep_real<float>(c, DType::F32);
+  print_table();
+}
+
+// ---- complex ---------------------------------------------------------------------------------------
+cld ref_complex(OpId op, cld z) {
+  switch (op) {
+    case OpId::exp: return std::exp(z);
+    case OpId::log: return std::log(z);
+    case OpId::sin: return std::sin(z);
+    case OpId::cos: return std::cos(z);
+    case OpId::tanh: return std::tanh(z);
+    case OpId::sqrt: return std::sqrt(z);
+    case OpId::rsqrt: return ld(1) / std::sqrt(z);
+    case OpId::expm1: {
+      const ld x = z.real(), y = z.imag(), s = std::sin(y / 2);
+      return {std::expm1(x) * std::cos(y) - 2 * s * s, std::exp(x) * std::sin(y)};
+    }
+    default: {  // log1p
+      const ld x = z.real(), y = z.imag();
+      return {std::log1p(x * (2 + x) + y * y) / 2, std::atan2(y, 1 + x)};
+    }
+  }
+}
+
+template <class F> void sweep_complex(Backend& be, DType d) {
+  const std::size_t n = std::max<std::size_t>(points() / 8, 1024);
+  const OpId ops[] = {OpId::exp, OpId::log, OpId::sin, OpId::cos, OpId::tanh,
+                      OpId::sqrt, OpId::rsqrt, OpId::expm1, OpId::log1p};
+  const bool f64 = sizeof(F) == 8;
+  for (OpId op : ops) {
+    Gen g;
+    std::vector<std::complex<F>> in;
+    for (std::size_t i = 0; i < n; ++i) {
+      ld x, y;
+      switch (op) {
+        case OpId::exp: x = g.uniform(-60, 60), y = g.logu(1e-20L, f64 ? 1e6L : 1e4L, true); break;
+        case OpId::sin:
+        case OpId::cos:
+        case OpId::tanh: x = g.logu(1e-20L, 40, true), y = g.logu(1e-20L, 40, true); break;
+        case OpId::expm1:
+        case OpId::log1p: x = g.logu(1e-30L, 2, true), y = g.logu(1e-30L, 2, true); break;
+        default: x = g.logu(f64 ? 1e-300L : 1e-36L, f64 ? 1e300L : 1e36L, true),
+                 y = g.logu(f64 ? 1e-300L : 1e-36L, f64 ? 1e300L : 1e36L, true);
+      }
+      if (op == OpId::log1p && x < -0.9L) x = -0.9L;
+      if (i % 7 == 0 && op != OpId::exp) std::swap(x, y);
+      if ((op == OpId::sin || op == OpId::cos || op == OpId::tanh) && i % 5 == 0) x = std::trunc(x);
+      in.emplace_back(static_cast<F>(x), static_cast<F>(y));
+    }
+    const std::vector<std::complex<F>> got = run_unary<std::complex<F>>(be, op, d, in);
+    ASSERT_EQ(got.size(), in.size());
+    ld worst = 0;
+    std::complex<F> at{};
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const ld e = cplx_error<F>(got[i], ref_complex(op, cld(in[i].real(), in[i].imag())));
+      if (e > worst || std::isnan(e)) worst = e, at = in[i];
+    }
+    table().push_back({std::string(op_name(op)), std::string(dtype_name(d)), in.size(), double(worst), double(at.real())});
+    EXPECT_LE(double(worst), 8.0) << op_name(op) << "/" << dtype_name(d) << " worst at " << at.real() << " "
+                                  << at.imag() << "i";
+  }
+}
+
+TEST_F(AnalyticAccuracy, ComplexNormwise) {
+  sweep_complex<float>(be(), DType::C32);
+  sweep_complex<double>(be(), DType::C64);
+  print_table();
+}
+
+// ---- pow ---------------------------------------------------------------------------------------------
+TEST_F(AnalyticAccuracy, PowF64AndComplex) {
+  const std::size_t n = points();
+  Gen g;
+  std::vector<double> a, b;
+  for (std::size_t i = 0; i < n; ++i) {
+    const ld x = g.logu(1e-300L, 1e300L, false);
+    const ld lim = 740 / std::max(std::fabs(std::log(x)), ld(1e-3));
+    ld y = g.uniform(-lim, lim);
+    ld xx = x;
+    if (i % 4 == 1) xx = 1 + g.uniform(-1e-3L, 1e-3L), y = g.uniform(-1e5L, 1e5L);        // near 1, large y
+    if (i % 4 == 2) xx = -g.logu(1e-3L, 1e3L, false), y = std::round(g.uniform(-90, 90));  // negative base
+    a.push_back(static_cast<double>(xx));
+    b.push_back(static_cast<double>(y));
+  }
+  const std::vector<double> got = run_pow<double>(be(), DType::F64, a, b);
+  ASSERT_EQ(got.size(), a.size());
+  ld worst = 0;
+  double at = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const ld e = ulp_error<double>(got[i], std::pow(ld(a[i]), ld(b[i])));
+    if (e > worst) worst = e, at = a[i];
+  }
+  table().push_back({"pow", "f64", n, double(worst), at});
+  EXPECT_LE(double(worst), 4.0) << "pow/f64 worst at x = " << at;
+
+  // Complex pow = exp(b log a) in working precision: the absolute error of b log a becomes the
+  // relative error of the result (~|b log a| ulp; docs/accuracy.md), so the asserted sweep is the
+  // conformance domain (parts of a in +-[0.5, 2], parts of b in [-1, 1]); normwise error.
+  auto cpow = [&](auto tag, DType d) {
+    using F = decltype(tag);
+    std::vector<std::complex<F>> ca, cb;
+    const std::size_t m = std::max<std::size_t>(n / 8, 1024);
+    for (std::size_t i = 0; i < m; ++i) {
+      ca.emplace_back(F(g.logu(0.5L, 2, true)), F(g.logu(0.5L, 2, true)));
+      cb.emplace_back(F(g.uniform(-1, 1)), F(g.uniform(-1, 1)));
+    }
+    ca.emplace_back(F(0), F(0));
+    cb.emplace_back(F(0), F(0));  // 0^0 = 1
+    const std::vector<std::complex<F>> cg = run_pow<std::complex<F>>(be(), d, ca, cb);
+    ASSERT_EQ(cg.size(), ca.size());
+    ld cw = 0;
+    for (std::size_t i = 0; i + 1 < ca.size(); ++i) {
+      const cld ref = std::pow(cld(ca[i].real(), ca[i].imag()), cld(cb[i].real(), cb[i].imag()));
+      cw = std::max(cw, cplx_error<F>(cg[i], ref));
+    }
+    EXPECT_EQ(cg.back(), std::complex<F>(1, 0)) << "pow(0, 0)";
+    table().push_back({"pow", std::string(dtype_name(d)), ca.size(), double(cw), 0});
+    EXPECT_LE(double(cw), 8.0) << "pow/" << dtype_name(d);
+  };
+  cpow(float{}, DType::C32);
+  cpow(double{}, DType::C64);
+  print_table();
+}
+
+// ---- special values ------------------------------------------------------------------------------------
+template <class F> void check_specials(Backend& be, DType d) {
+  const F inf = std::numeric_limits<F>::infinity(), nan = std::numeric_limits<F>::quiet_NaN();
+  struct S {
+    OpId op;
+    F x, want;
+  };
+  const S cases[] = {
+      {OpId::exp, inf, inf},    {OpId::exp, -inf, 0},      {OpId::exp, F(1e4), inf},  {OpId::exp, F(-1e4), 0},
+      {OpId::exp, 0, 1},        {OpId::log, 0, -inf},      {OpId::log, -1, nan},      {OpId::log, inf, inf},
+      {OpId::log, 1, 0},        {OpId::sin, inf, nan},     {OpId::cos, -inf, nan},    {OpId::sin, F(-0.0), F(-0.0)},
+      {OpId::tanh, inf, 1},     {OpId::tanh, -inf, -1},    {OpId::sqrt, -1, nan},     {OpId::sqrt, inf, inf},
+      {OpId::sqrt, F(-0.0), F(-0.0)}, {OpId::rsqrt, 0, inf}, {OpId::rsqrt, inf, 0},  {OpId::rsqrt, -1, nan},
+      {OpId::expm1, -inf, -1},  {OpId::expm1, inf, inf},   {OpId::log1p, -1, -inf},  {OpId::log1p, -2, nan},
+      {OpId::log1p, inf, inf},  {OpId::erf, inf, 1},       {OpId::erf, -inf, -1},     {OpId::erf, F(-0.0), F(-0.0)},
+  };
+  for (const S& s : cases) {
+    const std::vector<F> got = run_unary<F>(be, s.op, d, std::vector<F>{s.x, nan});
+    ASSERT_EQ(got.size(), 2u);
+    if (std::isnan(s.want)) EXPECT_TRUE(std::isnan(got[0])) << op_name(s.op) << "(" << s.x << ") = " << got[0];
+    else EXPECT_TRUE(got[0] == s.want && std::signbit(got[0]) == std::signbit(s.want))
+        << op_name(s.op) << "(" << s.x << ") = " << got[0] << ", want " << s.want;
+    EXPECT_TRUE(std::isnan(got[1])) << op_name(s.op) << "(NaN) = " << got[1];
+  }
+}
+
+TEST_F(AnalyticAccuracy, SpecialValues) {
+  check_specials<float>(be(), DType::F32);
+  check_specials<double>(be(), DType::F64);
+  // pow f64: C99 special cases.
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> a = {-8, -8, -2, 0, -0.0, -0.0, 2, 0.5, -inf, 1, 2, -1, 0};
+  const std::vector<double> b = {1.0 / 3, 3, -3, -1, -3, 3, inf, inf, 3, std::nan(""), 1e300, inf, 0};
+  const std::vector<double> got = run_pow<double>(be(), DType::F64, a, b);
+  ASSERT_EQ(got.size(), a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double want = std::pow(a[i], b[i]);
+    if (std::isnan(want)) EXPECT_TRUE(std::isnan(got[i])) << "pow(" << a[i] << ", " << b[i] << ")";
+    else EXPECT_TRUE(got[i] == want && std::signbit(got[i]) == std::signbit(want))
+        << "pow(" << a[i] << ", " << b[i] << ") = " << got[i] << ", want " << want;
+  }
+}
+
+}  // namespace
+}  // namespace tenferro::vktest

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Stages what tools/gpu_bench.sh needs into .gpubench/ (ignored by git): the benchmark
+# binaries of build/release, the shared libraries they need that the GPU image lacks,
+# ../shared/tools/peer_bench.py and the einsum instances.
+set -eu
+root=$(git rev-parse --show-toplevel)
+cd "$root"
+grep -qx '/.gpubench/' .git/info/exclude 2>/dev/null || echo '/.gpubench/' >> .git/info/exclude
+build=${1:-build/release}
+rm -rf .gpubench && mkdir -p .gpubench/lib .gpubench/instances
+for b in tools/tenferro bench/tenferro_bench_vk bench/tenferro_bench_vk_gemm; do
+  [ -x "$build/$b" ] && cp "$build/$b" .gpubench/
+done
+for l in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libgomp.so.1; do
+  cp -L "$(ldconfig -p | awk -v l=$l '$1 == l {print $NF; exit}')" .gpubench/lib/
+done
+cp ../shared/tools/peer_bench.py tools/summarize_bench.py .gpubench/ 2>/dev/null || true
+cp tools/summarize_bench.py .gpubench/summarize.py
+cp data/instances/*.json .gpubench/instances/
+du -sh .gpubench
