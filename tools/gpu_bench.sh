@@ -19,11 +19,13 @@ if [ -x "$B/tenferro_bench_vk_gemm" ]; then  # one process per case: no carry-ov
     timeout 120 "$B/tenferro_bench_vk_gemm" "$c" --reps 10 >> "$OUT/vk_gemm.jsonl" 2>> "$OUT/vk_gemm.txt"
   done
 fi
+export PYTHONUNBUFFERED=1
+python3 "$B/peer_bench.py" gemm membound overhead --instances "$B/instances" > "$OUT/peers.jsonl" 2> "$OUT/peers_err.txt"
 : > "$OUT/einsum.jsonl"
 for f in "$B"/instances/*.json; do
   case "$f" in *permutation_patterns*) continue ;; esac
   timeout 60 "$B/tenferro" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 7 --json \
     >> "$OUT/einsum.jsonl" 2>> "$OUT/einsum_err.txt"
 done
-python3 "$B/peer_bench.py" gemm membound overhead einsum --instances "$B/instances" > "$OUT/peers.jsonl" 2> "$OUT/peers_err.txt"
+python3 "$B/peer_bench.py" einsum --no-jax --instances "$B/instances" >> "$OUT/peers.jsonl" 2>> "$OUT/peers_err.txt"
 python3 "$B/summarize.py" "$OUT" | tee "$OUT/summary.txt"
