@@ -24,7 +24,7 @@ python3 "$B/peer_bench.py" gemm membound overhead --instances "$B/instances" > "
 : > "$OUT/einsum.jsonl"
 for f in "$B"/instances/*.json; do
   case "$f" in *permutation_patterns*) continue ;; esac
-  timeout 60 "$B/tenferro" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 7 --json \
+  timeout 20 "$B/tenferro" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 7 --json \
     >> "$OUT/einsum.jsonl" 2>> "$OUT/einsum_err.txt"
 done
 python3 "$B/peer_bench.py" einsum --no-jax --instances "$B/instances" >> "$OUT/peers.jsonl" 2>> "$OUT/peers_err.txt"
