@@ -31,7 +31,15 @@ Allocator::Allocator(const Device& device, std::uint64_t cap, std::uint64_t cach
   // whole device-local heap (UMA, lavapipe, ReBAR), not the 256 MiB BAR window.
   int dl = find_type(m, DL);
   const int dl_hv = find_type(m, DL | HV);
-  if (dl_hv >= 0 && m.memoryHeaps[m.memoryTypes[dl_hv].heapIndex].size * 10 >= largest_dl * 9) dl = dl_hv;
+  // On a discrete GPU a host-visible device-local type is the PCIe BAR (resizable BAR): host
+  // reads of it are uncached and crawl (a 1 GiB download took minutes on an H200), so there
+  // tensors stay in plain device memory and transfers go through staging, unless the type is
+  // also host-cached.
+  const bool discrete = device.caps().device_type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU;
+  const bool dl_hv_cached = dl_hv >= 0 && (m.memoryTypes[dl_hv].propertyFlags & HC);
+  if (dl_hv >= 0 && m.memoryHeaps[m.memoryTypes[dl_hv].heapIndex].size * 10 >= largest_dl * 9 &&
+      (!discrete || dl_hv_cached))
+    dl = dl_hv;
   int up = find_type(m, HV, HC);
   if (up < 0) up = find_type(m, HV);
   int rb = find_type(m, HV | HC);
