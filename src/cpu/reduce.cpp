@@ -31,6 +31,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/reduce_layout.hpp"
 #include "cpu_backend.hpp"
 #include "strided.hpp"
 
@@ -188,9 +189,7 @@ template <class Op, class T> typename Op::A row_any(const T* p, i64 n, i64 s) {
 }
 
 // ---- canonical geometry -------------------------------------------------------------------
-struct Ax {
-  i64 n, sx, so;  // extent, input stride, output stride (0 for reduced axes)
-};
+using Ax = detail::ReduceAxis;
 
 /// An odometer over axes; tracks input and output offsets.
 struct Odo {
@@ -228,23 +227,9 @@ struct Odo {
   }
 };
 
-i64 sort_key(i64 s) { return s == 0 ? std::numeric_limits<i64>::max() : s; }
+using detail::sort_key;
 
 /// Sorts by input stride (stride 0 last) and merges axes that walk memory as one.
-void sort_and_coalesce(std::vector<Ax>& axes) {
-  std::stable_sort(axes.begin(), axes.end(),
-                   [](const Ax& a, const Ax& b) { return sort_key(a.sx) < sort_key(b.sx); });
-  std::vector<Ax> out;
-  for (const Ax& a : axes) {
-    if (!out.empty() && a.sx == out.back().sx * out.back().n && a.so == out.back().so * out.back().n) {
-      out.back().n *= a.n;
-      continue;
-    }
-    out.push_back(a);
-  }
-  axes = std::move(out);
-}
-
 i64 product(const std::vector<Ax>& axes, std::size_t from = 0) {
   i64 p = 1;
   for (std::size_t k = from; k < axes.size(); ++k) p *= axes[k].n;
@@ -259,35 +244,11 @@ int max_threads() {
 #endif
 }
 
-struct Plan {
-  std::vector<Ax> kept, red;
-  i64 x0 = 0, o0 = 0;
-};
+using Plan = detail::ReduceLayout;
 
 template <class Op>
 Plan make_plan(const TensorView& x, const Axes& axes, const TensorView& out) {
-  Plan pl;
-  pl.x0 = x.offset();
-  pl.o0 = out.offset();
-  std::size_t j = 0;  // next output axis
-  for (i64 a = 0; a < x.rank(); ++a) {
-    const bool reduced = std::binary_search(axes.begin(), axes.end(), a);
-    Ax ax{x.dim(a), x.strides()[static_cast<std::size_t>(a)], 0};
-    if (!reduced) ax.so = out.strides()[j++];
-    if (ax.n == 1) continue;
-    if (ax.sx < 0) {  // walk memory forward; the output axis flips along with it
-      pl.x0 += (ax.n - 1) * ax.sx;
-      pl.o0 += (ax.n - 1) * ax.so;
-      ax.sx = -ax.sx;
-      ax.so = -ax.so;
-    }
-    if (reduced && Op::kIdempotent && ax.sx == 0) continue;  // max/min of repeats
-    (reduced ? pl.red : pl.kept).push_back(ax);
-  }
-  sort_and_coalesce(pl.kept);
-  sort_and_coalesce(pl.red);
-  if (pl.red.empty()) pl.red.push_back(Ax{1, 0, 0});
-  return pl;
+  return detail::make_reduce_layout(x, axes, out, Op::kIdempotent);
 }
 
 // ---- (a) inner: the fastest memory axis is reduced ----------------------------------------

@@ -21,6 +21,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/reduce_layout.hpp"
 #include "shaders/common/params.h"
 #include "shaders/reduce/reduce.h"
 #include "vulkan/kernels/dispatch.hpp"
@@ -35,24 +36,9 @@ constexpr i64 kWorkgroup = TF_RED_WORKGROUP;
 constexpr i64 kTargetGroups = 2048;  // enough workgroups to fill a large GPU (H200: 132 SMs)
 constexpr i64 kMinPerLane = 64;      // split-K only while each lane keeps >= 64 elements
 
-struct Ax {
-  i64 n, sx, so;  // extent, x stride, out stride (reduced axes: 0)
-};
-
-i64 sort_key(i64 s) { return s == 0 ? std::numeric_limits<i64>::max() : s; }
-
-void sort_and_coalesce(std::vector<Ax>& axes) {
-  std::stable_sort(axes.begin(), axes.end(), [](const Ax& a, const Ax& b) { return sort_key(a.sx) < sort_key(b.sx); });
-  std::vector<Ax> out;
-  for (const Ax& a : axes) {
-    if (!out.empty() && a.sx == out.back().sx * out.back().n && a.so == out.back().so * out.back().n) {
-      out.back().n *= a.n;
-      continue;
-    }
-    out.push_back(a);
-  }
-  axes = std::move(out);
-}
+using Ax = detail::ReduceAxis;
+using detail::sort_and_coalesce;
+using detail::sort_key;
 
 i64 product(const std::vector<Ax>& axes) {
   i64 p = 1;
@@ -182,26 +168,13 @@ void reduce_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Axes& 
   if (out.numel() == 0) return;
   const bool idempotent = op == OpId::reduce_max || op == OpId::reduce_min;
   Pass ps;
-  ps.x0 = x.offset();
-  ps.o0 = out.offset();
-  std::size_t j = 0;  // next output axis
-  for (i64 a = 0; a < x.rank(); ++a) {
-    const bool reduced = std::binary_search(axes.begin(), axes.end(), a);
-    Ax ax{x.dim(a), x.strides()[static_cast<std::size_t>(a)], 0};
-    if (!reduced) ax.so = out.strides()[j++];
-    if (ax.n == 1) continue;
-    if (ax.sx < 0) {  // walk memory forward; the output axis flips along with it
-      ps.x0 += (ax.n - 1) * ax.sx;
-      ps.o0 += (ax.n - 1) * ax.so;
-      ax.sx = -ax.sx;
-      ax.so = -ax.so;
-    }
-    if (reduced && idempotent && ax.sx == 0) continue;  // max/min of repeats
-    (reduced ? ps.red : ps.kept).push_back(ax);
+  {
+    detail::ReduceLayout L = detail::make_reduce_layout(x, axes, out, idempotent);
+    ps.kept = std::move(L.kept);
+    ps.red = std::move(L.red);
+    ps.x0 = L.x0;
+    ps.o0 = L.o0;
   }
-  sort_and_coalesce(ps.kept);
-  sort_and_coalesce(ps.red);
-  if (ps.red.empty()) ps.red.push_back(Ax{1, 0, 0});
 
   // Split-K passes write partials into scratch tensors [O, G] (kept in the sorted kept order);
   // the scratch lives until recording ends, and its memory is freed once the GPU is done.
