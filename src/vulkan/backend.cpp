@@ -113,13 +113,22 @@ void VulkanBackend::release_after(const Allocation& a, std::uint64_t value) {
   if (!a) return;
   if (value == 0 || (value <= recorder_->submitted_value() && value <= recorder_->completed()))
     allocator_->free(a);
-  else
+  else if (!a.mapped) {  // device-only bytes: stream-ordered reuse (see Allocator::free)
+    allocator_->free(a, value);
+    busy_until_ = std::max(busy_until_, value);
+  }
+  else  // the host may write mapped bytes of a fresh allocation at once: wait for the GPU
     deferred_.emplace_back(value, a);
 }
 
 void VulkanBackend::reclaim() {
-  if (deferred_.empty()) return;
+  if (deferred_.empty() && busy_until_ == 0) return;  // the common case: nothing waits
   const std::uint64_t done = recorder_->completed();
+  if (busy_until_ != 0 && busy_until_ <= done) {
+    allocator_->set_completed(done);  // blocks freed while busy may go back to the driver now
+    busy_until_ = 0;
+  }
+  if (deferred_.empty()) return;
   std::erase_if(deferred_, [&](const auto& d) {
     if (d.first > done) return false;
     allocator_->free(d.second);

@@ -105,6 +105,7 @@ class VulkanBackend final : public Backend {
   Allocation arena_;   // parameter blocks of the batch `arena_value_`
   std::uint64_t arena_value_ = 0, arena_used_ = 0;
   std::vector<std::pair<std::uint64_t, Allocation>> deferred_;
+  std::uint64_t busy_until_ = 0;  // largest busy_until handed to Allocator::free, 0 when idle
   std::atomic<int> sessions_{0};
   std::atomic<std::uint64_t> up_bytes_{0}, down_bytes_{0}, ups_{0}, downs_{0};
 };

@@ -99,7 +99,7 @@ Allocation Allocator::allocate(VkDeviceSize size, MemoryIntent intent) {
     VkDeviceSize bsize = need >= kBlockSize / 2 ? round_up(need, 1ull << 20) : kBlockSize;
     if (reserved_ + bsize > cap_ && bsize > need) bsize = round_up(need, 1ull << 16);  // tight cap
     while (reserved_ + bsize > cap_) {  // give cached empty blocks back before failing
-      auto it = std::find_if(blocks_.begin(), blocks_.end(), [](const auto& b) { return b->used == 0; });
+      auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const auto& b) { return releasable(*b); });
       if (it == blocks_.end()) break;
       release_block(it->get());
     }
@@ -121,9 +121,17 @@ Allocation Allocator::allocate(VkDeviceSize size, MemoryIntent intent) {
   return a;
 }
 
-void Allocator::free(const Allocation& a) {
+bool Allocator::releasable(const Block& b) const { return b.used == 0 && b.busy_until <= completed_; }
+
+void Allocator::set_completed(std::uint64_t value) {
+  completed_ = std::max(completed_, value);
+  enforce_cache();
+}
+
+void Allocator::free(const Allocation& a, std::uint64_t busy_until) {
   if (!a) return;
   Block* b = a.block;
+  b->busy_until = std::max(b->busy_until, busy_until);
   auto next = b->free_ranges.lower_bound(a.offset);
   VkDeviceSize off = a.offset, sz = a.size;
   if (next != b->free_ranges.begin()) {  // merge with the previous free range
@@ -147,7 +155,7 @@ void Allocator::free(const Allocation& a) {
 
 void Allocator::trim() {
   for (std::size_t i = blocks_.size(); i-- > 0;)
-    if (blocks_[i]->used == 0) release_block(blocks_[i].get());
+    if (releasable(*blocks_[i])) release_block(blocks_[i].get());
 }
 
 void Allocator::enforce_cache() {
@@ -157,7 +165,7 @@ void Allocator::enforce_cache() {
     for (auto& b : blocks_)
       if (b->used == 0) {
         cached += b->size;
-        if (!largest || b->size > largest->size) largest = b.get();
+        if (releasable(*b) && (!largest || b->size > largest->size)) largest = b.get();
       }
     if (cached <= cache_ || !largest) return;
     release_block(largest);

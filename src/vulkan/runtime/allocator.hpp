@@ -59,8 +59,14 @@ class Allocator {
   /// allocator is unchanged then. @post result.address is kAlignment-aligned.
   Allocation allocate(VkDeviceSize size, MemoryIntent intent);
   /// Returns the range to its block's free list; an emptied block is cached or released.
-  void free(const Allocation& a);
-  /// Releases every empty block.
+  /// `busy_until`: the timeline value until which queued GPU work may still use the range
+  /// (stream-ordered reuse: later work on the one queue is ordered after it, and the hazard
+  /// tracker puts a barrier before any reuse of the bytes); the block's memory is not given
+  /// back to the driver before that value completes.
+  void free(const Allocation& a, std::uint64_t busy_until = 0);
+  /// The timeline value known complete; idle empty blocks beyond the cache go back.
+  void set_completed(std::uint64_t value);
+  /// Releases every empty block whose work has completed.
   void trim();
   void set_limits(std::uint64_t cap, std::uint64_t cache);
   std::uint64_t cap() const { return cap_; }
@@ -80,6 +86,8 @@ class Allocator {
   std::uint32_t types_[3];
   std::vector<std::unique_ptr<Block>> blocks_;
   std::uint64_t in_use_ = 0, reserved_ = 0, live_ = 0;
+  std::uint64_t completed_ = 0;
+  bool releasable(const Block& b) const;
 };
 
 /// A memory block: one VkDeviceMemory, one buffer over all of it, a free list of ranges.
@@ -92,6 +100,7 @@ struct Block {
   std::byte* mapped = nullptr;
   std::map<VkDeviceSize, VkDeviceSize> free_ranges;  // offset -> size, non-adjacent
   VkDeviceSize used = 0;
+  std::uint64_t busy_until = 0;  // queued GPU work may use freed ranges until this value
 };
 
 }  // namespace tenferro::vk
