@@ -18,6 +18,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "core/window_layout.hpp"
 #include "cpu_backend.hpp"
 #include "strided.hpp"
 
@@ -27,7 +28,7 @@ namespace {
 
 using I64 = std::int64_t;
 
-bool contains(const Axes& axes, I64 a) { return std::find(axes.begin(), axes.end(), a) != axes.end(); }
+using detail::contains_axis;
 
 int max_threads() {
 #ifdef _OPENMP
@@ -109,7 +110,7 @@ Plan make_plan(const TensorView& operand, const TensorView& indices, const Tenso
 
   I64 k = 0;  // running batch axis number, matching indices axes other than ivd
   for (I64 a = 0; a < big.rank(); ++a) {
-    if (contains(window_axes, a)) continue;
+    if (contains_axis(window_axes, a)) continue;
     const I64 ia = k < ivd ? k : k + 1;
     p.batch_shape.push_back(bl.shape[static_cast<std::size_t>(a)]);
     p.batch_big_strides.push_back(bl.strides[static_cast<std::size_t>(a)]);
@@ -125,18 +126,7 @@ Plan make_plan(const TensorView& operand, const TensorView& indices, const Tenso
     p.batching.emplace_back(static_cast<std::size_t>(ia < ivd ? ia : ia - 1), op_batching[i]);
   }
 
-  // Window axes of big pair with the operand dims not dropped, in order.
-  Layout wo, wb;
-  std::size_t next = 0;
-  for (I64 d = 0; d < operand.rank(); ++d) {
-    if (contains(dropped, d)) continue;
-    const auto a = static_cast<std::size_t>(window_axes[next++]);
-    wo.shape.push_back(bl.shape[a]);
-    wo.strides.push_back(ol.strides[static_cast<std::size_t>(d)]);
-    wb.shape.push_back(bl.shape[a]);
-    wb.strides.push_back(bl.strides[a]);
-  }
-  const std::vector<Layout> co = coalesce_jointly({wo, wb});
+  const std::vector<Layout> co = detail::window_layouts(ol, bl, window_axes, dropped);
   p.win_shape = co[0].shape;
   p.win_op_strides = co[0].strides;
   p.win_big_strides = co[1].strides;
@@ -410,7 +400,7 @@ void scatter_kernel(const TensorView& out, const TensorView& indices, const Tens
   Shape extent(static_cast<std::size_t>(out.rank()), 1);
   std::size_t next = 0;
   for (I64 d = 0; d < out.rank(); ++d)
-    if (!contains(dropped, d))
+    if (!contains_axis(dropped, d))
       extent[static_cast<std::size_t>(d)] = updates.dim(cfg.update_window_dims[next++]);
   const Plan p = make_plan(out, indices, updates, cfg.update_window_dims, dropped, extent,
                            cfg.scatter_dims_to_operand_dims, cfg.index_vector_dim, cfg.input_batching_dims,

@@ -13,6 +13,7 @@
 // cannot be done with 32-bit atomics use a zeroed table of spin locks allocated per call.
 #include <algorithm>
 
+#include "core/window_layout.hpp"
 #include "shaders/common/params.h"
 #include "shaders/indexing/indexing_params.h"
 #include "vulkan/kernels/dispatch.hpp"
@@ -26,7 +27,7 @@ using I64 = std::int64_t;
 constexpr I64 kIdx32Limit = (I64{1} << 31) - (I64{1} << 26);  // as dispatch.cpp: headroom for the grid stride
 constexpr I64 kMaxLocks = I64{1} << 18;                        // 1 MiB of lock words at most
 
-bool contains(const Axes& axes, I64 a) { return std::find(axes.begin(), axes.end(), a) != axes.end(); }
+using detail::contains_axis;
 
 /// The parameter block of one call and the largest element offset / count it reaches.
 struct Geometry {
@@ -49,7 +50,7 @@ Geometry make_geometry(const TensorView& operand, const TensorView& indices, con
   // Batch axes: big axes that are not window axes, paired in order with indices axes != ivd.
   I64 n_batch = 0;
   for (I64 a = 0; a < big.rank(); ++a) {
-    if (contains(window_axes, a)) continue;
+    if (contains_axis(window_axes, a)) continue;
     const I64 ia = n_batch < ivd ? n_batch : n_batch + 1;
     I64 op_stride = 0;
     for (std::size_t i = 0; i < op_batching.size(); ++i) {
@@ -61,18 +62,7 @@ Geometry make_geometry(const TensorView& operand, const TensorView& indices, con
     ++n_batch;
   }
 
-  // Window axes of big pair with the operand dims not dropped, in order.
-  Layout wo, wb;
-  std::size_t next = 0;
-  for (I64 d = 0; d < operand.rank(); ++d) {
-    if (contains(dropped, d)) continue;
-    const auto a = static_cast<std::size_t>(window_axes[next++]);
-    wo.shape.push_back(bl.shape[a]);
-    wo.strides.push_back(ol.strides[static_cast<std::size_t>(d)]);
-    wb.shape.push_back(bl.shape[a]);
-    wb.strides.push_back(bl.strides[a]);
-  }
-  const std::vector<Layout> co = coalesce_jointly({wo, wb});
+  const std::vector<Layout> co = detail::window_layouts(ol, bl, window_axes, dropped);
   I64 win_numel = 1;
   for (std::size_t a = 0; a < co[0].shape.size(); ++a) {
     w.insert(w.end(), {co[0].shape[a], co[0].strides[a], co[1].strides[a]});
@@ -209,7 +199,7 @@ void scatter_kernel(VulkanBackend& be, const TensorView& out, const TensorView& 
   Shape extent(static_cast<std::size_t>(out.rank()), 1);
   std::size_t next = 0;
   for (I64 d = 0; d < out.rank(); ++d)
-    if (!contains(dropped, d)) extent[static_cast<std::size_t>(d)] = updates.dim(cfg.update_window_dims[next++]);
+    if (!contains_axis(dropped, d)) extent[static_cast<std::size_t>(d)] = updates.dim(cfg.update_window_dims[next++]);
   Geometry g = make_geometry(out, indices, updates, cfg.update_window_dims, dropped, extent,
                              cfg.scatter_dims_to_operand_dims, cfg.index_vector_dim, cfg.input_batching_dims,
                              cfg.scatter_indices_batching_dims, cfg.out_of_bounds == OutOfBounds::skip);

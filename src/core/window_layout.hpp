@@ -1,0 +1,33 @@
+// Window geometry shared by the CPU and Vulkan gather/scatter kernels.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "tenferro/layout.hpp"
+
+namespace tenferro::detail {
+
+inline bool contains_axis(const Axes& axes, std::int64_t a) {
+  return std::find(axes.begin(), axes.end(), a) != axes.end();
+}
+
+/// The window axes of `big` (the gather output / scatter updates; `window_axes` =
+/// offset_dims / update_window_dims) paired in order with the operand dims not in `dropped`,
+/// jointly coalesced: [0] carries the operand strides, [1] big's strides, same shape.
+inline std::vector<Layout> window_layouts(const Layout& operand, const Layout& big, const Axes& window_axes,
+                                          const Axes& dropped) {
+  Layout wo, wb;
+  std::size_t next = 0;
+  for (std::int64_t d = 0; d < operand.rank(); ++d) {
+    if (contains_axis(dropped, d)) continue;
+    const auto a = static_cast<std::size_t>(window_axes[next++]);
+    wo.shape.push_back(big.shape[a]);
+    wo.strides.push_back(operand.strides[static_cast<std::size_t>(d)]);
+    wb.shape.push_back(big.shape[a]);
+    wb.strides.push_back(big.strides[a]);
+  }
+  return coalesce_jointly({wo, wb});
+}
+
+}  // namespace tenferro::detail
