@@ -74,6 +74,14 @@ function(tenferro_shader variant source)
   set(TENFERRO_SHADER_ENTRIES ${TENFERRO_SHADER_ENTRIES} "${variant}|${_out}" PARENT_SCOPE)
 endfunction()
 
+# tenferro_shader_widths(<variant> <source> [DEFINES d...]): the 32-bit-indexing variant and
+# its <variant>_idx64 twin (IDX64 defined), STYLE.md B6.7. A macro, so that the variant lists
+# tenferro_shader sets in the caller's scope reach the caller.
+macro(tenferro_shader_widths variant source)
+  tenferro_shader(${variant} ${source} ${ARGN})
+  tenferro_shader(${variant}_idx64 ${source} ${ARGN} IDX64)
+endmacro()
+
 function(tenferro_embed_shaders out_cpp)
   set(_list "${CMAKE_CURRENT_BINARY_DIR}/shader_list.txt")
   string(REPLACE ";" "\n" _content "${TENFERRO_SHADER_ENTRIES}")
