@@ -1,6 +1,10 @@
 // The gemm family: batched C = alpha * op(A) op(B) + beta * C on one tiled shader per dtype
 // (shaders/gemm/gemm.comp, variants gemm_f32 gemm_f64 gemm_c32 gemm_c64).
 //
+// Products whose tiles would be mostly empty (small M x N, short K: Hadamard and outer products,
+// batches of tiny matrices) run on shaders/gemm/gemm_small.comp instead, one invocation per
+// output element (`small_product`).
+//
 // A call is one dispatch over all batches, reading every operand in place through its strides
 // (any sign, 0 included). The tile configuration (BM x BN workgroup tile, BK slice, TM x TN
 // outputs per thread) comes from the problem shape and DeviceCaps (shared-memory limit,
@@ -141,6 +145,13 @@ void add_range(const TensorView& v, std::vector<ByteRange>& out, std::uint64_t& 
   bytes += r.end - r.begin;
 }
 
+/// True for products whose tiles would be mostly empty (few outputs per matrix, short K): they
+/// run on gemm_small.comp, one invocation per output element. Long K stays on the tiled kernel,
+/// whose shared-memory staging pays off there.
+bool small_product(I M, I N, I K) { return (M * N <= 256 || std::min(M, N) <= 8) && K <= 256; }
+
+constexpr I kSmallIdx32Limit = (I{1} << 31) - (I{1} << 26);  // headroom for the grid stride
+
 }  // namespace
 
 bool supports_gemm(const DeviceCaps& caps, DType d) {
@@ -209,13 +220,25 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   if (read_c) add_range(c, reads, bytes);
   add_range(c, writes, bytes);
 
-  const I tiles = ((M + t.bm - 1) / t.bm) * ((N + t.bn - 1) / t.bn);
-  const auto gx = static_cast<std::uint32_t>(std::min<I>(tiles, caps.max_group_count_x));
-  const auto gy = static_cast<std::uint32_t>(std::min<I>(B, 65535));
-  const std::string variant = "gemm_" + std::string(dtype_name(d));
+  std::uint32_t gx = 0, gy = 1, local = static_cast<std::uint32_t>(t.threads());
+  int spec = static_cast<int>(cfg);
+  std::string variant;
+  if (small_product(M, N, K)) {
+    // One invocation per output; 64-bit index arithmetic only when M*N*B needs it.
+    const I total = M * N * B;
+    local = Pipelines::kDefaultWorkgroupSize;
+    spec = total >= kSmallIdx32Limit ? 1 : 0;
+    gx = static_cast<std::uint32_t>(std::min<I>((total + local - 1) / local, caps.max_group_count_x));
+    variant = "gemm_small_" + std::string(dtype_name(d));
+  } else {
+    const I tiles = ((M + t.bm - 1) / t.bm) * ((N + t.bn - 1) / t.bn);
+    gx = static_cast<std::uint32_t>(std::min<I>(tiles, caps.max_group_count_x));
+    gy = static_cast<std::uint32_t>(std::min<I>(B, 65535));
+    variant = "gemm_" + std::string(dtype_name(d));
+  }
 
   auto guard = be.lock();
-  VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(cfg), static_cast<std::uint32_t>(t.threads()));
+  VkPipeline pipeline = be.pipelines().get(variant, spec, local);
   p.dims = be.upload_params(dims);
   VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
