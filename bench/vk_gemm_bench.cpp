@@ -16,7 +16,7 @@
 // warm-up calls (the first compiles the pipeline), `reps` timed calls (default 5; 30 for cases
 // under 1 GFLOP), median, 16 sampled outputs checked. One JSON line per configuration, one
 // "best" line per case, one "summary" line. A case stops starting configurations after S
-// seconds (default 25), the sweep after --total seconds (default 230).
+// seconds (default 25), the sweep after --total seconds (default 210).
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -187,9 +187,10 @@ bool run_case(Backend& be, const BenchCase& c, int reps) {
 // ---- sweep ---------------------------------------------------------------------------------
 
 /// Candidate configurations of a case, most promising first (a case's time budget may cut
-/// the tail): the default first (the baseline), then each tile of the dtype's list with the
-/// option sets "-", "f", "wf", "tf" ("s" added where the double-buffered tile does not fit the
-/// device's shared memory). Invalid combinations are skipped by the caller.
+/// the tail): the default first (the baseline), then the first 4 tiles of the case's list with
+/// the option sets "wf", "-", "f", "tf", then the other tiles option set by option set ("s"
+/// added where the double-buffered tile does not fit the device's shared memory). Invalid
+/// combinations are dropped.
 std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
   using Tile = std::array<int, 5>;
   std::vector<Tile> tiles;
@@ -223,19 +224,24 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
     if (!vk::gemm_config_valid_on(be, c.d, g)) return;
     if (std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
   };
+  auto add_text = [&](const Tile& t, const std::string& o, int sp) {
+    const std::string head = std::to_string(t[0]) + "," + std::to_string(t[1]) + "," + std::to_string(t[2]) + "," +
+                             std::to_string(t[3]) + "," + std::to_string(t[4]) + ",";
+    auto g = vk::parse_gemm_config(head + o + "," + std::to_string(sp));
+    if (g && !vk::gemm_config_valid_on(be, c.d, *g))  // double buffer too large: single buffer
+      g = vk::parse_gemm_config(head + (o == "-" ? "" : o) + "s," + std::to_string(sp));
+    if (g) add(*g);
+  };
   add(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
-  for (const Tile& t : tiles)
-    for (const char* o : {"-", "f", "wf", "tf"})
-      for (int sp : splits) {
-        const std::string text = std::to_string(t[0]) + "," + std::to_string(t[1]) + "," + std::to_string(t[2]) +
-                                 "," + std::to_string(t[3]) + "," + std::to_string(t[4]) + "," + o + "," +
-                                 std::to_string(sp);
-        auto g = vk::parse_gemm_config(text);
-        if (!g) continue;
-        if (!vk::gemm_config_valid_on(be, c.d, *g)) g = vk::parse_gemm_config(text.substr(0, text.rfind(',')) + "s," +
-                                                                               std::to_string(sp));
-        if (g) add(*g);
-      }
+  // The first kFull tiles with every option set, then the other tiles option by option.
+  constexpr std::size_t kFull = 4;
+  const char* const opt_sets[] = {"wf", "-", "f", "tf"};
+  for (std::size_t i = 0; i < std::min(kFull, tiles.size()); ++i)
+    for (const char* o : opt_sets)
+      for (int sp : splits) add_text(tiles[i], o, sp);
+  for (const char* o : opt_sets)
+    for (std::size_t i = kFull; i < tiles.size(); ++i)
+      for (int sp : splits) add_text(tiles[i], o, sp);
   return out;
 }
 
@@ -286,7 +292,7 @@ bool sweep_case(Backend& be, const BenchCase& c, int reps, double budget) {
 
 int main(int argc, char** argv) {
   int reps = 0;
-  double budget = 25, total = 230;
+  double budget = 25, total = 210;
   bool sweep = false;
   std::vector<std::string> names;
   for (int i = 1; i < argc; ++i) {
