@@ -7,3 +7,9 @@ foreach(_t f32 f64 c32 c64)
   string(TOUPPER "${_t}" _T)
   tenferro_shader(gemm_${_t} gemm/gemm.comp DEFINES DT_${_T})
 endforeach()
+# gemm_small_<dtype>: shaders/gemm/gemm_small.comp (one invocation per output element, for
+# products whose tiles would be mostly empty); specialization constant 1 selects 64-bit indices.
+foreach(_t f32 f64 c32 c64)
+  string(TOUPPER "${_t}" _T)
+  tenferro_shader(gemm_small_${_t} gemm/gemm_small.comp DEFINES DT_${_T})
+endforeach()

@@ -383,5 +383,30 @@ TEST_F(GemmForcedTest, TallSkinny) {
   run_with("128,32,8,4,4,fs,1", c);
 }
 
+// gemm_small.comp (one invocation per output) and the tiled kernel on both sides of the
+// small_product threshold (M*N <= 256 or min(M, N) <= 8, with K <= 256).
+TEST_F(GemmGpuTest, SmallProductKernel) {
+  int i = 0;
+  for (DType d : kTypes) {
+    Case hadamard = make_case(d, 1, 1, 1, 3001);  // elementwise product of batches
+    hadamard.la = Lay::row;
+    run(hadamard);
+    Case outer = make_case(d, 33, 2, 1, 3);  // outer products
+    outer.lc = i % 2 ? Lay::reversed : Lay::padded;
+    outer.beta = 0.25;
+    run(outer);
+    Case tiny = make_case(d, 16, 16, 9, 41);  // batches of 16 x 16 (M*N == 256)
+    tiny.lb = Lay::misaligned;
+    tiny.conj_a = tiny.conj_b = is_complex(d);
+    run(tiny);
+    run(make_case(d, 17, 16, 9, 3));  // just above the threshold: the tiled kernel
+    run(make_case(d, 129, 1, 256, 2));  // matrix-vector, K at the limit
+    run(make_case(d, 129, 1, 257, 2));  // K above it: the tiled kernel
+    run(make_case(d, 300, 8, 20, 1));   // tall-skinny, N at the limit
+    run(make_case(d, 9, 300, 20, 1));   // M just above it: the tiled kernel
+    ++i;
+  }
+}
+
 }  // namespace
 }  // namespace tenferro::vktest

@@ -1,6 +1,10 @@
 // The gemm family: batched C = alpha * op(A) op(B) + beta * C on one tiled shader per dtype
 // (shaders/gemm/gemm.comp, variants gemm_f32 gemm_f64 gemm_c32 gemm_c64).
 //
+// Products whose tiles would be mostly empty (small M x N, short K: Hadamard and outer products,
+// batches of tiny matrices) run on shaders/gemm/gemm_small.comp instead, one invocation per
+// output element (`small_product`), unless a configuration is forced (gemm_config.hpp).
+//
 // A call is one dispatch over all batches, reading every operand in place through its strides
 // (any sign, 0 included); with split K (few output tiles, long K) it is two: the K ranges write
 // partial tiles into a scratch tensor, then a reduction pass applies alpha and beta. The
@@ -102,12 +106,16 @@ std::optional<GemmConfig>& override_slot() {
 }
 
 /// The configuration of one call: override, Options::vk_gemm_tile, else the default.
-GemmConfig choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+/// `forced`: an override or the option was used (the tiled kernel then runs even for small
+/// products, so that tests and sweeps measure the configuration they asked for).
+GemmConfig choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps, bool& forced) {
+  forced = true;
   if (const auto& o = override_slot(); o && gemm_config_valid(d, *o, caps)) return *o;
   static const std::optional<GemmConfig> env = options().vk_gemm_tile.empty()
                                                    ? std::nullopt
                                                    : parse_gemm_config(options().vk_gemm_tile);
   if (env && gemm_config_valid(d, *env, caps)) return *env;
+  forced = false;
   return gemm_default_config(d, M, N, K, B, caps);
 }
 
@@ -151,6 +159,13 @@ void add_range(const TensorView& v, std::vector<ByteRange>& out, std::uint64_t& 
   out.push_back(r);
   bytes += r.end - r.begin;
 }
+
+/// True for products whose tiles would be mostly empty (few outputs per matrix, short K): they
+/// run on gemm_small.comp, one invocation per output element. Long K stays on the tiled kernel,
+/// whose shared-memory staging pays off there.
+bool small_product(I M, I N, I K) { return (M * N <= 256 || std::min(M, N) <= 8) && K <= 256; }
+
+constexpr I kSmallIdx32Limit = (I{1} << 31) - (I{1} << 26);  // headroom for the grid stride
 
 }  // namespace
 
@@ -295,9 +310,11 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   if (M == 0 || N == 0 || B == 0) return;
   const std::size_t es = dtype_size(d);
   const DeviceCaps& caps = be.device().caps();
-  const GemmConfig t = choose_config(d, M, N, K, B, caps);
+  bool forced = false;
+  const GemmConfig t = choose_config(d, M, N, K, B, caps, forced);
   const int vw = gemm_words_of(d);
-  const I splits = gemm_splits(t, d, M, N, K, B);
+  const bool small = !forced && small_product(M, N, K);
+  const I splits = small ? 1 : gemm_splits(t, d, M, N, K, B);
 
   const I sam = a.strides()[0], sak = a.strides()[1], sab = a.strides()[2];
   const I sbk = b.strides()[0], sbn = b.strides()[1], sbb = b.strides()[2];
@@ -349,7 +366,17 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
     if (read_c) add_range(c, reads, bytes);
     add_range(c, writes, bytes);
     auto guard = be.lock();
-    dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1);
+    if (small) {
+      // One invocation per output (gemm_small.comp); 64-bit index arithmetic only when M*N*B
+      // needs it.
+      const I total = M * N * B;
+      constexpr std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
+      const auto gxs = static_cast<std::uint32_t>(std::min<I>((total + local - 1) / local, caps.max_group_count_x));
+      dispatch(be, "gemm_small_" + std::string(dtype_name(d)), total >= kSmallIdx32Limit ? 1 : 0, local, p, dims,
+               reads, writes, bytes, gxs, 1, 1);
+    } else {
+      dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1);
+    }
     const std::uint64_t value = be.recorder().open_value();
     if (have_ab) {
       VulkanBackend::storage_of(a).last_use = value;

@@ -11,7 +11,8 @@
 //
 // Selection order per gemm call: the override (set_gemm_config_override), else
 // Options::vk_gemm_tile, else gemm_default_config; an override that is not valid for the
-// call's dtype and device is ignored (the default is used).
+// call's dtype and device is ignored (the default is used). A forced configuration (override or
+// option) always runs the tiled kernel, also for the products that gemm_small.comp would take.
 #pragma once
 #include <cstdint>
 #include <optional>
