@@ -6,23 +6,37 @@
 // double-precision host dot product.
 //
 // Usage: tenferro_bench_vk_gemm [case...] [--reps N]; cases: f32_4096 f32_8192 f64_4096
-// c32_4096 c64_2048 f64_batched, or "all" (default); smoke_f32 smoke_c64 are small checks. TENFERRO_VK_GEMM_TILE="bm,bn,bk,tm,tn"
-// overrides the kernel's tile (src/vulkan/kernels/gemm.cpp). Exit code 1 on a wrong result.
+// c32_4096 c64_2048 f64_batched, or "all" (default); smoke_f32 smoke_c64 are small checks.
+// TENFERRO_VK_GEMM_TILE="bm,bn,bk,tm,tn[,opts[,split]]" overrides the kernel's configuration
+// (src/vulkan/kernels/gemm_config.hpp). Exit code 1 on a wrong result.
+//
+// Sweep: tenferro_bench_vk_gemm sweep [case...|all] [--reps N] [--budget S] [--total S] runs
+// every candidate configuration of each case (list in sweep_candidates() below) in this one
+// process through the internal override hook: per configuration C is filled with NaN, 2
+// warm-up calls (the first compiles the pipeline), `reps` timed calls (default 5; 30 for cases
+// under 1 GFLOP), median, 16 sampled outputs checked. One JSON line per configuration, one
+// "best" line per case, one "summary" line. A case stops starting configurations after S
+// seconds (default 25), the sweep after --total seconds (default 210).
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "tenferro/backend.hpp"
 #include "tenferro/runtime.hpp"
+#include "vulkan/kernels/gemm_config.hpp"
 
 using namespace tenferro;
 using I = std::int64_t;
+using Clock = std::chrono::steady_clock;
 
 namespace {
 
@@ -30,14 +44,33 @@ struct BenchCase {
   const char* name;
   DType d;
   I M, N, K, B;
+  bool in_all;    // part of "all" (the issue-5 cases)
+  bool in_sweep;  // part of "sweep all"
 };
 
 constexpr BenchCase kCases[] = {
-    {"f32_4096", DType::F32, 4096, 4096, 4096, 1},  {"f32_8192", DType::F32, 8192, 8192, 8192, 1},
-    {"f64_4096", DType::F64, 4096, 4096, 4096, 1},  {"c32_4096", DType::C32, 4096, 4096, 4096, 1},
-    {"c64_2048", DType::C64, 2048, 2048, 2048, 1},  {"f64_batched", DType::F64, 256, 256, 256, 1024},
+    {"f32_4096", DType::F32, 4096, 4096, 4096, 1, true, true},
+    {"f32_8192", DType::F32, 8192, 8192, 8192, 1, true, true},
+    {"f64_4096", DType::F64, 4096, 4096, 4096, 1, true, true},
+    {"c32_4096", DType::C32, 4096, 4096, 4096, 1, true, true},
+    {"c64_2048", DType::C64, 2048, 2048, 2048, 1, true, true},
+    {"f64_batched", DType::F64, 256, 256, 256, 1024, true, true},
+    // Small sizes (PyTorch comparison), a tall-skinny and a split-K shape: sweep and by name.
+    {"f32_64", DType::F32, 64, 64, 64, 1, false, true},
+    {"f32_128", DType::F32, 128, 128, 128, 1, false, true},
+    {"f32_256", DType::F32, 256, 256, 256, 1, false, true},
+    {"f32_512", DType::F32, 512, 512, 512, 1, false, true},
+    {"f64_64", DType::F64, 64, 64, 64, 1, false, true},
+    {"f64_128", DType::F64, 128, 128, 128, 1, false, true},
+    {"f64_256", DType::F64, 256, 256, 256, 1, false, true},
+    {"f64_512", DType::F64, 512, 512, 512, 1, false, true},
+    {"f32_tall", DType::F32, 16384, 32, 4096, 1, false, true},
+    {"f32_splitk", DType::F32, 256, 256, 65536, 1, false, true},
+    {"f64_splitk", DType::F64, 256, 256, 65536, 1, false, true},
     // Small smoke cases (not in "all"): quick result checks on lavapipe.
-    {"smoke_f32", DType::F32, 300, 260, 130, 2},     {"smoke_c64", DType::C64, 70, 65, 33, 3},
+    {"smoke_f32", DType::F32, 300, 260, 130, 2, false, false},
+    {"smoke_c64", DType::C64, 70, 65, 33, 3, false, false},
+    {"smoke_tall", DType::F64, 300, 7, 40, 2, false, false},
 };
 
 /// A compact host tensor of n elements with values in [-1, 1) from a cheap LCG.
@@ -69,32 +102,37 @@ std::complex<double> elem(const Tensor& t, I i) {
   }
 }
 
-bool run_case(Backend& be, const BenchCase& c, int reps) {
-  const Tensor ha = random_host(c.d, {c.M, c.K, c.B}, 1), hb = random_host(c.d, {c.K, c.N, c.B}, 2);
-  const Tensor a = be.upload(ha), b = be.upload(hb);
-  const Tensor out = be.allocate(c.d, {c.M, c.N, c.B});
+/// Operands of one case: host copies (for the check) and device tensors.
+struct Problem {
+  const BenchCase& c;
+  Tensor ha, hb, a, b, out;
   GemmCall call;
-  call.a = a;
-  call.b = b;
-  call.c = out;
-  call.alpha = Scalar::of(DType::F64, 1.0);
-  call.beta = Scalar::of(DType::F64, 0.0);
-  be.synchronize();
-  for (int i = 0; i < 2; ++i) be.gemm(call);
-  be.synchronize();
-  std::vector<double> secs;
-  for (int r = 0; r < reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    be.gemm(call);
+  Problem(Backend& be, const BenchCase& bc) : c(bc) {
+    ha = random_host(c.d, {c.M, c.K, c.B}, 1);
+    hb = random_host(c.d, {c.K, c.N, c.B}, 2);
+    a = be.upload(ha);
+    b = be.upload(hb);
+    out = be.allocate(c.d, {c.M, c.N, c.B});
+    call.a = a;
+    call.b = b;
+    call.c = out;
+    call.alpha = Scalar::of(DType::F64, 1.0);
+    call.beta = Scalar::of(DType::F64, 0.0);
     be.synchronize();
-    secs.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
-  std::sort(secs.begin(), secs.end());
-  const double flops = (is_complex(c.d) ? 8.0 : 2.0) * double(c.M) * double(c.N) * double(c.K) * double(c.B);
-  const double med = secs[secs.size() / 2], best = secs.front();
+  double flops() const {
+    return (is_complex(c.d) ? 8.0 : 2.0) * double(c.M) * double(c.N) * double(c.K) * double(c.B);
+  }
+};
 
-  // 16 sampled elements against a host dot product in double.
-  const Tensor hc = be.download(out);
+struct Timing {
+  double median = 0, best = 0;
+  bool ok = false;
+};
+
+/// 16 sampled elements of C (downloaded one by one) against a host dot product in double.
+bool check(Backend& be, const Problem& pr) {
+  const BenchCase& c = pr.c;
   const double eps = c.d == DType::F32 || c.d == DType::C32 ? 1.2e-7 : 2.3e-16;
   bool ok = true;
   std::uint64_t s = 12345;
@@ -104,30 +142,168 @@ bool run_case(Backend& be, const BenchCase& c, int reps) {
     std::complex<double> want = 0;
     double mag = 0;
     for (I k = 0; k < c.K; ++k) {
-      const auto x = elem(ha, m + k * c.M + bi * c.M * c.K), y = elem(hb, k + n * c.K + bi * c.K * c.N);
+      const auto x = elem(pr.ha, m + k * c.M + bi * c.M * c.K), y = elem(pr.hb, k + n * c.K + bi * c.K * c.N);
       want += x * y;
       mag += std::abs(x) * std::abs(y);
     }
-    const auto got = elem(hc, m + n * c.M + bi * c.M * c.N);
+    const I at = m + n * c.M + bi * c.M * c.N;
+    const Tensor h = be.download(TensorView(pr.out.storage(), c.d, Layout{{1}, {1}, at}));
+    const auto got = elem(h, 0);
     if (!(std::abs(got - want) <= 2.0 * double(c.K + 2) * eps * mag)) ok = false;
   }
+  return ok;
+}
+
+/// 2 warm-ups, `reps` timed gemm + synchronize, median; C is NaN before the first call.
+Timing measure(Backend& be, Problem& pr, int reps) {
+  be.fill(pr.out, is_complex(pr.c.d) ? Scalar::of_complex(DType::C64, c64(std::nan(""), std::nan("")))
+                                      : Scalar::of(DType::F64, std::nan("")));
+  for (int i = 0; i < 2; ++i) be.gemm(pr.call);
+  be.synchronize();
+  std::vector<double> secs;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = Clock::now();
+    be.gemm(pr.call);
+    be.synchronize();
+    secs.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  std::sort(secs.begin(), secs.end());
+  return {secs[secs.size() / 2], secs.front(), check(be, pr)};
+}
+
+bool run_case(Backend& be, const BenchCase& c, int reps) {
+  Problem pr(be, c);
+  const Timing t = measure(be, pr, reps);
   const char* tile = std::getenv("TENFERRO_VK_GEMM_TILE");
+  const std::string dflt = vk::gemm_config_string(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
   std::printf("%-12s %-4s M=%lld N=%lld K=%lld B=%lld tile=%s  median %.3f ms  %.2f TFLOP/s (best %.2f)  check %s\n",
               c.name, dtype_name(c.d).data(), (long long)c.M, (long long)c.N, (long long)c.K, (long long)c.B,
-              tile ? tile : "default", med * 1e3, flops / med * 1e-12, flops / best * 1e-12, ok ? "ok" : "FAILED");
+              tile ? tile : ("default " + dflt).c_str(), t.median * 1e3, pr.flops() / t.median * 1e-12,
+              pr.flops() / t.best * 1e-12, t.ok ? "ok" : "FAILED");
   std::fflush(stdout);
-  return ok;
+  return t.ok;
+}
+
+// ---- sweep ---------------------------------------------------------------------------------
+
+/// Candidate configurations of a case, most promising first (a case's time budget may cut
+/// the tail): the default first (the baseline), then the first 4 tiles of the case's list with
+/// the option sets "wf", "-", "f", "tf", then the other tiles option set by option set ("s"
+/// added where the double-buffered tile does not fit the device's shared memory). Invalid
+/// combinations are dropped.
+std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
+  using Tile = std::array<int, 5>;
+  std::vector<Tile> tiles;
+  const bool big = c.M >= 512 && c.N >= 512;
+  std::vector<int> splits = {0};
+  if (std::strstr(c.name, "splitk")) {
+    tiles = {{64, 64, 16, 4, 4}, {32, 32, 16, 4, 4}, {64, 64, 8, 4, 4}};
+    splits = {1, 0, 2, 4, 8, 16, 32};
+  } else if (std::strstr(c.name, "tall")) {
+    tiles = {{256, 32, 16, 8, 4}, {256, 32, 8, 8, 4}, {128, 32, 16, 4, 4}, {128, 32, 16, 8, 4},
+             {256, 32, 16, 4, 4}, {64, 64, 16, 4, 4}, {64, 32, 16, 4, 4}};
+  } else if (c.d == DType::F32 && big) {
+    tiles = {{128, 128, 16, 8, 8}, {64, 128, 16, 8, 8}, {128, 64, 16, 8, 8}, {128, 128, 8, 8, 8},
+             {128, 128, 32, 8, 8}, {64, 128, 32, 8, 8}, {128, 256, 16, 8, 8}, {256, 128, 16, 8, 8},
+             {128, 128, 16, 8, 4}, {128, 64, 16, 8, 4}, {64, 64, 16, 4, 4}, {64, 64, 32, 8, 8}};
+  } else if ((c.d == DType::F64 || c.d == DType::C32) && (big || c.B > 1)) {
+    tiles = {{128, 128, 8, 8, 8}, {128, 64, 8, 8, 4}, {64, 128, 8, 8, 8}, {128, 128, 16, 8, 8},
+             {64, 128, 16, 8, 8}, {128, 64, 16, 8, 4}, {64, 64, 16, 8, 8}, {128, 128, 8, 8, 4},
+             {256, 64, 8, 8, 8}, {64, 64, 16, 4, 4}, {64, 64, 8, 4, 4}, {128, 64, 8, 4, 8}};
+  } else if (c.d == DType::C64) {
+    tiles = {{64, 64, 4, 4, 4}, {64, 64, 8, 4, 4}, {128, 64, 4, 8, 4}, {64, 128, 4, 4, 8},
+             {128, 128, 4, 8, 8}, {64, 64, 16, 4, 4}, {128, 64, 8, 4, 4}, {32, 32, 8, 2, 2},
+             {64, 32, 8, 4, 4}, {128, 128, 8, 8, 8}};
+  } else {  // small sizes
+    tiles = {{64, 64, 16, 4, 4}, {32, 32, 16, 4, 4}, {64, 64, 8, 4, 4}, {32, 64, 16, 4, 4},
+             {64, 32, 16, 4, 4}, {32, 32, 8, 4, 4}, {16, 16, 16, 4, 4}, {64, 64, 16, 4, 8},
+             {64, 128, 16, 8, 8}, {128, 128, 16, 8, 8}, {32, 32, 32, 4, 4}};
+  }
+  std::vector<vk::GemmConfig> out;
+  auto add = [&](const vk::GemmConfig& g) {
+    if (!vk::gemm_config_valid_on(be, c.d, g)) return;
+    if (std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+  };
+  auto add_text = [&](const Tile& t, const std::string& o, int sp) {
+    const std::string head = std::to_string(t[0]) + "," + std::to_string(t[1]) + "," + std::to_string(t[2]) + "," +
+                             std::to_string(t[3]) + "," + std::to_string(t[4]) + ",";
+    auto g = vk::parse_gemm_config(head + o + "," + std::to_string(sp));
+    if (g && !vk::gemm_config_valid_on(be, c.d, *g))  // double buffer too large: single buffer
+      g = vk::parse_gemm_config(head + (o == "-" ? "" : o) + "s," + std::to_string(sp));
+    if (g) add(*g);
+  };
+  add(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
+  // The first kFull tiles with every option set, then the other tiles option by option.
+  constexpr std::size_t kFull = 4;
+  const char* const opt_sets[] = {"wf", "-", "f", "tf"};
+  for (std::size_t i = 0; i < std::min(kFull, tiles.size()); ++i)
+    for (const char* o : opt_sets)
+      for (int sp : splits) add_text(tiles[i], o, sp);
+  for (const char* o : opt_sets)
+    for (std::size_t i = kFull; i < tiles.size(); ++i)
+      for (int sp : splits) add_text(tiles[i], o, sp);
+  return out;
+}
+
+bool sweep_case(Backend& be, const BenchCase& c, int reps, double budget) {
+  const auto t0 = Clock::now();
+  Problem pr(be, c);
+  const int r = pr.flops() < 1e9 ? std::max(reps, 30) : reps;
+  const std::vector<vk::GemmConfig> cands = sweep_candidates(be, c);
+  const std::string dflt = vk::gemm_config_string(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
+  double best = 0, dflt_tf = 0;
+  std::string best_cfg = "none";
+  int run = 0;
+  bool all_ok = true;
+  for (const vk::GemmConfig& g : cands) {
+    if (std::chrono::duration<double>(Clock::now() - t0).count() > budget) break;
+    vk::set_gemm_config_override(g);
+    const std::string name = vk::gemm_config_string(g);
+    Timing t;
+    std::string err;
+    try {
+      t = measure(be, pr, r);
+    } catch (const std::exception& e) {
+      err = e.what();
+    }
+    vk::set_gemm_config_override(std::nullopt);
+    ++run;
+    const double tf = err.empty() ? pr.flops() / t.median * 1e-12 : 0.0;
+    std::printf("{\"case\":\"%s\",\"config\":\"%s\",\"median_ms\":%.4f,\"best_ms\":%.4f,\"tflops\":%.3f,\"ok\":%s%s%s}\n",
+                c.name, name.c_str(), t.median * 1e3, t.best * 1e3, tf, t.ok ? "true" : "false",
+                err.empty() ? "" : ",\"error\":\"", err.empty() ? "" : (err.substr(0, 120) + "\"").c_str());
+    std::fflush(stdout);
+    all_ok &= t.ok;
+    if (name == dflt) dflt_tf = tf;
+    if (t.ok && tf > best) {
+      best = tf;
+      best_cfg = name;
+    }
+  }
+  std::printf("{\"case\":\"%s\",\"best\":\"%s\",\"tflops\":%.3f,\"default\":\"%s\",\"default_tflops\":%.3f,"
+              "\"configs_run\":%d,\"configs_listed\":%zu,\"seconds\":%.1f}\n",
+              c.name, best_cfg.c_str(), best, dflt.c_str(), dflt_tf, run, cands.size(),
+              std::chrono::duration<double>(Clock::now() - t0).count());
+  std::fflush(stdout);
+  return all_ok;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  int reps = 10;
+  int reps = 0;
+  double budget = 25, total = 210;
+  bool sweep = false;
   std::vector<std::string> names;
   for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
-    else names.emplace_back(argv[i]);
+    const std::string arg = argv[i];
+    if (arg == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+    else if (arg == "--budget" && i + 1 < argc) budget = std::atof(argv[++i]);
+    else if (arg == "--total" && i + 1 < argc) total = std::atof(argv[++i]);
+    else if (arg == "sweep") sweep = true;
+    else names.emplace_back(arg);
   }
+  if (reps == 0) reps = sweep ? 5 : 10;
   if (names.empty()) names.emplace_back("all");
   if (!vulkan_available()) {
     std::printf("no Vulkan device\n");
@@ -141,21 +317,33 @@ int main(int argc, char** argv) {
         if (line.find("shared") != std::string::npos || line.find("subgroup") != std::string::npos)
           std::printf("  %s\n", line.c_str());
   bool ok = true;
+  const auto start = Clock::now();
   try {
+    const bool all = std::find(names.begin(), names.end(), "all") != names.end();
     for (const BenchCase& c : kCases) {
-      const bool all = std::find(names.begin(), names.end(), "all") != names.end();
-      if (!(all && std::strncmp(c.name, "smoke", 5) != 0) &&
-          std::find(names.begin(), names.end(), c.name) == names.end())
-        continue;
+      const bool listed = std::find(names.begin(), names.end(), c.name) != names.end();
+      if (!listed && !(all && (sweep ? c.in_sweep : c.in_all))) continue;
       if (!be.supports(OpId::dot_general, c.d)) {
         std::printf("%-12s not supported on this device\n", c.name);
         continue;
       }
-      ok &= run_case(be, c, reps);
+      if (!sweep) {
+        ok &= run_case(be, c, reps);
+        continue;
+      }
+      const double left = total - std::chrono::duration<double>(Clock::now() - start).count();
+      if (left <= 0) {
+        std::printf("{\"case\":\"%s\",\"skipped\":\"total budget spent\"}\n", c.name);
+        continue;
+      }
+      ok &= sweep_case(be, c, reps, std::min(budget, left));
     }
   } catch (const std::exception& e) {
     std::printf("error: %s\n", e.what());
     return 1;
   }
+  if (sweep)
+    std::printf("{\"summary\":true,\"ok\":%s,\"seconds\":%.1f}\n", ok ? "true" : "false",
+                std::chrono::duration<double>(Clock::now() - start).count());
   return ok ? 0 : 1;
 }

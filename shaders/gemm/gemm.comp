@@ -12,7 +12,12 @@
 // axis (16-byte loads when TFG_*_VEC says they are aligned), else element by element through
 // the strides; out-of-range elements read as 0. Complex products use the 4-multiply form.
 // Tile and load modes: specialization constant 1; conjugation and C handling: p.flags.
-// Variants: DT_F32 DT_F64 DT_C32 DT_C64.
+// Options (TFG_OPT_*, also in specialization constant 1): WARP/WARP_T map each warp's 32 lanes
+// to a compact 8x4 / 4x8 block of threads (fewer distinct shared words per read); FAST loads
+// full slices of interior tiles without any bounds checks (only when every thread owns whole
+// load slots); SINGLE keeps one shared buffer (a second barrier per slice); REDUCE makes the
+// dispatch the split-K reduction pass instead (gemm_params.h). Workgroup z selects the K range
+// of a split-K dispatch. Variants: DT_F32 DT_F64 DT_C32 DT_C64.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_control_flow_attributes : require
@@ -55,6 +60,10 @@ const bool A_ALONG_K = (CFG & TFG_A_ALONG_K) != 0u;
 const bool A_VEC = (CFG & TFG_A_VEC) != 0u;
 const bool B_ALONG_N = (CFG & TFG_B_ALONG_N) != 0u;
 const bool B_VEC = (CFG & TFG_B_VEC) != 0u;
+const bool OPT_REDUCE = (CFG & TFG_OPT_REDUCE) != 0u;
+const uint NBUF = 2u >> ((CFG / TFG_OPT_SINGLE) & 1u);  // shared buffers: 2, or 1 with SINGLE
+const uint WR = 8u >> ((CFG / TFG_OPT_WARP_T) & 1u);   // threads along m per warp (8 or 4)
+const uint WC = 32u / WR;                               // threads along n per warp
 // Runtime flags (uniform branches).
 #define CONJ_A ((p.flags & TFG_CONJ_A) != 0u)
 #define CONJ_B ((p.flags & TFG_CONJ_B) != 0u)
@@ -72,9 +81,13 @@ const uint A_CHUNKS = BM * BK / VW;   // words per A slice
 const uint B_CHUNKS = BN * BK / VW;
 const uint LA = (A_CHUNKS + NT - 1u) / NT;  // words each thread loads per slice
 const uint LB = (B_CHUNKS + NT - 1u) / NT;
+// FAST needs every slot of every thread inside the slice (no `c < CHUNKS` test).
+// (Bit arithmetic, not &&: glslang emits && of specialization constants as a branch.)
+const bool FAST = ((((CFG / TFG_OPT_FAST) & 1u) ^ 1u) | (A_CHUNKS % NT) | (B_CHUNKS % NT)) == 0u;
+const bool WARP_MAP = ((((CFG / TFG_OPT_WARP) & 1u) ^ 1u) | (RM % WR) | (RN % WC) | (NT % 32u)) == 0u;
 
-shared W As[2u * A_SIZE];
-shared W Bs[2u * B_SIZE];
+shared W As[NBUF * A_SIZE];
+shared W Bs[NBUF * B_SIZE];
 
 layout(buffer_reference, std430, buffer_reference_align = ES) readonly buffer ERef { T v; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer WRef { W v; };
@@ -138,8 +151,10 @@ uint64_t addr_of(uint64_t base, int64_t off) { return base + uint64_t(off * int6
 T acc[TM * TN];
 W la[LA];
 W lb[LB];
-uint64_t a_ptr[LA];  // address of the slot's first element at k0 == 0
+uint64_t a_ptr[LA];  // address of the slot's first element at the next slice to load
 uint64_t b_ptr[LB];
+uint64_t a_kstep, b_kstep;  // bytes from one slice to the next (BK * k stride)
+uint64_t a_estep, b_estep;  // bytes between a slot's elements (stride along the load axis)
 int a_lim[LA];       // along m: valid rows from the slot's row (0..VW); along k: 1 when row valid
 int b_lim[LB];
 uint a_off[LA];      // the slot's k offset inside a slice
@@ -147,6 +162,8 @@ uint b_off[LB];
 
 // Per tile: slot addresses and the bounds along the axis that does not move with k.
 void setup_a(uint64_t base, int64_t m0, int64_t M, int64_t sm, int64_t sk) {
+  a_kstep = uint64_t(i64(BK) * sk * int64_t(ES));
+  a_estep = uint64_t((A_ALONG_K ? sk : sm) * int64_t(ES));
   [[unroll]] for (uint s = 0u; s < LA; ++s) {
     const uint c = gl_LocalInvocationID.x + s * NT;
     int64_t m;
@@ -164,6 +181,8 @@ void setup_a(uint64_t base, int64_t m0, int64_t M, int64_t sm, int64_t sk) {
 }
 
 void setup_b(uint64_t base, int64_t n0, int64_t N, int64_t sk, int64_t sn) {
+  b_kstep = uint64_t(i64(BK) * sk * int64_t(ES));
+  b_estep = uint64_t((B_ALONG_N ? sn : sk) * int64_t(ES));
   [[unroll]] for (uint s = 0u; s < LB; ++s) {
     const uint c = gl_LocalInvocationID.x + s * NT;
     int64_t n;
@@ -180,57 +199,75 @@ void setup_b(uint64_t base, int64_t n0, int64_t N, int64_t sk, int64_t sn) {
   }
 }
 
-// Global -> registers: the slice starting at k0.
-void load_a(int64_t k0, int64_t K, int64_t sm, int64_t sk) {
-  const uint64_t kstep = uint64_t(k0 * sk * int64_t(ES));
+// Global -> registers: the slice starting at k0 (slices are loaded in order: each call
+// advances the slot pointers by one slice). `full`: the tile is interior and the slice full,
+// so no bounds are checked (FAST only).
+void load_a(int64_t k0, int64_t K, bool full) {
   [[unroll]] for (uint s = 0u; s < LA; ++s) {
     W w = W(0);
-    const int64_t k = k0 + i64(a_off[s]);
-    const uint64_t ptr = a_ptr[s] + kstep;
-    if (!A_ALONG_K) {
-      if (k < K && a_lim[s] > 0) {
-        if (A_VEC && a_lim[s] == int(VW)) {
+    const uint64_t ptr = a_ptr[s];
+    if (FAST && full) {
+      if (A_VEC) {
+        w = WRef(ptr).v;
+      } else {
+        [[unroll]] for (uint e = 0u; e < VW; ++e) wput(w, e, ERef(ptr + uint64_t(e) * a_estep).v);
+      }
+    } else {
+      const int64_t k = k0 + i64(a_off[s]);
+      if (!A_ALONG_K) {
+        if (k < K && a_lim[s] > 0) {
+          if (A_VEC && a_lim[s] == int(VW)) {
+            w = WRef(ptr).v;
+          } else {
+            [[unroll]] for (uint e = 0u; e < VW; ++e)
+              if (int(e) < a_lim[s]) wput(w, e, ERef(ptr + uint64_t(e) * a_estep).v);
+          }
+        }
+      } else if (a_lim[s] > 0 && k < K) {
+        if (A_VEC && k + i64(VW) <= K) {
           w = WRef(ptr).v;
         } else {
           [[unroll]] for (uint e = 0u; e < VW; ++e)
-            if (int(e) < a_lim[s]) wput(w, e, ERef(addr_of(ptr, i64(e) * sm)).v);
+            if (k + i64(e) < K) wput(w, e, ERef(ptr + uint64_t(e) * a_estep).v);
         }
       }
-    } else if (a_lim[s] > 0 && k < K) {
-      if (A_VEC && k + i64(VW) <= K) {
-        w = WRef(ptr).v;
-      } else {
-        [[unroll]] for (uint e = 0u; e < VW; ++e)
-          if (k + i64(e) < K) wput(w, e, ERef(addr_of(ptr, i64(e) * sk)).v);
-      }
     }
+    a_ptr[s] = ptr + a_kstep;
     la[s] = CONJ_A ? conj_w(w) : w;
   }
 }
 
-void load_b(int64_t k0, int64_t K, int64_t sk, int64_t sn) {
-  const uint64_t kstep = uint64_t(k0 * sk * int64_t(ES));
+void load_b(int64_t k0, int64_t K, bool full) {
   [[unroll]] for (uint s = 0u; s < LB; ++s) {
     W w = W(0);
-    const int64_t k = k0 + i64(b_off[s]);
-    const uint64_t ptr = b_ptr[s] + kstep;
-    if (B_ALONG_N) {
-      if (k < K && b_lim[s] > 0) {
-        if (B_VEC && b_lim[s] == int(VW)) {
+    const uint64_t ptr = b_ptr[s];
+    if (FAST && full) {
+      if (B_VEC) {
+        w = WRef(ptr).v;
+      } else {
+        [[unroll]] for (uint e = 0u; e < VW; ++e) wput(w, e, ERef(ptr + uint64_t(e) * b_estep).v);
+      }
+    } else {
+      const int64_t k = k0 + i64(b_off[s]);
+      if (B_ALONG_N) {
+        if (k < K && b_lim[s] > 0) {
+          if (B_VEC && b_lim[s] == int(VW)) {
+            w = WRef(ptr).v;
+          } else {
+            [[unroll]] for (uint e = 0u; e < VW; ++e)
+              if (int(e) < b_lim[s]) wput(w, e, ERef(ptr + uint64_t(e) * b_estep).v);
+          }
+        }
+      } else if (b_lim[s] > 0 && k < K) {
+        if (B_VEC && k + i64(VW) <= K) {
           w = WRef(ptr).v;
         } else {
           [[unroll]] for (uint e = 0u; e < VW; ++e)
-            if (int(e) < b_lim[s]) wput(w, e, ERef(addr_of(ptr, i64(e) * sn)).v);
+            if (k + i64(e) < K) wput(w, e, ERef(ptr + uint64_t(e) * b_estep).v);
         }
       }
-    } else if (b_lim[s] > 0 && k < K) {
-      if (B_VEC && k + i64(VW) <= K) {
-        w = WRef(ptr).v;
-      } else {
-        [[unroll]] for (uint e = 0u; e < VW; ++e)
-          if (k + i64(e) < K) wput(w, e, ERef(addr_of(ptr, i64(e) * sk)).v);
-      }
     }
+    b_ptr[s] = ptr + b_kstep;
     lb[s] = CONJ_B ? conj_w(w) : w;
   }
 }
@@ -280,40 +317,78 @@ void compute(uint buf, uint tx, uint ty) {
   }
 }
 
+// Split-K reduction pass (TFG_OPT_REDUCE): one thread per element of C, grid-stride.
+void reduce_partials(DimsRef D, T alpha, T beta) {
+  const int64_t M = D.v[0], N = D.v[1], NB = D.v[3];
+  const int64_t scm = D.v[10], scn = D.v[11], scb = D.v[12];
+  const int64_t zstride = D.v[14], S = D.v[15];
+  const int64_t total = M * N * NB;
+  const int64_t step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
+  for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
+    const int64_t m = i % M, r = i / M, n = r % N, bi = r / N;
+    T sum = T(0);
+    for (int64_t z = 0; z < S; ++z) sum += ERef(addr_of(p.a, i + z * zstride)).v;
+    const uint64_t at = addr_of(p.c, m * scm + n * scn + bi * scb);
+    T v = mul(alpha, sum);
+    if (READ_C) v += mul(beta, OERef(at).v);
+    OERef(at).v = v;
+  }
+}
+
 void main() {
   DimsRef D = DimsRef(p.dims);
-  const int64_t M = D.v[0], N = D.v[1], K = D.v[2], NB = D.v[3];
+  const T alpha = scalar_of(p.alpha[0], p.alpha[1]);
+  const T beta = scalar_of(p.beta[0], p.beta[1]);
+  if (OPT_REDUCE) {
+    reduce_partials(D, alpha, beta);
+    return;
+  }
+  const int64_t M = D.v[0], N = D.v[1], KT = D.v[2], NB = D.v[3];
   const int64_t sam = D.v[4], sak = D.v[5], sab = D.v[6];
   const int64_t sbk = D.v[7], sbn = D.v[8], sbb = D.v[9];
   const int64_t scm = D.v[10], scn = D.v[11], scb = D.v[12];
+  // This workgroup's K range (split K: workgroup z; else all of K).
+  const int64_t kbeg = int64_t(gl_WorkGroupID.z) * D.v[13];
+  const int64_t K = max(min(KT - kbeg, D.v[13]), int64_t(0));
   const int64_t bm = i64(BM), bn = i64(BN), bk = i64(BK);
   const int64_t tiles_m = (M + bm - 1) / bm, tiles = tiles_m * ((N + bn - 1) / bn);
   const int64_t nk = (K + bk - 1) / bk;
-  const uint tx = gl_LocalInvocationID.x % RM, ty = gl_LocalInvocationID.x / RM;
-  const T alpha = scalar_of(p.alpha[0], p.alpha[1]);
-  const T beta = scalar_of(p.beta[0], p.beta[1]);
+  uint tx, ty;
+  if (WARP_MAP) {
+    const uint lane = gl_LocalInvocationID.x % 32u, warp = gl_LocalInvocationID.x / 32u;
+    tx = (warp % (RM / WR)) * WR + lane % WR;
+    ty = (warp / (RM / WR)) * WC + lane / WR;
+  } else {
+    tx = gl_LocalInvocationID.x % RM;
+    ty = gl_LocalInvocationID.x / RM;
+  }
 
   for (int64_t bi = int64_t(gl_WorkGroupID.y); bi < NB; bi += int64_t(gl_NumWorkGroups.y)) {
-    const uint64_t abase = addr_of(p.a, bi * sab), bbase = addr_of(p.b, bi * sbb), cbase = addr_of(p.c, bi * scb);
+    const uint64_t abase = addr_of(p.a, bi * sab + kbeg * sak), bbase = addr_of(p.b, bi * sbb + kbeg * sbk);
+    const uint64_t cbase = addr_of(p.c, bi * scb + int64_t(gl_WorkGroupID.z) * D.v[14]);
     for (int64_t t = int64_t(gl_WorkGroupID.x); t < tiles; t += int64_t(gl_NumWorkGroups.x)) {
       const int64_t m0 = (t % tiles_m) * bm, n0 = (t / tiles_m) * bn;
       [[unroll]] for (uint i = 0u; i < TM * TN; ++i) acc[i] = T(0);
       if (nk > 0) {
+        const bool interior = FAST && m0 + bm <= M && n0 + bn <= N;
         setup_a(abase, m0, M, sam, sak);
         setup_b(bbase, n0, N, sbk, sbn);
-        load_a(0, K, sam, sak);
-        load_b(0, K, sbk, sbn);
+        load_a(0, K, interior && bk <= K);
+        load_b(0, K, interior && bk <= K);
         store_tiles(0u);
         barrier();
         for (int64_t kt = 0; kt < nk; ++kt) {
-          const uint cur = uint(kt & 1);
+          const uint cur = NBUF == 2u ? uint(kt & 1) : 0u;
           const bool more = kt + 1 < nk;
           if (more) {
-            load_a((kt + 1) * bk, K, sam, sak);
-            load_b((kt + 1) * bk, K, sbk, sbn);
+            const int64_t k0 = (kt + 1) * bk;
+            const bool full = interior && k0 + bk <= K;
+            load_a(k0, K, full);
+            load_b(k0, K, full);
           }
           compute(cur, tx, ty);
-          if (more) store_tiles(cur ^ 1u);
+          if (NBUF == 1u) barrier();  // every thread is done reading the only buffer
+          if (more) store_tiles(NBUF == 2u ? cur ^ 1u : 0u);
           barrier();
         }
       }

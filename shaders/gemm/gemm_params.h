@@ -4,10 +4,17 @@
 // a, b, c: device address of element (0,0,0) of each operand (the view offset folded in; the
 // other elements may lie below it when strides are negative). dims: int64 block written by
 // upload_params: [M, N, K, B, A strides (m,k,b), B strides (k,n,b), C strides (m,n,b)] in
-// elements. alpha/beta: raw bits (re, im); f32/c32 keep float bits in the low word.
-// The tile and the operands' load modes are specialization constant 1 (TFG_SHIFT_*, TFG_A_*,
-// TFG_B_*: they shape the hot loop); conjugation and C's handling are runtime `flags`
-// (TFG_CONJ_*, TFG_READ_C, TFG_C_VEC), which keeps the number of pipelines small.
+// elements, then the split-K words [k per split (Kc), element stride of C per split z,
+// number of splits S]. alpha/beta: raw bits (re, im); f32/c32 keep float bits in the low word.
+// The tile, the operands' load modes and the kernel options are specialization constant 1
+// (TFG_SHIFT_*, TFG_A_*, TFG_B_*, TFG_OPT_*: they shape the hot loop); conjugation and C's
+// handling are runtime `flags` (TFG_CONJ_*, TFG_READ_C, TFG_C_VEC), which keeps the number of
+// pipelines small.
+//
+// Split K: workgroup z of a dispatch sums k in [z*Kc, min(K, (z+1)*Kc)) and writes its C tile
+// at c + z * (split stride); a non-split dispatch has Kc = K, stride 0 and one z. The partial
+// sums are then added by the TFG_OPT_REDUCE pass: a = the partials (compact [M,N,B] per split,
+// split stride apart), c = C: C = alpha * sum_z partial_z (+ beta * C).
 #ifndef TENFERRO_SHADERS_GEMM_GEMM_PARAMS_H
 #define TENFERRO_SHADERS_GEMM_GEMM_PARAMS_H
 
@@ -21,7 +28,7 @@ using tfg_u32 = std::uint32_t;
 #define tfg_u32 uint
 #endif
 
-#define TFG_DIMS_WORDS 13
+#define TFG_DIMS_WORDS 16
 
 // Specialization constant 1 (a 32-bit word): log2 of the tile extents and load modes.
 #define TFG_SHIFT_BM 0    // 4 bits: log2 BM (workgroup tile rows)
@@ -33,7 +40,14 @@ using tfg_u32 = std::uint32_t;
 #define TFG_A_VEC 0x200000       // 16-byte loads of A along its load axis are aligned
 #define TFG_B_ALONG_N 0x400000   // load B along n (B's n stride is 1), else along k
 #define TFG_B_VEC 0x800000       // 16-byte loads of B along its load axis are aligned
-// Runtime flags (GemmParams::flags).
+// Kernel options (specialization constant 1 as well; src/vulkan/kernels/gemm_config.hpp).
+#define TFG_OPT_WARP 0x1000000    // warp-tiled thread mapping: 32 lanes own 8 (m) x 4 (n) threads
+#define TFG_OPT_WARP_T 0x2000000  // with TFG_OPT_WARP: 4 (m) x 8 (n) threads per warp instead
+#define TFG_OPT_FAST 0x4000000    // unguarded loads for full slices of interior tiles
+#define TFG_OPT_SINGLE 0x8000000  // one shared buffer (two barriers per slice, half the memory)
+#define TFG_OPT_REDUCE 0x10000000 // the split-K reduction pass (not a gemm tile)
+#define TFG_OPT_MASK 0x1F000000
+// Runtime flags (GemmParams::flags; a separate word, the values overlap TFG_OPT_* on purpose).
 #define TFG_CONJ_A 0x1000000
 #define TFG_CONJ_B 0x2000000
 #define TFG_READ_C 0x4000000     // beta != 0: C is read (never read when beta == 0)

@@ -14,6 +14,9 @@ struct Options {
   // gigabytes cost tens of milliseconds, so memory-bound ops must reuse their blocks).
   static constexpr std::uint64_t kVkCacheAuto = ~std::uint64_t{0};
   std::uint64_t vk_cache_bytes = kVkCacheAuto;
+  // TENFERRO_VK_GEMM_TILE: "bm,bn,bk,tm,tn[,opts[,split]]" forces the Vulkan gemm configuration
+  // (src/vulkan/kernels/gemm_config.hpp; tuning only, ignored when invalid). "" = automatic.
+  std::string vk_gemm_tile;
 };
 
 const Options& options();

@@ -2,7 +2,9 @@
 // device supports, operands in any layout (column/row major, padded, negative and zero
 // strides, misaligned offsets), batches, conj flags, alpha/beta (beta == 0 never reads C: C
 // starts as NaN), K == 0, extents 1/7/129 and the large-tile path. Elements of C's storage
-// outside the view must stay untouched.
+// outside the view must stay untouched. The Forced* tests pin kernel configurations through the
+// internal hook (vulkan/kernels/gemm_config.hpp): fast path, warp mappings, 8x8 f64, single
+// buffer, split K, tall-skinny tiles.
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -10,6 +12,7 @@
 #include <string>
 
 #include "vk_test_util.hpp"
+#include "vulkan/kernels/gemm_config.hpp"
 
 namespace tenferro::vktest {
 namespace {
@@ -172,6 +175,29 @@ class GemmGpuTest : public VulkanTest {
   }
 };
 
+/// Runs `c` with the kernel configuration `cfg` (text form of gemm_config.hpp), which must be
+/// valid on the device (a silently ignored override would test the default instead).
+class GemmForcedTest : public GemmGpuTest {
+ protected:
+  void run_with(const char* cfg, const Case& c, std::uint64_t seed = 1, bool expect_split = false) {
+    SCOPED_TRACE(cfg);
+    if (!be().supports(OpId::dot_general, c.d)) GTEST_SKIP() << "device lacks " << dtype_name(c.d);
+    const auto g = vk::parse_gemm_config(cfg);
+    ASSERT_TRUE(g.has_value());
+    ASSERT_TRUE(vk::gemm_config_valid_on(be(), c.d, *g)) << "configuration not valid on this device";
+    if (expect_split) {
+      EXPECT_GT(vk::gemm_splits(*g, c.d, c.M, c.N, c.K, c.B), 1);
+    }
+    vk::set_gemm_config_override(*g);
+    run(c, seed);
+    vk::set_gemm_config_override(std::nullopt);
+  }
+  void TearDown() override {
+    vk::set_gemm_config_override(std::nullopt);
+    GemmGpuTest::TearDown();
+  }
+};
+
 constexpr DType kTypes[] = {DType::F32, DType::F64, DType::C32, DType::C64};
 
 TEST_F(GemmGpuTest, ExtentsAndLayouts) {
@@ -255,6 +281,106 @@ TEST_F(GemmGpuTest, SmallBatched) {
     c.lb = Lay::row;
     run(c);
   }
+}
+
+TEST_F(GemmForcedTest, FastPath) {
+  // Interior tiles with full slices take the unguarded loads; edge tiles and the last partial
+  // slice the guarded ones. Vector loads (col), along k (row), strided elements (padded,
+  // misaligned) and negative strides (reversed).
+  const Lay lays[][3] = {{Lay::col, Lay::col, Lay::col},
+                         {Lay::row, Lay::row, Lay::row},
+                         {Lay::padded, Lay::misaligned, Lay::misaligned},
+                         {Lay::reversed, Lay::reversed, Lay::padded}};
+  int i = 0;
+  for (const auto& l : lays) {
+    Case c = make_case(DType::F32, 129, 130, 37, 2);
+    c.la = l[0];
+    c.lb = l[1];
+    c.lc = l[2];
+    c.beta = i % 2 ? 0.5 : 0.0;
+    run_with("64,64,16,4,4,f,1", c, static_cast<std::uint64_t>(++i));
+  }
+  Case c = make_case(DType::F32, 128, 64, 64, 1);  // interior tiles only, full slices only
+  run_with("64,64,16,4,4,f,1", c);
+  c = make_case(DType::C64, 33, 40, 19, 2);
+  c.conj_a = true;
+  c.lb = Lay::row;
+  run_with("32,32,4,4,4,f,1", c);
+}
+
+TEST_F(GemmForcedTest, WarpMaps) {
+  for (const char* cfg : {"64,64,16,4,4,wf,1", "64,64,16,4,4,tf,1", "64,64,16,4,4,w,1"}) {
+    Case c = make_case(DType::F32, 129, 70, 33, 1);
+    c.lb = Lay::row;
+    run_with(cfg, c);
+  }
+  Case c = make_case(DType::C32, 65, 65, 17, 2);
+  c.conj_b = true;
+  c.alpha = c128(0.5, -1.0);
+  c.beta = c128(1.0, 0.5);
+  run_with("64,64,8,4,4,tf,1", c);
+}
+
+TEST_F(GemmForcedTest, EightByEightF64) {
+  Case c = make_case(DType::F64, 129, 131, 41, 1);
+  c.la = Lay::row;
+  c.lc = Lay::padded;
+  run_with("64,64,8,8,8,wf,1", c);
+  c = make_case(DType::F64, 7, 129, 20, 2);
+  c.la = Lay::reversed;
+  c.beta = -1.0;
+  run_with("128,128,8,8,8,wfs,1", c);
+}
+
+TEST_F(GemmForcedTest, SingleBuffer) {
+  Case c = make_case(DType::F32, 70, 65, 50, 1);
+  c.lb = Lay::misaligned;
+  run_with("64,64,16,4,4,s,1", c);
+  c = make_case(DType::C64, 20, 9, 21, 3);
+  c.la = Lay::row;
+  c.conj_a = true;
+  run_with("32,32,8,4,4,fs,1", c);
+}
+
+TEST_F(GemmForcedTest, SplitK) {
+  int i = 0;
+  for (DType d : kTypes) {
+    Case c = make_case(d, 7, 9, 520, 3);  // 33 slices of 16 into 4 splits
+    c.la = i % 2 ? Lay::row : Lay::reversed;
+    c.lb = i % 2 ? Lay::padded : Lay::col;
+    c.lc = i % 2 ? Lay::row : Lay::col;
+    c.conj_a = true;
+    c.alpha = is_complex(d) ? c128(0.5, -1.25) : c128(-1.5, 0);
+    c.beta = i % 2 ? (is_complex(d) ? c128(-0.75, 2.0) : c128(2.0, 0)) : c128(0, 0);
+    run_with(is_complex(d) ? "32,32,8,4,4,-,4" : "32,32,16,4,4,-,4", c, static_cast<std::uint64_t>(++i), true);
+  }
+  Case c = make_case(DType::F32, 33, 5, 20, 1);  // 2 slices: the second split is short
+  c.lb = Lay::zero_k;
+  run_with("32,32,16,4,4,f,8", c, 5, true);
+  c = make_case(DType::F64, 5, 6, 0, 2);  // K == 0: no split, C = beta * C
+  c.beta = 2.0;
+  run_with("32,32,16,4,4,-,4", c);
+}
+
+TEST_F(GemmGpuTest, AutoSplitK) {
+  // Few output tiles and a long K: the automatic split (default configuration).
+  for (DType d : {DType::F32, DType::C64}) {
+    Case c = make_case(d, 5, 3, 4100, 1);
+    c.beta = 0.5;
+    run(c);
+  }
+}
+
+TEST_F(GemmForcedTest, TallSkinny) {
+  Case c = make_case(DType::F32, 520, 7, 33, 2);
+  c.lb = Lay::row;
+  run_with("256,32,8,8,4,w,1", c);
+  c = make_case(DType::F64, 7, 300, 29, 1);
+  c.la = Lay::row;
+  c.lc = Lay::row;
+  run_with("32,256,8,4,8,s,1", c);
+  c = make_case(DType::C64, 129, 1, 16, 1);
+  run_with("128,32,8,4,4,fs,1", c);
 }
 
 // gemm_small.comp (one invocation per output) and the tiled kernel on both sides of the

@@ -3,28 +3,32 @@
 //
 // Products whose tiles would be mostly empty (small M x N, short K: Hadamard and outer products,
 // batches of tiny matrices) run on shaders/gemm/gemm_small.comp instead, one invocation per
-// output element (`small_product`).
+// output element (`small_product`), unless a configuration is forced (gemm_config.hpp).
 //
 // A call is one dispatch over all batches, reading every operand in place through its strides
-// (any sign, 0 included). The tile configuration (BM x BN workgroup tile, BK slice, TM x TN
-// outputs per thread) comes from the problem shape and DeviceCaps (shared-memory limit,
-// workgroup-size limit); the operands' load modes (load axis, 16-byte loads) follow from strides
-// and alignment. Both are packed into specialization constant 1 (TFG_* in
-// shaders/gemm/gemm_params.h): at most 16 pipelines per dtype and tile. Conjugation, whether C
-// is read (beta != 0) and 16-byte stores of C are runtime flags in the push constants.
-//
-// Tuning hook: TENFERRO_VK_GEMM_TILE="bm,bn,bk,tm,tn" (powers of two) overrides the tile for
-// every call when the configuration is valid for the dtype and device (bench/vk_gemm_bench.cpp).
+// (any sign, 0 included); with split K (few output tiles, long K) it is two: the K ranges write
+// partial tiles into a scratch tensor, then a reduction pass applies alpha and beta. The
+// configuration (tile, options, splits: gemm_config.hpp) comes from the table kDefaults (per
+// dtype and size class) shrunk to DeviceCaps, or from the tuning override; the operands' load
+// modes (load axis, 16-byte loads) follow from strides and alignment. Both are packed into
+// specialization constant 1 (TFG_* in shaders/gemm/gemm_params.h): at most 16 pipelines per
+// dtype and configuration. Conjugation, whether C is read (beta != 0) and 16-byte stores of C
+// are runtime flags in the push constants.
 #include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <span>
+#include <string>
+#include <vector>
 
+#include "core/options.hpp"
 #include "shaders/common/params.h"
 #include "shaders/gemm/gemm_params.h"
 #include "vulkan/backend.hpp"
+#include "vulkan/kernels/gemm_config.hpp"
 
 namespace tenferro::vk {
 
@@ -35,73 +39,84 @@ namespace {
 
 using I = std::int64_t;
 
-struct Tile {
-  int bm = 0, bn = 0, bk = 0, tm = 0, tn = 0;
-  int threads() const { return (bm / tm) * (bn / tn); }
+/// Size classes of an M x N product (first match): small (M, N <= 32), tall (N <= 32,
+/// M >= 512), wide (M <= 32, N >= 512), large (M, N >= 512), else medium.
+enum class SizeClass : std::uint8_t { small, tall, wide, large, medium };
+
+SizeClass size_class(I M, I N) {
+  if (M <= 32 && N <= 32) return SizeClass::small;
+  if (N <= 32 && M >= 512) return SizeClass::tall;
+  if (M <= 32 && N >= 512) return SizeClass::wide;
+  if (M >= 512 && N >= 512) return SizeClass::large;
+  return SizeClass::medium;
+}
+
+struct DefaultRow {
+  DType d;
+  SizeClass cls;
+  GemmConfig c;  // {bm, bn, bk, tm, tn, opts, split}
 };
 
-/// Elements per 16-byte word of the shared tiles (VW in the shader).
-int words_of(DType d) {
-  switch (d) {
-    case DType::F32: return 4;
-    case DType::F64: case DType::C32: return 2;
-    default: return 1;  // C64
-  }
-}
+// The defaults: one line per (dtype, size class). Large: best of the H200 sweep in docs/gemm.md;
+// small: one workgroup per small matrix (batches across the grid). tall / wide keep the medium
+// tile until measured (candidates: {256, 32, 16, 8, 4} / {32, 256, 16, 4, 8}).
+constexpr std::uint32_t kNoOpts = 0;
+constexpr DefaultRow kDefaults[] = {
+    {DType::F32, SizeClass::large, {64, 128, 16, 8, 8, kNoOpts, 0}},
+    {DType::F64, SizeClass::large, {128, 64, 8, 8, 4, kNoOpts, 0}},
+    {DType::C32, SizeClass::large, {128, 64, 8, 8, 4, kNoOpts, 0}},
+    {DType::C64, SizeClass::large, {64, 64, 4, 4, 4, kNoOpts, 0}},
+    {DType::F32, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
+    {DType::F64, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
+    {DType::C32, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
+    {DType::C64, SizeClass::medium, {64, 64, 4, 4, 4, kNoOpts, 0}},
+    {DType::F32, SizeClass::tall, {64, 64, 16, 4, 4, kNoOpts, 0}},
+    {DType::F64, SizeClass::tall, {64, 64, 16, 4, 4, kNoOpts, 0}},
+    {DType::C32, SizeClass::tall, {64, 64, 16, 4, 4, kNoOpts, 0}},
+    {DType::C64, SizeClass::tall, {64, 64, 4, 4, 4, kNoOpts, 0}},
+    {DType::F32, SizeClass::wide, {64, 64, 16, 4, 4, kNoOpts, 0}},
+    {DType::F64, SizeClass::wide, {64, 64, 16, 4, 4, kNoOpts, 0}},
+    {DType::C32, SizeClass::wide, {64, 64, 16, 4, 4, kNoOpts, 0}},
+    {DType::C64, SizeClass::wide, {64, 64, 4, 4, 4, kNoOpts, 0}},
+    {DType::F32, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
+    {DType::F64, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
+    {DType::C32, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
+    {DType::C64, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
+};
 
-std::uint64_t shared_bytes(const Tile& t, int vw) {
-  return 2ull * 16ull * static_cast<std::uint64_t>(t.bk * (t.bm / vw + 1) + t.bk * (t.bn / vw + 1));
-}
+// Automatic split K: only when the output has at most kSplitMaxTiles tiles (all batches) and
+// K >= kSplitMinK; aims at kSplitTargetGroups workgroups, at least kSplitMinSliceK of K per
+// split, scratch at most kSplitMaxScratch bytes.
+constexpr I kSplitMaxTiles = 32, kSplitMinK = 4096, kSplitTargetGroups = 128, kSplitMinSliceK = 1024;
+constexpr I kSplitMaxSplits = 256;
+constexpr std::uint64_t kSplitMaxScratch = 256ull << 20;
 
 bool pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
-/// The shader's layout rules plus the device's limits.
-bool valid(const Tile& t, int vw, const DeviceCaps& caps) {
-  if (!pow2(t.bm) || !pow2(t.bn) || !pow2(t.bk) || !pow2(t.tm) || !pow2(t.tn)) return false;
-  if (t.bm > 1 << 15 || t.bn > 1 << 15 || t.bk > 1 << 15) return false;
-  if (t.tm % vw || t.tn % vw || t.bk % vw || t.bm % t.tm || t.bn % t.tn) return false;
-  const auto nt = static_cast<std::uint32_t>(t.threads());
-  return nt <= 1024 && nt <= caps.max_group_size_x && shared_bytes(t, vw) <= caps.max_shared_memory;
+std::uint32_t log2u(int x) { return static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(x))); }
+
+std::uint32_t tile_bits(const GemmConfig& c) {
+  return log2u(c.bm) << TFG_SHIFT_BM | log2u(c.bn) << TFG_SHIFT_BN | log2u(c.bk) << TFG_SHIFT_BK |
+         log2u(c.tm) << TFG_SHIFT_TM | log2u(c.tn) << TFG_SHIFT_TN;
 }
 
-/// TENFERRO_VK_GEMM_TILE, parsed once.
-std::optional<Tile> tile_override() {
-  static const std::optional<Tile> t = []() -> std::optional<Tile> {
-    const char* s = std::getenv("TENFERRO_VK_GEMM_TILE");
-    Tile r;
-    if (!s || std::sscanf(s, "%d,%d,%d,%d,%d", &r.bm, &r.bn, &r.bk, &r.tm, &r.tn) != 5) return std::nullopt;
-    return r;
-  }();
-  return t;
+std::optional<GemmConfig>& override_slot() {
+  static std::optional<GemmConfig> o;
+  return o;
 }
 
-/// Tile for an M x N product of dtype d. Large: both extents >= 512; small: both <= 32 (one
-/// workgroup per small matrix, batches across the grid); else medium (64 x 64). Shrinks BK,
-/// then the tile, until the device's shared memory and workgroup limits hold.
-Tile pick_tile(DType d, I M, I N, const DeviceCaps& caps) {
-  const int vw = words_of(d);
-  if (auto o = tile_override(); o && valid(*o, vw, caps)) return *o;
-  Tile t;
-  if (M >= 512 && N >= 512) {
-    switch (d) {
-      // Best of the configurations measured on an H200 (docs/gemm.md).
-      case DType::F32: t = {64, 128, 16, 8, 8}; break;
-      case DType::F64: t = {128, 64, 8, 8, 4}; break;
-      case DType::C32: t = {128, 64, 8, 8, 4}; break;
-      default: t = {64, 64, 4, 4, 4}; break;
-    }
-  } else if (M <= 32 && N <= 32) {
-    t = {32, 32, 16, 4, 4};
-  } else {
-    t = d == DType::C64 ? Tile{64, 64, 4, 4, 4} : Tile{64, 64, 16, 4, 4};  // measured best for c64 / f64
-  }
-  while (!valid(t, vw, caps) && t.bk > vw) t.bk /= 2;
-  while (!valid(t, vw, caps) && t.bm > t.tm) {
-    t.bm /= 2;
-    t.bn /= 2;
-  }
-  TENFERRO_CHECK(valid(t, vw, caps), unsupported, "dot_general", "", "[vulkan] no gemm tile fits this device");
-  return t;
+/// The configuration of one call: override, Options::vk_gemm_tile, else the default.
+/// `forced`: an override or the option was used (the tiled kernel then runs even for small
+/// products, so that tests and sweeps measure the configuration they asked for).
+GemmConfig choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps, bool& forced) {
+  forced = true;
+  if (const auto& o = override_slot(); o && gemm_config_valid(d, *o, caps)) return *o;
+  static const std::optional<GemmConfig> env = options().vk_gemm_tile.empty()
+                                                   ? std::nullopt
+                                                   : parse_gemm_config(options().vk_gemm_tile);
+  if (env && gemm_config_valid(d, *env, caps)) return *env;
+  forced = false;
+  return gemm_default_config(d, M, N, K, B, caps);
 }
 
 /// True when stepping `stride` elements of `es` bytes keeps 16-byte alignment (or the axis
@@ -154,6 +169,114 @@ constexpr I kSmallIdx32Limit = (I{1} << 31) - (I{1} << 26);  // headroom for the
 
 }  // namespace
 
+int gemm_words_of(DType d) {
+  switch (d) {
+    case DType::F32: return 4;
+    case DType::F64: case DType::C32: return 2;
+    default: return 1;  // C64
+  }
+}
+
+std::uint64_t gemm_shared_bytes(const GemmConfig& c, DType d) {
+  const int vw = gemm_words_of(d);
+  const std::uint64_t bufs = (c.opts & TFG_OPT_SINGLE) ? 1 : 2;
+  return bufs * 16ull * static_cast<std::uint64_t>(c.bk * (c.bm / vw + 1) + c.bk * (c.bn / vw + 1));
+}
+
+bool gemm_config_valid(DType d, const GemmConfig& c, const DeviceCaps& caps) {
+  const int vw = gemm_words_of(d);
+  if (!pow2(c.bm) || !pow2(c.bn) || !pow2(c.bk) || !pow2(c.tm) || !pow2(c.tn)) return false;
+  if (c.bm > 1 << 15 || c.bn > 1 << 15 || c.bk > 1 << 15) return false;
+  if (c.tm % vw || c.tn % vw || c.bk % vw || c.bm % c.tm || c.bn % c.tn) return false;
+  if ((c.opts & ~(TFG_OPT_WARP | TFG_OPT_WARP_T | TFG_OPT_FAST | TFG_OPT_SINGLE)) != 0 || c.split < 0) return false;
+  const int rm = c.bm / c.tm, rn = c.bn / c.tn, nt = rm * rn;
+  if (c.opts & TFG_OPT_WARP_T && !(c.opts & TFG_OPT_WARP)) return false;
+  if (c.opts & TFG_OPT_WARP) {
+    const int wr = (c.opts & TFG_OPT_WARP_T) ? 4 : 8, wc = 32 / wr;
+    if (rm % wr || rn % wc || nt % 32) return false;
+  }
+  if (c.opts & TFG_OPT_FAST && ((c.bm * c.bk / vw) % nt || (c.bn * c.bk / vw) % nt)) return false;
+  const auto nt32 = static_cast<std::uint32_t>(nt);
+  return nt32 <= 1024 && nt32 <= caps.max_group_size_x && gemm_shared_bytes(c, d) <= caps.max_shared_memory;
+}
+
+GemmConfig gemm_default_config(DType d, I M, I N, I /*K*/, I /*B*/, const DeviceCaps& caps) {
+  const SizeClass cls = size_class(M, N);
+  GemmConfig t;
+  for (const DefaultRow& r : kDefaults)
+    if (r.d == d && r.cls == cls) t = r.c;
+  TENFERRO_ASSERT(t.bm > 0);
+  // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold.
+  const int vw = gemm_words_of(d);
+  while (!gemm_config_valid(d, t, caps) && t.bk > vw) t.bk /= 2;
+  while (!gemm_config_valid(d, t, caps) && t.bm > t.tm && t.bn > t.tn) {
+    t.bm /= 2;
+    t.bn /= 2;
+  }
+  TENFERRO_CHECK(gemm_config_valid(d, t, caps), unsupported, "dot_general", "",
+                 "[vulkan] no gemm tile fits this device");
+  return t;
+}
+
+int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
+  if (K <= 0 || c.split == 1) return 1;
+  const I slices = (K + c.bk - 1) / c.bk;
+  I s = c.split;
+  if (s == 0) {
+    const I tiles = ((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn) * B;
+    if (tiles > kSplitMaxTiles || K < kSplitMinK) return 1;
+    s = std::min(kSplitTargetGroups / tiles, K / kSplitMinSliceK);
+  }
+  const std::uint64_t out_bytes = static_cast<std::uint64_t>(M * N * B) * dtype_size(d);
+  s = std::min({s, slices, kSplitMaxSplits, static_cast<I>(kSplitMaxScratch / std::max<std::uint64_t>(out_bytes, 1))});
+  if (s < 2) return 1;
+  // Whole BK slices per split; the last split may be shorter, none is empty.
+  const I kc = ((K + s - 1) / s + c.bk - 1) / c.bk * c.bk;
+  return static_cast<int>((K + kc - 1) / kc);
+}
+
+std::string gemm_config_string(const GemmConfig& c) {
+  char o[8] = {0};
+  int n = 0;
+  if (c.opts & TFG_OPT_WARP) o[n++] = (c.opts & TFG_OPT_WARP_T) ? 't' : 'w';
+  if (c.opts & TFG_OPT_FAST) o[n++] = 'f';
+  if (c.opts & TFG_OPT_SINGLE) o[n++] = 's';
+  if (n == 0) o[n++] = '-';
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%d,%d,%d,%d,%d,%s,%d", c.bm, c.bn, c.bk, c.tm, c.tn, o, c.split);
+  return buf;
+}
+
+std::optional<GemmConfig> parse_gemm_config(std::string_view s) {
+  GemmConfig c;
+  char opts[16] = {0};
+  int split = 0;
+  const std::string str(s);
+  const int n = std::sscanf(str.c_str(), "%d,%d,%d,%d,%d,%15[-wtfs],%d", &c.bm, &c.bn, &c.bk, &c.tm, &c.tn, opts, &split);
+  if (n < 5) return std::nullopt;
+  for (const char* q = opts; *q; ++q) {
+    switch (*q) {
+      case 'w': c.opts |= TFG_OPT_WARP; break;
+      case 't': c.opts |= TFG_OPT_WARP | TFG_OPT_WARP_T; break;
+      case 'f': c.opts |= TFG_OPT_FAST; break;
+      case 's': c.opts |= TFG_OPT_SINGLE; break;
+      default: break;  // '-'
+    }
+  }
+  c.split = n >= 7 ? split : 0;
+  return c;
+}
+
+bool gemm_config_valid_on(Backend& be, DType d, const GemmConfig& c) {
+  return gemm_config_valid(d, c, static_cast<VulkanBackend&>(be).device().caps());
+}
+
+GemmConfig gemm_default_config_on(Backend& be, DType d, I M, I N, I K, I B) {
+  return gemm_default_config(d, M, N, K, B, static_cast<VulkanBackend&>(be).device().caps());
+}
+
+void set_gemm_config_override(const std::optional<GemmConfig>& c) { override_slot() = c; }
+
 bool supports_gemm(const DeviceCaps& caps, DType d) {
   switch (d) {
     case DType::F32: case DType::C32: return true;
@@ -161,6 +284,23 @@ bool supports_gemm(const DeviceCaps& caps, DType d) {
     default: return false;
   }
 }
+
+namespace {
+
+/// One dispatch of the gemm shader (under the device lock).
+void dispatch(VulkanBackend& be, const std::string& variant, std::uint32_t cfg, std::uint32_t threads,
+              GemmParams& p, std::span<const std::int64_t> dims, const std::vector<ByteRange>& reads,
+              const std::vector<ByteRange>& writes, std::uint64_t bytes, std::uint32_t gx, std::uint32_t gy,
+              std::uint32_t gz) {
+  VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(cfg), threads);
+  p.dims = be.upload_params(dims);
+  VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
+  vkCmdDispatch(cmd, gx, gy, gz);
+}
+
+}  // namespace
 
 void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const TensorView &a = call.a, &b = call.b, &c = call.c;
@@ -170,8 +310,11 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   if (M == 0 || N == 0 || B == 0) return;
   const std::size_t es = dtype_size(d);
   const DeviceCaps& caps = be.device().caps();
-  const Tile t = pick_tile(d, M, N, caps);
-  const int vw = words_of(d);
+  bool forced = false;
+  const GemmConfig t = choose_config(d, M, N, K, B, caps, forced);
+  const int vw = gemm_words_of(d);
+  const bool small = !forced && small_product(M, N, K);
+  const I splits = small ? 1 : gemm_splits(t, d, M, N, K, B);
 
   const I sam = a.strides()[0], sak = a.strides()[1], sab = a.strides()[2];
   const I sbk = b.strides()[0], sbn = b.strides()[1], sbb = b.strides()[2];
@@ -179,11 +322,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const bool read_c = !is_zero_in(call.beta, d);
   const bool have_ab = K > 0;
 
-  std::uint32_t cfg = static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(t.bm))) << TFG_SHIFT_BM |
-                      static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(t.bn))) << TFG_SHIFT_BN |
-                      static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(t.bk))) << TFG_SHIFT_BK |
-                      static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(t.tm))) << TFG_SHIFT_TM |
-                      static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(t.tn))) << TFG_SHIFT_TN;
+  std::uint32_t cfg = tile_bits(t) | t.opts;
   GemmParams p{};
   if (have_ab) {
     p.a = address_of(a);
@@ -202,54 +341,90 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
                        aligned16(b_n ? sbk : sbn, b_n ? K : N, es) && aligned16(sbb, B, es);
     if (b_vec) cfg |= TFG_B_VEC;
   }
-  p.c = address_of(c);
-  if (vw > 1 && scm == 1 && p.c % 16 == 0 && aligned16(scn, N, es) && aligned16(scb, B, es)) p.flags |= TFG_C_VEC;
   if (call.conj_a && is_complex(d)) p.flags |= TFG_CONJ_A;
   if (call.conj_b && is_complex(d)) p.flags |= TFG_CONJ_B;
-  if (read_c) p.flags |= TFG_READ_C;
-  scalar_bits(call.alpha, d, p.alpha);
-  scalar_bits(call.beta, d, p.beta);
 
-  const std::int64_t dims[TFG_DIMS_WORDS] = {M, N, K, B, sam, sak, sab, sbk, sbn, sbb, scm, scn, scb};
   std::vector<ByteRange> reads, writes;
   std::uint64_t bytes = 0;
   if (have_ab) {
     add_range(a, reads, bytes);
     add_range(b, reads, bytes);
   }
-  if (read_c) add_range(c, reads, bytes);
-  add_range(c, writes, bytes);
+  const I tiles = ((M + t.bm - 1) / t.bm) * ((N + t.bn - 1) / t.bn);
+  const auto gx = static_cast<std::uint32_t>(std::min<I>(tiles, caps.max_group_count_x));
+  const auto gy = static_cast<std::uint32_t>(std::min<I>(B, 65535));
+  const std::string variant = "gemm_" + std::string(dtype_name(d));
+  const auto threads = static_cast<std::uint32_t>(t.threads());
 
-  std::uint32_t gx = 0, gy = 1, local = static_cast<std::uint32_t>(t.threads());
-  int spec = static_cast<int>(cfg);
-  std::string variant;
-  if (small_product(M, N, K)) {
-    // One invocation per output; 64-bit index arithmetic only when M*N*B needs it.
-    const I total = M * N * B;
-    local = Pipelines::kDefaultWorkgroupSize;
-    spec = total >= kSmallIdx32Limit ? 1 : 0;
-    gx = static_cast<std::uint32_t>(std::min<I>((total + local - 1) / local, caps.max_group_count_x));
-    variant = "gemm_small_" + std::string(dtype_name(d));
-  } else {
-    const I tiles = ((M + t.bm - 1) / t.bm) * ((N + t.bn - 1) / t.bn);
-    gx = static_cast<std::uint32_t>(std::min<I>(tiles, caps.max_group_count_x));
-    gy = static_cast<std::uint32_t>(std::min<I>(B, 65535));
-    variant = "gemm_" + std::string(dtype_name(d));
+  if (splits <= 1) {
+    p.c = address_of(c);
+    if (vw > 1 && scm == 1 && p.c % 16 == 0 && aligned16(scn, N, es) && aligned16(scb, B, es)) p.flags |= TFG_C_VEC;
+    if (read_c) p.flags |= TFG_READ_C;
+    scalar_bits(call.alpha, d, p.alpha);
+    scalar_bits(call.beta, d, p.beta);
+    const std::int64_t dims[TFG_DIMS_WORDS] = {M, N, K, B, sam, sak, sab, sbk, sbn, sbb, scm, scn, scb, K, 0, 1};
+    if (read_c) add_range(c, reads, bytes);
+    add_range(c, writes, bytes);
+    auto guard = be.lock();
+    if (small) {
+      // One invocation per output (gemm_small.comp); 64-bit index arithmetic only when M*N*B
+      // needs it.
+      const I total = M * N * B;
+      constexpr std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
+      const auto gxs = static_cast<std::uint32_t>(std::min<I>((total + local - 1) / local, caps.max_group_count_x));
+      dispatch(be, "gemm_small_" + std::string(dtype_name(d)), total >= kSmallIdx32Limit ? 1 : 0, local, p, dims,
+               reads, writes, bytes, gxs, 1, 1);
+    } else {
+      dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1);
+    }
+    const std::uint64_t value = be.recorder().open_value();
+    if (have_ab) {
+      VulkanBackend::storage_of(a).last_use = value;
+      VulkanBackend::storage_of(b).last_use = value;
+    }
+    VulkanBackend::storage_of(c).last_use = value;
+    be.after_op();
+    return;
   }
+
+  // Split K: pass 1 writes `splits` partial products (alpha 1, beta 0) into compact [M, N, B]
+  // blocks of a scratch tensor; pass 2 (TFG_OPT_REDUCE) sums them into C with alpha and beta.
+  const I kc = ((K + splits - 1) / splits + t.bk - 1) / t.bk * t.bk;
+  const I zstride = M * N * B;
+  const Tensor scratch = be.allocate(d, {zstride * splits});
+  p.c = address_of(scratch);
+  if (vw > 1 && p.c % 16 == 0 && aligned16(M, N, es) && aligned16(M * N, B, es)) p.flags |= TFG_C_VEC;
+  scalar_bits(Scalar::of(DType::F64, 1.0), d, p.alpha);
+  const std::int64_t dims1[TFG_DIMS_WORDS] = {M, N, K, B, sam, sak, sab, sbk, sbn, sbb, 1, M, M * N, kc, zstride, splits};
+  std::vector<ByteRange> scratch_range;
+  std::uint64_t scratch_bytes = 0;
+  add_range(scratch, scratch_range, scratch_bytes);
+
+  GemmParams q{};
+  q.a = p.c;
+  q.c = address_of(c);
+  if (read_c) q.flags |= TFG_READ_C;
+  scalar_bits(call.alpha, d, q.alpha);
+  scalar_bits(call.beta, d, q.beta);
+  const std::int64_t dims2[TFG_DIMS_WORDS] = {M, N, K, B, 0, 0, 0, 0, 0, 0, scm, scn, scb, kc, zstride, splits};
+  std::vector<ByteRange> reads2 = scratch_range, writes2;
+  std::uint64_t bytes2 = scratch_bytes;
+  if (read_c) add_range(c, reads2, bytes2);
+  add_range(c, writes2, bytes2);
+  const GemmConfig rt{vw, vw, vw, vw, vw, 0, 0};  // keeps the reduce pipeline's shared arrays tiny
+  constexpr std::uint32_t kReduceThreads = 256;
+  const auto gx2 = static_cast<std::uint32_t>(
+      std::min<I>((zstride + kReduceThreads - 1) / kReduceThreads, caps.max_group_count_x));
 
   auto guard = be.lock();
-  VkPipeline pipeline = be.pipelines().get(variant, spec, local);
-  p.dims = be.upload_params(dims);
-  VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
-  vkCmdDispatch(cmd, gx, gy, 1);
+  dispatch(be, variant, cfg, threads, p, dims1, reads, scratch_range, bytes + scratch_bytes, gx, gy,
+           static_cast<std::uint32_t>(splits));
+  dispatch(be, variant, tile_bits(rt) | TFG_OPT_REDUCE, kReduceThreads, q, dims2, reads2, writes2, bytes2, gx2, 1, 1);
   const std::uint64_t value = be.recorder().open_value();
-  if (have_ab) {
-    VulkanBackend::storage_of(a).last_use = value;
-    VulkanBackend::storage_of(b).last_use = value;
-  }
+  VulkanBackend::storage_of(a).last_use = value;
+  VulkanBackend::storage_of(b).last_use = value;
   VulkanBackend::storage_of(c).last_use = value;
+  VulkanBackend::storage_of(scratch).last_use = value;
   be.after_op();
 }
 

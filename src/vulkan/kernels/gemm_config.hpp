@@ -1,0 +1,69 @@
+// Configuration of the Vulkan gemm kernel (shaders/gemm/gemm.comp, src/vulkan/kernels/gemm.cpp).
+// Internal, not part of the public API: used by gemm.cpp, tests/vulkan/gemm_gpu_test.cpp and the
+// sweep mode of bench/vk_gemm_bench.cpp.
+//
+// A configuration is the workgroup tile (BM x BN outputs, BK slice of K, TM x TN outputs per
+// thread; powers of two), option bits (TFG_OPT_* of shaders/gemm/gemm_params.h, without
+// TFG_OPT_REDUCE) and the number of K splits. Text form (TENFERRO_VK_GEMM_TILE, bench output):
+// "bm,bn,bk,tm,tn[,opts[,split]]" where opts is "-" or letters: w = TFG_OPT_WARP, t = WARP with
+// TFG_OPT_WARP_T, f = TFG_OPT_FAST, s = TFG_OPT_SINGLE; split 0 = automatic, 1 = never, n >= 2 =
+// n splits (at most one per BK slice of K).
+//
+// Selection order per gemm call: the override (set_gemm_config_override), else
+// Options::vk_gemm_tile, else gemm_default_config; an override that is not valid for the
+// call's dtype and device is ignored (the default is used). A forced configuration (override or
+// option) always runs the tiled kernel, also for the products that gemm_small.comp would take.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tenferro/dtype.hpp"
+
+namespace tenferro {
+class Backend;
+}
+
+namespace tenferro::vk {
+
+struct DeviceCaps;
+
+struct GemmConfig {
+  int bm = 0, bn = 0, bk = 0, tm = 0, tn = 0;
+  std::uint32_t opts = 0;  // TFG_OPT_WARP | TFG_OPT_WARP_T | TFG_OPT_FAST | TFG_OPT_SINGLE
+  int split = 0;           // 0 automatic, 1 never, n >= 2: n splits of K
+  int threads() const { return tm > 0 && tn > 0 ? (bm / tm) * (bn / tn) : 0; }
+  bool operator==(const GemmConfig&) const = default;
+};
+
+/// Elements per 16-byte word of the shared tiles (VW in the shader): 4 f32, 2 f64/c32, 1 c64.
+int gemm_words_of(DType d);
+/// Shared memory the configuration needs, in bytes.
+std::uint64_t gemm_shared_bytes(const GemmConfig& c, DType d);
+/// The shader's layout rules and the device's limits (threads, shared memory). Options that
+/// the shader would ignore for this tile (a warp mapping that does not divide the thread grid,
+/// FAST when a thread's load slots are not all inside the slice) make it invalid, so that a
+/// sweep does not run duplicates.
+bool gemm_config_valid(DType d, const GemmConfig& c, const DeviceCaps& caps);
+/// The built-in choice (table in gemm.cpp, per dtype and size class), shrunk to the device.
+GemmConfig gemm_default_config(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B,
+                               const DeviceCaps& caps);
+/// Number of K splits a call runs with: c.split when >= 1 (clamped to the number of BK slices),
+/// else a heuristic (few tiles, long K). 1 means no split.
+int gemm_splits(const GemmConfig& c, DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
+
+/// The two above on the device of `be`, which must be a Vulkan backend (tests, bench).
+bool gemm_config_valid_on(Backend& be, DType d, const GemmConfig& c);
+GemmConfig gemm_default_config_on(Backend& be, DType d, std::int64_t M, std::int64_t N, std::int64_t K,
+                                  std::int64_t B);
+
+std::string gemm_config_string(const GemmConfig& c);
+/// Parses the text form; nullopt when malformed.
+std::optional<GemmConfig> parse_gemm_config(std::string_view s);
+
+/// Test / tuning hook: while set, every Vulkan gemm call uses `c` when valid for its dtype and
+/// device. Not synchronized: set it while no gemm call is running.
+void set_gemm_config_override(const std::optional<GemmConfig>& c);
+
+}  // namespace tenferro::vk
