@@ -40,8 +40,9 @@ namespace {
 using I = std::int64_t;
 
 /// Size classes of an M x N product (first match): small (M, N <= 32), tall (N <= 32,
-/// M >= 512), wide (M <= 32, N >= 512), large (M, N >= 512), else medium.
-enum class SizeClass : std::uint8_t { small, tall, wide, large, medium };
+/// M >= 512), wide (M <= 32, N >= 512), large (M, N >= 512), else medium; gemm_default_config
+/// turns medium into large (enough tiles) or few (M, N <= 256, few tiles).
+enum class SizeClass : std::uint8_t { small, tall, wide, large, medium, few };
 
 SizeClass size_class(I M, I N) {
   if (M <= 32 && N <= 32) return SizeClass::small;
@@ -61,17 +62,25 @@ struct DefaultRow {
 // small: one workgroup per small matrix (batches across the grid). tall / wide keep the medium
 // tile until measured (candidates: {256, 32, 16, 8, 4} / {32, 256, 16, 4, 8}).
 constexpr std::uint32_t kNoOpts = 0;
+constexpr std::uint32_t kF = TFG_OPT_FAST, kFS = TFG_OPT_FAST | TFG_OPT_SINGLE, kWF = TFG_OPT_WARP | TFG_OPT_FAST;
 constexpr DefaultRow kDefaults[] = {
-    {DType::F32, SizeClass::large, {64, 128, 16, 8, 8, kNoOpts, 0}},
-    {DType::F64, SizeClass::large, {128, 64, 8, 8, 4, kNoOpts, 0}},
-    {DType::C32, SizeClass::large, {128, 64, 8, 8, 4, kNoOpts, 0}},
-    {DType::C64, SizeClass::large, {64, 64, 4, 4, 4, kNoOpts, 0}},
+    // Large (and medium with enough tiles to fill the device): best of the H200 sweep of
+    // 2026-11-29 (bench/RESULTS.md, issue 5).
+    {DType::F32, SizeClass::large, {128, 128, 16, 8, 8, kF, 0}},
+    {DType::F64, SizeClass::large, {64, 128, 16, 8, 8, kFS, 0}},
+    {DType::C32, SizeClass::large, {128, 128, 8, 8, 4, kWF, 0}},
+    {DType::C64, SizeClass::large, {64, 32, 8, 4, 4, kWF, 0}},
     {DType::F32, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
     {DType::F64, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
     {DType::C32, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
     {DType::C64, SizeClass::medium, {64, 64, 4, 4, 4, kNoOpts, 0}},
-    {DType::F32, SizeClass::tall, {64, 64, 16, 4, 4, kNoOpts, 0}},
-    {DType::F64, SizeClass::tall, {64, 64, 16, 4, 4, kNoOpts, 0}},
+    // Few tiles, both extents <= 256: small tiles spread the work (sweep: f32/f64 256^3).
+    {DType::F32, SizeClass::few, {32, 32, 32, 4, 4, kF, 0}},
+    {DType::F64, SizeClass::few, {32, 32, 32, 4, 4, kF, 0}},
+    {DType::C32, SizeClass::few, {32, 32, 16, 4, 4, kF, 0}},
+    {DType::C64, SizeClass::few, {32, 32, 8, 4, 4, kNoOpts, 0}},
+    {DType::F32, SizeClass::tall, {128, 32, 16, 8, 4, kNoOpts, 0}},  // sweep: f32 16384 x 32 x 4096
+    {DType::F64, SizeClass::tall, {128, 32, 16, 8, 4, kNoOpts, 0}},  // (not measured in f64)
     {DType::C32, SizeClass::tall, {64, 64, 16, 4, 4, kNoOpts, 0}},
     {DType::C64, SizeClass::tall, {64, 64, 4, 4, 4, kNoOpts, 0}},
     {DType::F32, SizeClass::wide, {64, 64, 16, 4, 4, kNoOpts, 0}},
@@ -84,10 +93,15 @@ constexpr DefaultRow kDefaults[] = {
     {DType::C64, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
 };
 
+// A medium product whose large-tile grid (all batches) has at least this many tiles runs on the
+// large configuration (sweep: f64 1024 x 256^3 went from 4.1 to 16.4 TFLOP/s); with fewer tiles
+// and both extents <= 256 it runs on the `few` configuration.
+constexpr I kLargeMinTiles = 264;  // two waves of an H200's 132 SMs
+
 // Automatic split K: only when the output has at most kSplitMaxTiles tiles (all batches) and
 // K >= kSplitMinK; aims at kSplitTargetGroups workgroups, at least kSplitMinSliceK of K per
 // split, scratch at most kSplitMaxScratch bytes.
-constexpr I kSplitMaxTiles = 32, kSplitMinK = 4096, kSplitTargetGroups = 128, kSplitMinSliceK = 1024;
+constexpr I kSplitMaxTiles = 128, kSplitMinK = 4096, kSplitTargetGroups = 512, kSplitMinSliceK = 1024;
 constexpr I kSplitMaxSplits = 256;
 constexpr std::uint64_t kSplitMaxScratch = 256ull << 20;
 
@@ -200,18 +214,35 @@ bool gemm_config_valid(DType d, const GemmConfig& c, const DeviceCaps& caps) {
   return nt32 <= 1024 && nt32 <= caps.max_group_size_x && gemm_shared_bytes(c, d) <= caps.max_shared_memory;
 }
 
-GemmConfig gemm_default_config(DType d, I M, I N, I /*K*/, I /*B*/, const DeviceCaps& caps) {
-  const SizeClass cls = size_class(M, N);
-  GemmConfig t;
+GemmConfig default_row(DType d, SizeClass cls) {
   for (const DefaultRow& r : kDefaults)
-    if (r.d == d && r.cls == cls) t = r.c;
-  TENFERRO_ASSERT(t.bm > 0);
-  // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold.
+    if (r.d == d && r.cls == cls) return r.c;
+  TENFERRO_ASSERT(false);
+  return {};
+}
+
+GemmConfig gemm_default_config(DType d, I M, I N, I /*K*/, I B, const DeviceCaps& caps) {
+  SizeClass cls = size_class(M, N);
+  if (cls == SizeClass::medium) {
+    const GemmConfig l = default_row(d, SizeClass::large);
+    const I tiles = ((M + l.bm - 1) / l.bm) * ((N + l.bn - 1) / l.bn) * B;
+    if (tiles >= kLargeMinTiles) cls = SizeClass::large;
+    else if (M <= 256 && N <= 256) cls = SizeClass::few;
+  }
+  const GemmConfig row = default_row(d, cls);
+  // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold; when
+  // the row's options (warp mapping, fast path) fit no shrunk tile, retry without them.
   const int vw = gemm_words_of(d);
-  while (!gemm_config_valid(d, t, caps) && t.bk > vw) t.bk /= 2;
-  while (!gemm_config_valid(d, t, caps) && t.bm > t.tm && t.bn > t.tn) {
-    t.bm /= 2;
-    t.bn /= 2;
+  GemmConfig t = row;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    t = row;
+    if (attempt == 1) t.opts = kNoOpts;
+    while (!gemm_config_valid(d, t, caps) && t.bk > vw) t.bk /= 2;
+    while (!gemm_config_valid(d, t, caps) && t.bm > t.tm && t.bn > t.tn) {
+      t.bm /= 2;
+      t.bn /= 2;
+    }
+    if (gemm_config_valid(d, t, caps)) break;
   }
   TENFERRO_CHECK(gemm_config_valid(d, t, caps), unsupported, "dot_general", "",
                  "[vulkan] no gemm tile fits this device");
