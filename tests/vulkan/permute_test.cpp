@@ -58,10 +58,11 @@ void check_copy(Backend& be, DType d, const Layout& src_layout, const Layout& ds
     const Val have = read_elem(got.storage()->host_data() + o * std::int64_t(es), d);
     ASSERT_TRUE(same(d, have, want)) << what << " " << dtype_name(d) << " element " << i << " (dst offset " << o << ")";
   }
-  for (std::int64_t o = 0; o < dn; ++o)
-    if (!written[static_cast<std::size_t>(o)])
-      ASSERT_TRUE(same(d, read_elem(got.storage()->host_data() + o * std::int64_t(es), d), value_at(d, 999983)))
-          << what << " " << dtype_name(d) << " wrote outside the view at " << o;
+  for (std::int64_t o = 0; o < dn; ++o) {
+    if (written[static_cast<std::size_t>(o)]) continue;
+    ASSERT_TRUE(same(d, read_elem(got.storage()->host_data() + o * std::int64_t(es), d), value_at(d, 999983)))
+        << what << " " << dtype_name(d) << " wrote outside the view at " << o;
+  }
 }
 
 // Layout of x.permute(perm) for a compact x of `shape` (out axis k = x axis perm[k]).
