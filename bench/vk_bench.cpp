@@ -3,11 +3,17 @@
 // a session (2000 chained adds of 1000 elements, as tools/peer_bench.py `overhead` does).
 // Host clock around the work plus synchronize(); 3 warm-ups; medians of >= 20 samples; large
 // ops are timed 10 per sample inside one session so the fence wait is amortised.
-//   tenferro_bench_vk [--quick] [--device N]      --quick: small sizes + result checks (CI)
+// overhead_small_add_record is the host time to record the chain alone (see below); the
+// <case>_gpu records are GPU timestamp times per dispatch (Backend::profile_begin/end).
+//   tenferro_bench_vk [--quick] [--device N] [--chain N]
+//     --quick: small sizes + result checks (CI); --chain: length of the small-add chain
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <ctime>
 #include <vector>
 
 #include "harness.hpp"
@@ -51,10 +57,11 @@ Record make_record(const std::string& op, const std::string& shape) {
 
 int main(int argc, char** argv) {
   bool quick = false;
-  int device = -1;
+  int device = -1, chain_arg = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--device") && i + 1 < argc) device = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--chain") && i + 1 < argc) chain_arg = std::atoi(argv[++i]);
   }
   if (!vulkan_available()) {
     std::fprintf(stderr, "tenferro_bench_vk: no Vulkan device\n");
@@ -107,20 +114,93 @@ int main(int argc, char** argv) {
   addr.ceiling_name = "device copy (same run)";
   rows.push_back(addr);
 
-  // Small-op overhead: 2000 chained adds of 1000 elements in one session.
+  // Copy again, after add (warm clocks): the 2026-11-29 H200 copy samples were bimodal (p10
+  // 520 us, median 1337 us) while add was steady; copy_again and copy_fresh (a new output per
+  // copy, like add) tell an ordering/warm-up effect from one of the repeated output buffer.
+  Record copy2 = make_record("copy_again", copy.shape);
+  copy2.t = timed([&] { copy_into(be, x, out); });
+  copy2.t.median_us /= per_sample, copy2.t.p10_us /= per_sample, copy2.t.p90_us /= per_sample;
+  copy2.bytes = copy.bytes;
+  rows.push_back(copy2);
+  Record copy3 = make_record("copy_fresh", copy.shape);
+  copy3.t = timed([&] {
+    Tensor o = be.allocate(DType::F32, {n});
+    copy_into(be, x, o);
+  });
+  copy3.t.median_us /= per_sample, copy3.t.p10_us /= per_sample, copy3.t.p90_us /= per_sample;
+  copy3.bytes = copy.bytes;
+  rows.push_back(copy3);
+
+  // Small-op overhead: 2000 chained adds of 1000 elements in one session. Besides the total
+  // (record + submit + GPU + synchronize), the host time to *record* the chain (the loop inside
+  // the session, before end_session() submits the tail and synchronize() waits) is reported as
+  // overhead_small_add_record: total - record ~ GPU time not hidden behind recording.
   Tensor s = upload(be, host_f32(1000, 0.5f)), one = upload(be, host_f32(1000, 1.0f));
-  const int chain = quick ? 50 : 2000;
+  const int chain = chain_arg > 0 ? chain_arg : quick ? 50 : 2000;
+  const Options ov_opt{2, quick ? 3 : 7};
+  std::vector<double> record_us, record_cpu_us;  // wall and this thread's CPU time
+  auto thread_cpu_us = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) * 1e-3;
+  };
   Record ov = make_record("overhead_small_add", "[1000]");
   ov.t = measure([&] {
     with_session(be, [&] {
+      const auto t0 = std::chrono::steady_clock::now();
+      const double c0 = thread_cpu_us();
       Tensor z = s;
       for (int k = 0; k < chain; ++k) z = add(be, z, one);
+      record_cpu_us.push_back(thread_cpu_us() - c0);
+      record_us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
     });
     be.synchronize();
-  }, Options{2, quick ? 3 : 7});
+  }, ov_opt);
   ov.t.median_us /= chain, ov.t.p10_us /= chain, ov.t.p90_us /= chain;
   ov.flops = 1000.0;  // reported as a rate only for completeness; the figure is median_us
   rows.push_back(ov);
+  {
+    record_us.erase(record_us.begin(), record_us.begin() + ov_opt.warmups);
+    std::sort(record_us.begin(), record_us.end());
+    Record rec = make_record("overhead_small_add_record", "[1000]");
+    rec.t = {tenferro::bench::percentile(record_us, 0.5) / chain, tenferro::bench::percentile(record_us, 0.1) / chain,
+             tenferro::bench::percentile(record_us, 0.9) / chain, ov_opt.reps};
+    rec.flops = 1000.0;
+    rows.push_back(rec);
+    record_cpu_us.erase(record_cpu_us.begin(), record_cpu_us.begin() + ov_opt.warmups);
+    std::sort(record_cpu_us.begin(), record_cpu_us.end());
+    std::fprintf(stderr, "small-add chain: record %.2f us/op wall, %.2f us/op CPU of the recording thread\n",
+                 rec.t.median_us, tenferro::bench::percentile(record_cpu_us, 0.5) / chain);
+  }
+
+  // GPU-side view (Backend::profile_begin/end, timestamps around every dispatch): one more
+  // session of each case, reported as <case>_gpu records whose median_us is the GPU time per
+  // dispatch, plus the GPU idle share of the session's span (host/submission overhead).
+  auto profiled = [&](const std::string& name, const std::string& shape, double bytes, double flops, int count,
+                      auto&& body) {
+    be.synchronize();
+    be.profile_begin();
+    with_session(be, [&] { body(); });
+    const ProfileReport rep = be.profile_end();
+    if (!rep.supported || rep.dispatches == 0) return;
+    Record r = make_record(name + "_gpu", shape);
+    const double per = rep.busy_us / count;
+    r.t = {per, per, per, 1};
+    r.bytes = bytes;
+    r.flops = flops;
+    rows.push_back(r);
+    std::fprintf(stderr, "GPU profile, %s (%d ops):\n%s", name.c_str(), count, format_profile(rep).c_str());
+  };
+  profiled("copy", copy.shape, copy.bytes, 0, per_sample, [&] {
+    for (int k = 0; k < per_sample; ++k) copy_into(be, x, out);
+  });
+  profiled("add", copy.shape, addr.bytes, 0, per_sample, [&] {
+    for (int k = 0; k < per_sample; ++k) Tensor z = add(be, x, y);
+  });
+  profiled("overhead_small_add", "[1000]", 0, 1000.0, chain, [&] {
+    Tensor z = s;
+    for (int k = 0; k < chain; ++k) z = add(be, z, one);
+  });
 
   for (const Record& r : rows) std::printf("%s\n", r.json().c_str());
   std::fprintf(stderr, "\n%-22s %12s %12s %10s\n", "case", "median_us", "GB/s", "%copy");

@@ -48,6 +48,13 @@ foreach(_t f32 f64 i32 i64)
   tenferro_shader(clamp_${_t}_contig elementwise/clamp.comp DEFINES DT_${_T} TF_CONTIG)
 endforeach()
 
+# Strided copies of rank >= 2 (record_permute): 32x32 tiles through shared memory, 32-bit
+# indexing only (larger copies use copy_<b>_idx64).
+foreach(_b b1 b4 b8 b16)
+  string(TOUPPER "${_b}" _B)
+  tenferro_shader(permute_${_b} copy/permute.comp DEFINES DT_${_B})
+endforeach()
+
 # One file per family added after the elementwise/copy kernels.
 foreach(_family analytic cast reduce triangular gemm indexing)
   include(${CMAKE_CURRENT_LIST_DIR}/variants_${_family}.cmake)

@@ -25,6 +25,31 @@ struct TransferStats {
   std::uint64_t downloads = 0;
 };
 
+/// GPU time of one kernel family over a profiling window (Backend::profile_end).
+struct ProfileFamily {
+  std::string name;              // see ProfileReport
+  std::uint64_t dispatches = 0;  // recorded commands of this family (one timestamp pair each)
+  double gpu_us = 0;             // sum of their (end - begin) GPU timestamps
+};
+
+/// Per-kernel-family GPU time between Backend::profile_begin() and profile_end().
+/// Families: "gemm", "copy" (contiguous copies), "permute" (strided copies/permutations),
+/// "elementwise", "reduce", "cast", "indexing" (gather/scatter), "triangular", "fill",
+/// "transfer" (upload/download buffer copies), "other". Every recorded command gets a timestamp
+/// before and after it (both written once all earlier work completed), so profiling serializes
+/// the GPU work it measures: busy times are accurate, totals run slightly slower than unprofiled.
+struct ProfileReport {
+  bool supported = false;               // false: no GPU timestamps (CPU backend, or the device lacks them)
+  std::vector<ProfileFamily> families;  // families with dispatches > 0, in the order above
+  std::uint64_t dispatches = 0;         // sum over families
+  std::uint64_t batches = 0;            // command buffers submitted in the window
+  double busy_us = 0;                   // sum of gpu_us over families
+  double span_us = 0;                   // first begin to last end timestamp; span - busy = GPU idle
+                                        // (waiting for the host: recording, submission, sync)
+};
+/// A small table of a report ("family dispatches gpu_us %busy" rows, then busy/span/idle).
+std::string format_profile(const ProfileReport& r);
+
 /// One step of an elementwise fusion plan. args[j] >= 0 names an earlier step's result;
 /// args[j] < 0 names plan input (-args[j] - 1).
 struct FusionStep {
@@ -110,6 +135,13 @@ class Backend {
   /// Called by with_session around the body (one recording scope on a GPU).
   virtual void begin_session() {}
   virtual void end_session() {}
+
+  // --- GPU profiling (opt-in; TENFERRO_VK_PROFILE=1 starts it with the backend) ------------
+  /// Starts (or restarts, clearing the totals) timestamping every recorded command.
+  virtual void profile_begin() {}
+  /// Synchronizes, stops profiling and returns the totals since profile_begin() (or since the
+  /// backend was created under TENFERRO_VK_PROFILE=1). The default: {supported = false}.
+  virtual ProfileReport profile_end() { return {}; }
 };
 
 /// The process-wide CPU backend (the embedded default and the host for transfers).

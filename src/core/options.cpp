@@ -17,6 +17,7 @@ const Options& options() {
     if (const char* d = std::getenv("TENFERRO_DEVICE")) r.device = d;
     r.vk_validation = env_u64("TENFERRO_VK_VALIDATION", 0) != 0;
     r.vk_memory_cap = env_u64("TENFERRO_VK_MEMORY_CAP", 0);
+    r.vk_profile = env_u64("TENFERRO_VK_PROFILE", 0) != 0;
     r.vk_cache_bytes = env_u64("TENFERRO_VK_CACHE", r.vk_cache_bytes);
     if (const char* t = std::getenv("TENFERRO_VK_GEMM_TILE")) r.vk_gemm_tile = t;
     return r;

@@ -9,6 +9,10 @@ struct Options {
   std::string device;                  // TENFERRO_DEVICE: "" (auto), "cpu" or a Vulkan ordinal
   bool vk_validation = false;          // TENFERRO_VK_VALIDATION=1: enable the Khronos layer
   std::uint64_t vk_memory_cap = 0;     // TENFERRO_VK_MEMORY_CAP: bytes (0 = device budget)
+  // TENFERRO_VK_PROFILE=1: every Vulkan backend starts GPU timestamp profiling when created
+  // (Backend::profile_begin) and prints format_profile() of what is left unreported to stderr
+  // at process exit.
+  bool vk_profile = false;
   // TENFERRO_VK_CACHE: bytes of empty device blocks kept after frees for reuse; unset =
   // kVkCacheAuto: 1/8 of the device-local heap, at most 8 GiB (fresh device allocations of
   // gigabytes cost tens of milliseconds, so memory-bound ops must reuse their blocks).

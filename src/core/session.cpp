@@ -1,5 +1,8 @@
-// Sessions: one recording scope per backend per thread; re-entry is runtime_state.
+// Sessions: one recording scope per backend per thread; re-entry is runtime_state. Also the
+// default fusion and the text form of a GPU profile report.
 #include <algorithm>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 #include "tenferro/backend.hpp"
@@ -43,6 +46,26 @@ void Backend::fused(const FusionPlan& plan, std::span<const TensorView> inputs, 
     results.push_back(tenferro::elementwise(*this, s.op, args, s.dir));
   }
   copy(results.back(), out);
+}
+
+std::string format_profile(const ProfileReport& r) {
+  if (!r.supported) return "profile: no GPU timestamps on this backend\n";
+  std::string out;
+  char line[160];
+  std::snprintf(line, sizeof line, "%-12s %10s %12s %7s\n", "family", "dispatches", "gpu_us", "%busy");
+  out += line;
+  for (const ProfileFamily& f : r.families) {
+    std::snprintf(line, sizeof line, "%-12s %10llu %12.1f %7.1f\n", f.name.c_str(),
+                  static_cast<unsigned long long>(f.dispatches), f.gpu_us,
+                  r.busy_us > 0 ? 100.0 * f.gpu_us / r.busy_us : 0.0);
+    out += line;
+  }
+  std::snprintf(line, sizeof line,
+                "total: %llu dispatches in %llu batches, GPU busy %.1f us, span %.1f us, idle %.1f us\n",
+                static_cast<unsigned long long>(r.dispatches), static_cast<unsigned long long>(r.batches), r.busy_us,
+                r.span_us, std::max(0.0, r.span_us - r.busy_us));
+  out += line;
+  return out;
 }
 
 }  // namespace tenferro

@@ -2,6 +2,8 @@
 // synchronization and kernel-error reporting, the capability table.
 #include "vulkan/backend.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/options.hpp"
@@ -39,6 +41,22 @@ VulkanBackend::VulkanBackend(int ordinal)
                 DeviceKind::Vulkan, ordinal};
   errors_ = allocator_->allocate(Allocator::kAlignment, MemoryIntent::readback);
   std::memset(errors_.mapped, 0, 8);
+  if (options().vk_profile) {
+    profile_begin();
+    // Backends live for the process: report what no profile_end() collected at exit.
+    static std::vector<VulkanBackend*> profiled;
+    if (profiled.empty())
+      std::atexit([] {
+        for (VulkanBackend* be : profiled) try {
+            if (!be->recorder_->profiling()) continue;
+            const ProfileReport r = be->profile_end();
+            std::fprintf(stderr, "[tenferro] GPU profile of %s:\n%s", be->device_name().c_str(),
+                         format_profile(r).c_str());
+          } catch (...) {
+          }
+      });
+    profiled.push_back(this);
+  }
 }
 
 VulkanBackend::~VulkanBackend() {
@@ -154,8 +172,12 @@ std::uint64_t VulkanBackend::upload_params(std::span<const std::int64_t> words) 
 }
 
 void VulkanBackend::after_op() {
-  if (sessions_.load() == 0 || recorder_->should_flush()) recorder_->submit();
-  reclaim();
+  // Deferred frees can only become reclaimable through GPU progress, checked at submissions
+  // (and at synchronize): not per op, which would query the timeline semaphore every time.
+  if (sessions_.load() == 0 || recorder_->should_flush()) {
+    recorder_->submit();
+    reclaim();
+  }
 }
 
 void VulkanBackend::wait_for(const VkStorage& s) {
@@ -178,6 +200,7 @@ void VulkanBackend::synchronize() {
   }
   recorder_->wait(v);
   auto guard = lock();
+  recorder_->reset_batching();
   if (arena_ && arena_value_ <= recorder_->completed()) {  // idle now: do not pin a block
     allocator_->free(arena_);
     arena_ = Allocation{};
@@ -199,38 +222,72 @@ void VulkanBackend::check_kernel_errors() {
   TENFERRO_FAIL(invalid_argument, op, "x", "NaN, infinite or out-of-range float cast to an integer (detected on the GPU)");
 }
 
-void VulkanBackend::begin_session() { sessions_.fetch_add(1); }
+void VulkanBackend::begin_session() {
+  sessions_.fetch_add(1);
+  auto guard = lock();
+  recorder_->reset_batching();
+}
 
 void VulkanBackend::end_session() {
   sessions_.fetch_sub(1);
   auto guard = lock();
   recorder_->submit();
+  recorder_->reset_batching();
   reclaim();
+}
+
+void VulkanBackend::profile_begin() {
+  auto guard = lock();
+  recorder_->profile_start();
+}
+
+ProfileReport VulkanBackend::profile_end() {
+  synchronize();
+  auto guard = lock();
+  recorder_->submit();  // nothing recorded since synchronize() unless another thread did
+  recorder_->wait(recorder_->submitted_value());
+  return recorder_->profile_stop();
 }
 
 TransferStats VulkanBackend::transfer_stats() const { return {up_bytes_, down_bytes_, ups_, downs_}; }
 
-void VulkanBackend::fill(const TensorView& out, const Scalar& value) { fill_kernel(*this, out, value); }
-void VulkanBackend::copy(const TensorView& src, const TensorView& dst) { copy_kernel(*this, src, dst); }
+// Entry points tag what they record for the profiler (record_dispatch refines copy/permute).
+void VulkanBackend::fill(const TensorView& out, const Scalar& value) {
+  FamilyScope f(KernelFamily::fill);
+  fill_kernel(*this, out, value);
+}
+void VulkanBackend::copy(const TensorView& src, const TensorView& dst) {
+  FamilyScope f(KernelFamily::copy);
+  copy_kernel(*this, src, dst);
+}
 void VulkanBackend::elementwise(OpId op, std::span<const TensorView> inputs, const TensorView& out, CompareDir dir) {
+  FamilyScope f(KernelFamily::elementwise);
   elementwise_kernel(*this, op, inputs, out, dir);
 }
 void VulkanBackend::cast(const TensorView& src, const TensorView& dst, const char* op, bool exact) {
+  FamilyScope f(KernelFamily::cast);
   cast_kernel(*this, src, dst, op, exact);
 }
 void VulkanBackend::reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) {
+  FamilyScope f(KernelFamily::reduce);
   reduce_kernel(*this, op, x, axes, out);
 }
-void VulkanBackend::gemm(const GemmCall& call) { gemm_kernel(*this, call); }
+void VulkanBackend::gemm(const GemmCall& call) {
+  FamilyScope f(KernelFamily::gemm);
+  gemm_kernel(*this, call);
+}
 void VulkanBackend::triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) {
+  FamilyScope f(KernelFamily::triangular);
   triangular_kernel(*this, x, k, lower, out);
 }
 void VulkanBackend::gather(const TensorView& operand, const TensorView& indices, const GatherConfig& cfg,
                            const TensorView& out) {
+  FamilyScope f(KernelFamily::indexing);
   gather_kernel(*this, operand, indices, cfg, out);
 }
 void VulkanBackend::scatter(const TensorView& out, const TensorView& indices, const TensorView& updates,
                             const ScatterConfig& cfg) {
+  FamilyScope f(KernelFamily::indexing);
   scatter_kernel(*this, out, indices, updates, cfg);
 }
 

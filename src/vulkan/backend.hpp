@@ -67,6 +67,8 @@ class VulkanBackend final : public Backend {
                const ScatterConfig& cfg) override;
   void begin_session() override;
   void end_session() override;
+  void profile_begin() override;
+  ProfileReport profile_end() override;
 
   // ---- internal API (kernels, provider, tests). Callers hold lock() unless stated. --------
   std::unique_lock<std::recursive_mutex> lock() const { return std::unique_lock(mutex_); }
@@ -83,7 +85,8 @@ class VulkanBackend final : public Backend {
   /// completes; returns its device address.
   std::uint64_t upload_params(std::span<const std::int64_t> words);
   std::uint64_t error_address() const { return errors_.address; }
-  /// After recording an op: submits outside sessions or at the recorder's limits.
+  /// After recording an op: submits outside sessions or when the recorder says so (limits, or
+  /// an idle GPU), then reclaims deferred frees.
   void after_op();
   /// Waits (without holding the lock) until `s`'s GPU work is done. Lock-free entry.
   void wait_for(const VkStorage& s);

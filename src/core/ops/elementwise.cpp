@@ -5,6 +5,8 @@
 // (shape_mismatch), then contract/backend support (unsupported). The dtype rules live in
 // infer_dtype() and check_op_supported(), shared by the unfused ops and by each step of a fusion
 // plan, so a fused chain accepts exactly what the unfused chain accepts.
+#include <array>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,7 +54,7 @@ int promoted_scalar(OpId op, DType l, bool l0, DType r, bool r0) {
 /// The dtype rules of one elementwise op: operand dtypes `d` (rank-0 flags `r0`), in the order
 /// of the public function's arguments. Returns the output dtype; throws dtype_mismatch naming
 /// the op and the argument. Support is checked separately (check_op_supported), after shapes.
-DType infer_dtype(OpId op, const std::vector<DType>& d, const std::vector<bool>& r0) {
+DType infer_dtype(OpId op, std::span<const DType> d, std::span<const bool> r0) {
   const char* name = cname(op);
   switch (op_info(op).family) {
     case OpFamily::unary:
@@ -88,7 +90,7 @@ DType infer_dtype(OpId op, const std::vector<DType>& d, const std::vector<bool>&
 
 /// Contract, then backend support (unsupported) for operands that passed infer_dtype; compare
 /// on complex operands allows only EQ and NE.
-void check_op_supported(const Backend& be, OpId op, const std::vector<DType>& d, const std::vector<bool>& r0,
+void check_op_supported(const Backend& be, OpId op, std::span<const DType> d, std::span<const bool> r0,
                         CompareDir dir) {
   switch (op_info(op).family) {
     case OpFamily::unary:
@@ -106,19 +108,20 @@ void check_op_supported(const Backend& be, OpId op, const std::vector<DType>& d,
                    ", expected EQ or NE");
 }
 
-std::vector<DType> dtypes_of(std::initializer_list<const TensorView*> ts) {
-  std::vector<DType> out;
-  for (const TensorView* t : ts) out.push_back(t->dtype());
+// Operand dtypes and rank-0 flags in fixed arrays (no allocation on the per-op path).
+template <std::size_t N> std::array<DType, N> dtypes_of(const std::array<const TensorView*, N>& ts) {
+  std::array<DType, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = ts[i]->dtype();
   return out;
 }
-std::vector<bool> rank0_of(std::initializer_list<const TensorView*> ts) {
-  std::vector<bool> out;
-  for (const TensorView* t : ts) out.push_back(t->rank() == 0);
+template <std::size_t N> std::array<bool, N> rank0_of(const std::array<const TensorView*, N>& ts) {
+  std::array<bool, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = ts[i]->rank() == 0;
   return out;
 }
 
 /// Allocates the output and runs the primitive; zero extents launch nothing.
-Tensor launch(Backend& be, OpId op, const std::vector<TensorView>& ins, DType out_dtype, const Shape& shape,
+Tensor launch(Backend& be, OpId op, std::span<const TensorView> ins, DType out_dtype, const Shape& shape,
               CompareDir dir) {
   Tensor out = be.allocate(out_dtype, shape);
   if (out.numel() == 0) return out;
@@ -142,26 +145,28 @@ TensorView promote_scalar(Backend& be, const TensorView& s, DType to, const Shap
 
 Tensor unary_op(Backend& be, OpId op, const TensorView& x) {
   check_resident(be, x, cname(op), "x");
-  const DType out = infer_dtype(op, {x.dtype()}, {x.rank() == 0});
-  check_op_supported(be, op, {x.dtype()}, {x.rank() == 0}, CompareDir::EQ);
-  return launch(be, op, {x}, out, x.shape(), CompareDir::EQ);
+  const DType d[1] = {x.dtype()};
+  const bool r0[1] = {x.rank() == 0};
+  const DType out = infer_dtype(op, d, r0);
+  check_op_supported(be, op, d, r0, CompareDir::EQ);
+  return launch(be, op, {&x, 1}, out, x.shape(), CompareDir::EQ);
 }
 
 Tensor binary_op(Backend& be, OpId op, const TensorView& lhs, const TensorView& rhs, CompareDir dir) {
   const char* name = cname(op);
   check_resident(be, lhs, name, "lhs");
   check_resident(be, rhs, name, "rhs");
-  const std::vector<DType> d = dtypes_of({&lhs, &rhs});
-  const std::vector<bool> r0 = rank0_of({&lhs, &rhs});
+  const auto d = dtypes_of<2>({&lhs, &rhs});
+  const auto r0 = rank0_of<2>({&lhs, &rhs});
   const DType out = infer_dtype(op, d, r0);
   const int p = promoted_scalar(op, d[0], r0[0], d[1], r0[1]);
   if (p == 0) check_same_shape(lhs, rhs, name, "rhs");
   check_op_supported(be, op, d, r0, dir);
   const Shape& shape = p == 1 ? rhs.shape() : lhs.shape();
   if (shape_numel(shape, name) == 0) return be.allocate(out, shape);
-  if (p == 1) return launch(be, op, {promote_scalar(be, lhs, rhs.dtype(), shape, name), rhs}, out, shape, dir);
-  if (p == 2) return launch(be, op, {lhs, promote_scalar(be, rhs, lhs.dtype(), shape, name)}, out, shape, dir);
-  return launch(be, op, {lhs, rhs}, out, shape, dir);
+  if (p == 1) return launch(be, op, std::array{promote_scalar(be, lhs, rhs.dtype(), shape, name), rhs}, out, shape, dir);
+  if (p == 2) return launch(be, op, std::array{lhs, promote_scalar(be, rhs, lhs.dtype(), shape, name)}, out, shape, dir);
+  return launch(be, op, std::array{lhs, rhs}, out, shape, dir);
 }
 
 /// `t` must have `shape`, or be rank 0 when `rank0_ok` (then it is broadcast as a stride-0 view).
@@ -178,14 +183,14 @@ Tensor select_op(Backend& be, const TensorView& pred, const TensorView& on_true,
   check_resident(be, pred, name, "pred");
   check_resident(be, on_true, name, "on_true");
   check_resident(be, on_false, name, "on_false");
-  const std::vector<DType> d = dtypes_of({&pred, &on_true, &on_false});
-  const std::vector<bool> r0 = rank0_of({&pred, &on_true, &on_false});
+  const auto d = dtypes_of<3>({&pred, &on_true, &on_false});
+  const auto r0 = rank0_of<3>({&pred, &on_true, &on_false});
   const DType out = infer_dtype(OpId::select, d, r0);
   const Shape& shape = on_true.shape();
   const TensorView f = conform(on_false, shape, false, name, "on_false", "on_true");
   const TensorView p = conform(pred, shape, true, name, "pred", "on_true");
   check_op_supported(be, OpId::select, d, r0, CompareDir::EQ);
-  return launch(be, OpId::select, {p, on_true, f}, out, shape, CompareDir::EQ);
+  return launch(be, OpId::select, std::array{p, on_true, f}, out, shape, CompareDir::EQ);
 }
 
 Tensor clamp_op(Backend& be, const TensorView& x, const TensorView& lower, const TensorView& upper) {
@@ -193,13 +198,13 @@ Tensor clamp_op(Backend& be, const TensorView& x, const TensorView& lower, const
   check_resident(be, x, name, "x");
   check_resident(be, lower, name, "lower");
   check_resident(be, upper, name, "upper");
-  const std::vector<DType> d = dtypes_of({&x, &lower, &upper});
-  const std::vector<bool> r0 = rank0_of({&x, &lower, &upper});
+  const auto d = dtypes_of<3>({&x, &lower, &upper});
+  const auto r0 = rank0_of<3>({&x, &lower, &upper});
   const DType out = infer_dtype(OpId::clamp, d, r0);
   const TensorView lo = conform(lower, x.shape(), true, name, "lower", "x");
   const TensorView hi = conform(upper, x.shape(), true, name, "upper", "x");
   check_op_supported(be, OpId::clamp, d, r0, CompareDir::EQ);
-  return launch(be, OpId::clamp, {x, lo, hi}, out, x.shape(), CompareDir::EQ);
+  return launch(be, OpId::clamp, std::array{x, lo, hi}, out, x.shape(), CompareDir::EQ);
 }
 
 }  // namespace
@@ -300,7 +305,9 @@ Tensor fused(Backend& be, const FusionPlan& plan, std::span<const TensorView> in
       }
     }
     try {
-      const std::vector<bool> r0(n, rank0);
+      std::array<bool, 3> r0_all{};
+      r0_all.fill(rank0);
+      const std::span<const bool> r0(r0_all.data(), n);
       step_dtype.push_back(infer_dtype(s.op, d, r0));
       check_op_supported(be, s.op, d, r0, s.dir);
     } catch (const Error& e) {

@@ -59,7 +59,8 @@ void analytic_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Tens
   d.type = type_tag(x.dtype());
   d.op = analytic_code(op);
   d.tag = static_cast<std::uint32_t>(op) + 1;
-  d.operands = {out, x};
+  d.add(out);
+  d.add(x);
   record_dispatch(be, d);
 }
 
@@ -70,7 +71,9 @@ bool pow_via_math_library(VulkanBackend& be, std::span<const TensorView> inputs,
   d.kernel = "pow";
   d.type = type_tag(t);
   d.tag = static_cast<std::uint32_t>(OpId::pow) + 1;
-  d.operands = {out, inputs[0], inputs[1]};
+  d.add(out);
+  d.add(inputs[0]);
+  d.add(inputs[1]);
   record_dispatch(be, d);
   return true;
 }

@@ -31,7 +31,8 @@ void cast_kernel(VulkanBackend& be, const TensorView& src, const TensorView& dst
   d.kernel = "cast_" + type_tag(src.dtype());
   d.type = type_tag(dst.dtype());
   d.tag = id ? static_cast<std::uint32_t>(*id) + 1 : 0;
-  d.operands = {dst, src};
+  d.add(dst);
+  d.add(src);
   d.value[0] = exact ? 1 : 0;
   record_dispatch(be, d);
   const bool can_fail = !is_integer(src.dtype()) && src.dtype() != DType::Bool && is_integer(dst.dtype());

@@ -1,5 +1,6 @@
 // fill and strided copy: raw-bit kernels selected by element size (b1 b4 b8 b16), so every
-// dtype shares four variants and f64 copies need no shaderFloat64.
+// dtype shares four variants and f64 copies need no shaderFloat64. Which copy kernel runs is
+// decided by record_dispatch (dispatch.hpp): contiguous, tiled permutation, or generic.
 #include <cstring>
 
 #include "shaders/common/params.h"
@@ -8,7 +9,7 @@
 namespace tenferro::vk {
 
 void fill_kernel(VulkanBackend& be, const TensorView& out, const Scalar& value) {
-  Dispatch d{"fill", bits_tag(out.dtype()), 0, 0, {out}, {}};
+  Dispatch d("fill", bits_tag(out.dtype()), {&out});
   unsigned char raw[16] = {};
   visit_dtype(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -24,7 +25,9 @@ void fill_kernel(VulkanBackend& be, const TensorView& out, const Scalar& value) 
 }
 
 void copy_kernel(VulkanBackend& be, const TensorView& src, const TensorView& dst) {
-  record_dispatch(be, Dispatch{"copy", bits_tag(dst.dtype()), 0, 0, {dst, src}, {}});
+  // Contiguous after coalescing: copy_<b>_contig (16-byte accesses when aligned); rank >= 2
+  // with 32-bit reach: permute_<b> (tiled); else copy_<b>[_idx64] (record_dispatch).
+  record_dispatch(be, Dispatch("copy", bits_tag(dst.dtype()), {&dst, &src}));
 }
 
 }  // namespace tenferro::vk

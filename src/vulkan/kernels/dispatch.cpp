@@ -1,8 +1,10 @@
 #include "vulkan/kernels/dispatch.hpp"
 
 #include <algorithm>
-
-#include "shaders/common/params.h"
+#include <cstring>
+#include <numeric>
+#include <optional>
+#include <string_view>
 
 namespace tenferro::vk {
 
@@ -22,6 +24,20 @@ constexpr std::int64_t kIdx32Limit = (std::int64_t{1} << 31) - (std::int64_t{1} 
 constexpr std::uint32_t kContigBcast = 1;  // << j: operand j has stride 0
 constexpr std::uint32_t kContigVec = 16;   // every stride-1 operand is aligned for 4-element accesses
 constexpr std::int64_t kContigElems = 4;   // elements per invocation per grid-stride step
+
+// permute_<bits>: TA x TB = 1024-element tiles (TA, TB powers of two in [4, 256]), 256
+// invocations (shaders/copy/permute.comp); a group takes axes until it reaches kTile indices.
+constexpr std::int64_t kTile = 32;
+constexpr std::int64_t kTileElems = 1024;
+constexpr std::uint32_t kPermuteLocal = 256;
+constexpr std::uint32_t kPermuteShared16 = (1024 + 256) * 16 + 4 * 256 * 4 + 8;  // bytes for 16-byte elements
+
+// log2 of the smallest power of two >= n, clamped to [2, 8] (tile sides 4..256).
+std::int64_t tile_log2(std::int64_t n) {
+  std::int64_t l = 2;
+  while (l < 8 && (std::int64_t{1} << l) < n) ++l;
+  return l;
+}
 
 // Kernels with a `<kernel>_<type>_contig` variant for every type of their generic variants.
 bool has_contig_variant(const std::string& kernel) {
@@ -45,17 +61,140 @@ bool contig_layouts(const std::vector<Layout>& ls, std::uint32_t& flags) {
   }
   return true;
 }
+
+// Every axis of extent > 1 has stride 0: one element broadcast to the whole shape.
+bool is_broadcast_scalar(const Layout& l) {
+  for (std::size_t k = 0; k < l.shape.size(); ++k)
+    if (l.shape[k] != 1 && l.strides[k] != 0) return false;
+  return true;
 }
 
+// Shader variant name <kernel>_<type><suffix>, built without allocating.
+class VariantName {
+ public:
+  VariantName(std::string_view kernel, std::string_view type, std::string_view suffix) {
+    append(kernel);
+    append("_");
+    append(type);
+    append(suffix);
+  }
+  std::string_view view() const { return {buf_, n_}; }
+
+ private:
+  void append(std::string_view s) {
+    TENFERRO_ASSERT(n_ + s.size() <= sizeof buf_);
+    std::memcpy(buf_ + n_, s.data(), s.size());
+    n_ += s.size();
+  }
+  char buf_[64];
+  std::size_t n_ = 0;
+};
+
+// Everything one dispatch needs besides its pipeline; ranges in fixed arrays (no allocation).
+struct Launch {
+  KernelParams p{};
+  std::array<ByteRange, TF_MAX_OPERANDS> reads{}, writes{};
+  std::size_t nreads = 0, nwrites = 0;
+  std::uint64_t bytes = 0;
+  std::int64_t groups = 1;
+  std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
+
+  void range(std::size_t j, const ByteRange& r) {
+    (j == 0 ? writes[nwrites++] : reads[nreads++]) = r;
+    bytes += r.end - r.begin;
+  }
+};
+
+// Binds `variant` specialized for `op`, pushes L.p (uploading `words` as its layout block
+// when non-empty), dispatches L.groups and marks the operands used by the open batch.
+void launch(VulkanBackend& be, std::string_view variant, int op, Launch& L, std::span<const std::int64_t> words,
+            std::span<const TensorView* const> operands) {
+  auto guard = be.lock();
+  VkPipeline pipeline = be.pipelines().get(variant, op, L.local);
+  if (!words.empty()) L.p.layout_addr = be.upload_params(words);
+  L.p.error_addr = be.error_address();
+  VkCommandBuffer cmd = be.recorder().record({L.reads.data(), L.nreads}, {L.writes.data(), L.nwrites}, L.bytes);
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(L.p), &L.p);
+  const std::int64_t groups = std::clamp<std::int64_t>(L.groups, 1, be.device().caps().max_group_count_x);
+  vkCmdDispatch(cmd, static_cast<std::uint32_t>(groups), 1, 1);
+  const std::uint64_t value = be.recorder().open_value();
+  for (const TensorView* v : operands) VulkanBackend::storage_of(*v).last_use = value;
+  be.after_op();
+}
+
+// The `_contig` variant: operand j's element 0 at offsets[j] (a compact run of numel elements,
+// or one element when bit j of `flags` marks a broadcast scalar).
+void record_contig(VulkanBackend& be, const Dispatch& d, std::int64_t numel, std::uint32_t flags,
+                   const std::int64_t* offsets) {
+  Launch L;
+  bool vec_ok = true;
+  for (std::size_t j = 0; j < d.nops; ++j) {
+    const TensorView& v = *d.operands[j];
+    const std::uint64_t es = dtype_size(v.dtype());
+    const bool bcast = (flags & (kContigBcast << j)) != 0;
+    const std::uint64_t first =
+        VulkanBackend::storage_of(v).allocation().address + static_cast<std::uint64_t>(offsets[j]) * es;
+    L.range(j, {first, first + static_cast<std::uint64_t>(bcast ? 1 : numel) * es});
+    L.p.addr[j] = first;
+    // Vector accesses need min(16, 4 * element size) byte alignment of every stride-1 operand.
+    if (!bcast && first % std::min<std::uint64_t>(16, 4 * es) != 0) vec_ok = false;
+  }
+  L.p.numel = numel;
+  L.p.value[0] = d.value[0];
+  L.p.value[1] = d.value[1];
+  L.p.rank = flags | (vec_ok ? kContigVec : 0u);
+  L.p.tag = d.tag;
+  // One invocation per 4 elements; beyond the group-count cap the grid-stride loop covers the rest.
+  const std::int64_t per_group = std::int64_t{L.local} * kContigElems;
+  L.groups = (numel + per_group - 1) / per_group;
+  std::optional<FamilyScope> family;
+  if (d.kernel == "copy") family.emplace(KernelFamily::copy);
+  launch(be, VariantName(d.kernel, d.type, "_contig").view(), d.op, L, {}, {d.operands.data(), d.nops});
+}
+
+// Byte range [min, max] element of a view (non-empty).
+ByteRange range_of(const TensorView& v) {
+  const std::uint64_t a = VulkanBackend::storage_of(v).allocation().address;
+  const std::uint64_t es = dtype_size(v.dtype());
+  return {a + static_cast<std::uint64_t>(v.layout().min_offset()) * es,
+          a + static_cast<std::uint64_t>(v.layout().max_offset() + 1) * es};
+}
+}  // namespace
+
 void record_dispatch(VulkanBackend& be, const Dispatch& d) {
-  const std::size_t nops = d.operands.size();
+  const std::size_t nops = d.nops;
   TENFERRO_ASSERT(nops >= 1 && nops <= TF_MAX_OPERANDS);
-  const std::int64_t numel = d.operands[0].numel();
+  const std::int64_t numel = d.operands[0]->numel();
   if (numel == 0) return;
+  const bool contig_kernel = has_contig_variant(d.kernel) && numel < kIdx32Limit;
+  std::int64_t offsets[TF_MAX_OPERANDS] = {};
+
+  // Small-op path: compact operands (inputs may also be broadcast scalars) need no coalescing.
+  if (contig_kernel) {
+    std::uint32_t flags = 0;
+    bool ok = true;
+    for (std::size_t j = 0; j < nops && ok; ++j) {
+      const Layout& l = d.operands[j]->layout();
+      offsets[j] = l.offset;
+      if (l.is_compact()) continue;
+      if (j > 0 && is_broadcast_scalar(l))
+        flags |= kContigBcast << j;
+      else
+        ok = false;
+    }
+    if (ok) return record_contig(be, d, numel, flags, offsets);
+  }
 
   std::vector<Layout> ls;
-  for (const TensorView& v : d.operands) ls.push_back(v.layout());
+  ls.reserve(nops);
+  for (std::size_t j = 0; j < nops; ++j) ls.push_back(d.operands[j]->layout());
   ls = coalesce_jointly(ls);
+  std::uint32_t flags = 0;
+  if (contig_kernel && contig_layouts(ls, flags)) {
+    for (std::size_t j = 0; j < nops; ++j) offsets[j] = ls[j].offset;
+    return record_contig(be, d, numel, flags, offsets);
+  }
   const std::size_t rank = ls[0].shape.size();
 
   // Layout block: shape, then (offset, strides) per operand. Track the largest reach.
@@ -73,55 +212,107 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d) {
     reach = std::max(reach, span);
   }
   const bool idx64 = reach >= kIdx32Limit;
-  std::uint32_t contig_flags = 0;
-  const bool contig = numel < kIdx32Limit && has_contig_variant(d.kernel) && contig_layouts(ls, contig_flags);
-  const std::string variant = d.kernel + "_" + d.type + (contig ? "_contig" : idx64 ? "_idx64" : "");
+  if (d.kernel == "copy" && !idx64 && rank >= 2 && record_permute(be, *d.operands[0], *d.operands[1], ls)) return;
 
-  // Byte ranges of the dispatch for the hazard tracker.
-  std::vector<ByteRange> reads, writes;
-  std::uint64_t bytes = 0;
-  bool vec_ok = true;
-  KernelParams p{};
+  Launch L;
   for (std::size_t j = 0; j < nops; ++j) {
-    const TensorView& v = d.operands[j];
-    const Allocation& a = VulkanBackend::storage_of(v).allocation();
-    const std::uint64_t es = dtype_size(v.dtype());
-    const ByteRange r{a.address + static_cast<std::uint64_t>(v.layout().min_offset()) * es,
-                      a.address + static_cast<std::uint64_t>(v.layout().max_offset() + 1) * es};
-    (j == 0 ? writes : reads).push_back(r);
-    bytes += r.end - r.begin;
-    p.addr[j] = a.address;
-    if (contig) {
-      // Operand j's element 0 (the coalesced offset folded in); vector accesses need
-      // min(16, 4 * element size) byte alignment of every stride-1 operand.
-      p.addr[j] += static_cast<std::uint64_t>(ls[j].offset) * es;
-      const std::uint64_t align = std::min<std::uint64_t>(16, 4 * es);
-      if ((contig_flags & (kContigBcast << j)) == 0 && p.addr[j] % align != 0) vec_ok = false;
-    }
+    const TensorView& v = *d.operands[j];
+    L.range(j, range_of(v));
+    L.p.addr[j] = VulkanBackend::storage_of(v).allocation().address;
   }
-  p.numel = numel;
-  p.value[0] = d.value[0];
-  p.value[1] = d.value[1];
-  p.rank = contig ? contig_flags | (vec_ok ? kContigVec : 0u) : static_cast<std::uint32_t>(rank);
-  p.tag = d.tag;
+  L.p.numel = numel;
+  L.p.value[0] = d.value[0];
+  L.p.value[1] = d.value[1];
+  L.p.rank = static_cast<std::uint32_t>(rank);
+  L.p.tag = d.tag;
+  L.groups = (numel + L.local - 1) / L.local;  // one invocation per element (grid-stride beyond the cap)
+  std::optional<FamilyScope> family;
+  if (d.kernel == "copy") family.emplace(KernelFamily::permute);
+  launch(be, VariantName(d.kernel, d.type, idx64 ? "_idx64" : "").view(), d.op, L, words, {d.operands.data(), nops});
+}
 
-  auto guard = be.lock();
-  const std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
-  VkPipeline pipeline = be.pipelines().get(variant, d.op, local);
-  if (!contig) p.layout_addr = be.upload_params(words);  // the contig variants read no layout block
-  p.error_addr = be.error_address();
-  VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
-  // One invocation per element (generic) or per 4 elements (contig); beyond the group-count cap
-  // the shaders' grid-stride loops cover the rest.
-  const std::int64_t per_group = contig ? std::int64_t{local} * kContigElems : std::int64_t{local};
-  const std::int64_t groups =
-      std::min<std::int64_t>((numel + per_group - 1) / per_group, be.device().caps().max_group_count_x);
-  vkCmdDispatch(cmd, static_cast<std::uint32_t>(groups), 1, 1);
-  const std::uint64_t value = be.recorder().open_value();
-  for (const TensorView& v : d.operands) VulkanBackend::storage_of(v).last_use = value;
-  be.after_op();
+bool record_permute(VulkanBackend& be, const TensorView& dst, const TensorView& src, const std::vector<Layout>& ls) {
+  const std::size_t es = dtype_size(dst.dtype());
+  if (es == 16 && be.device().caps().max_shared_memory < kPermuteShared16) return false;
+  const Layout &ld = ls[0], &lsrc = ls[1];
+  const std::size_t rank = ld.shape.size();
+  auto mag = [](std::int64_t s) { return s < 0 ? -s : s; };
+  std::vector<std::size_t> by_dst(rank), by_src(rank);
+  std::iota(by_dst.begin(), by_dst.end(), std::size_t{0});
+  std::iota(by_src.begin(), by_src.end(), std::size_t{0});
+  std::stable_sort(by_dst.begin(), by_dst.end(), [&](std::size_t a, std::size_t b) { return mag(ld.strides[a]) < mag(ld.strides[b]); });
+  std::stable_sort(by_src.begin(), by_src.end(), [&](std::size_t a, std::size_t b) { return mag(lsrc.strides[a]) < mag(lsrc.strides[b]); });
+
+  // Groups of axes taken in `order` (skipping used ones) until their extents reach a tile side.
+  std::vector<bool> used(rank, false);
+  auto take = [&](const std::vector<std::size_t>& order, std::size_t skip) {
+    std::vector<std::size_t> g;
+    std::int64_t ext = 1;
+    for (std::size_t a : order) {
+      if (ext >= kTile) break;
+      if (used[a] || a == skip) continue;
+      g.push_back(a);
+      used[a] = true;
+      ext *= ld.shape[a];
+    }
+    return g;
+  };
+  // Direct mode when both fastest axes coincide; else B = src's fastest axes (never dst's
+  // fastest one), A = dst's fastest of the rest.
+  const bool direct = by_dst[0] == by_src[0];
+  std::vector<std::size_t> A, B;
+  if (direct) {
+    A = take(by_dst, rank);
+    B = take(by_dst, rank);
+  } else {
+    B = take(by_src, by_dst[0]);
+    A = take(by_dst, rank);
+  }
+  std::vector<std::size_t> R;
+  for (std::size_t a : by_dst)
+    if (!used[a]) R.push_back(a);
+
+  auto extent = [&](const std::vector<std::size_t>& g) {
+    std::int64_t e = 1;
+    for (std::size_t a : g) e *= ld.shape[a];
+    return e;
+  };
+  const std::int64_t ext_a = extent(A), ext_b = extent(B), batch = extent(R);
+  // 32 x 32 tiles, unless a group ran out of axes below 32 indices: then that side shrinks to
+  // the next power of two (>= 4) and the other side grows to keep 1024 elements per tile.
+  std::int64_t log_a = 5, log_b = 5;
+  if (ext_b < kTile) {
+    log_b = tile_log2(ext_b);
+    log_a = 10 - log_b;
+  } else if (ext_a < kTile) {
+    log_a = tile_log2(ext_a);
+    log_b = 10 - log_a;
+  }
+  static_assert(kTileElems == 1024);
+  const std::int64_t side_a = std::int64_t{1} << log_a, side_b = std::int64_t{1} << log_b;
+  const std::int64_t tiles_a = (ext_a + side_a - 1) / side_a, tiles_b = (ext_b + side_b - 1) / side_b;
+  const std::int64_t ntiles = tiles_a * tiles_b * batch;
+  if (ntiles >= kIdx32Limit) return false;
+
+  std::vector<std::int64_t> words = {static_cast<std::int64_t>(A.size()), static_cast<std::int64_t>(B.size()),
+                                     static_cast<std::int64_t>(R.size()), ext_a, ext_b, tiles_a, tiles_b, ntiles,
+                                     direct ? 1 : 0, ld.offset, lsrc.offset, log_a, log_b};
+  for (const auto* g : {&A, &B, &R})
+    for (std::size_t a : *g) words.insert(words.end(), {ld.shape[a], ld.strides[a], lsrc.strides[a]});
+
+  Launch L;
+  L.local = kPermuteLocal;
+  L.range(0, range_of(dst));
+  L.range(1, range_of(src));
+  L.p.addr[0] = VulkanBackend::storage_of(dst).allocation().address;
+  L.p.addr[1] = VulkanBackend::storage_of(src).allocation().address;
+  L.p.numel = dst.numel();
+  L.p.rank = static_cast<std::uint32_t>(rank);
+  L.groups = ntiles;
+  const TensorView* ops[2] = {&dst, &src};
+  FamilyScope family(KernelFamily::permute);
+  launch(be, VariantName("permute", bits_tag(dst.dtype()), "").view(), 0, L, words, ops);
+  return true;
 }
 
 }  // namespace tenferro::vk

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "shaders/common/params.h"
 #include "tenferro/op_info.hpp"
 #include "vulkan/backend.hpp"
 
@@ -16,18 +17,41 @@ struct Dispatch {
   std::string type;                   // variant dtype tag: "f32", "c64", "bool", "b4", ...
   int op = 0;                         // specialization constant 1 (TF_OP_* / TF_CMP_*)
   std::uint32_t tag = 0;              // OpId + 1, reported with kernel-detected errors
-  std::vector<TensorView> operands;   // [0] = output (written), [1..3] = inputs (read)
+  /// [0] = output (written), [1..3] = inputs (read). Pointers, not copies: the views outlive
+  /// record_dispatch (they are the kernel entry's arguments).
+  std::array<const TensorView*, TF_MAX_OPERANDS> operands{};
+  std::size_t nops = 0;
   std::array<std::uint64_t, 2> value{};  // raw fill value
+
+  Dispatch() = default;
+  Dispatch(std::string k, std::string t, std::initializer_list<const TensorView*> ops) : kernel(std::move(k)), type(std::move(t)) {
+    for (const TensorView* v : ops) add(*v);
+  }
+  void add(const TensorView& v) { operands[nops++] = &v; }
 };
 
 /// Records `d` (nothing for an empty output) and lets the backend submit per its policy.
-/// @pre every operand has the output's shape and lives in `be`'s domain; operands.size() <= 4.
+/// @pre every operand has the output's shape and lives in `be`'s domain; nops <= 4.
 /// Picks the `_idx64` variant when an element count or offset reaches 2^31 (STYLE.md B6.7).
-/// Fast path: when, after joint coalescing, every operand is rank <= 1 with stride 1 (inputs
-/// may have stride 0) and numel < 2^31 - 2^26, fill/copy/unary/unary_abs/binary/compare/select/
-/// clamp use the `<kernel>_<type>_contig` variant (offsets folded into the addresses, 4
-/// elements per invocation, 16-byte accesses when every stride-1 operand is aligned).
+/// Fast path: when every operand is compact (or, for inputs, a broadcast scalar: all strides
+/// 0), or, after joint coalescing, rank <= 1 with stride 1 (inputs may have stride 0), and
+/// numel < 2^31 - 2^26, fill/copy/unary/unary_abs/binary/compare/select/clamp use the
+/// `<kernel>_<type>_contig` variant (offsets folded into the addresses, 4 elements per
+/// invocation, 16-byte accesses when every stride-1 operand is aligned); compact operands skip
+/// the coalescing and the layout block entirely (the small-op path).
+/// Copies that are not contiguous after coalescing (rank >= 2) and fit 32-bit indexing use the
+/// tiled `permute_<bits>` kernel (record_permute below).
 void record_dispatch(VulkanBackend& be, const Dispatch& d);
+
+/// Strided copy dst <- src of jointly coalesced layouts `ls` = {dst, src} (rank >= 2, 32-bit
+/// reach) through `permute_<bits>`: 1024-element tiles (32 x 32, or e.g. 256 x 4 when a group
+/// has only 3 indices) over two axis groups, A (dst's fastest axes) and B (src's fastest axes),
+/// staged through shared memory so that both the reads and the writes of a warp are coalesced;
+/// when both fastest axes coincide, a direct tile copy (no staging). The remaining axes
+/// enumerate tiles; index decomposition once per tile (tables in shared memory), 32-bit.
+/// Returns false (nothing recorded) when the kernel does not apply (shared memory too small
+/// for 16-byte elements).
+bool record_permute(VulkanBackend& be, const TensorView& dst, const TensorView& src, const std::vector<Layout>& ls);
 
 /// Variant tag of a dtype: f32 f64 i32 i64 bool c32 c64.
 std::string type_tag(DType d);

@@ -42,8 +42,8 @@ void elementwise_kernel(VulkanBackend& be, OpId op, std::span<const TensorView> 
                         CompareDir dir) {
   Dispatch d;
   d.tag = static_cast<std::uint32_t>(op) + 1;
-  d.operands.push_back(out);
-  d.operands.insert(d.operands.end(), inputs.begin(), inputs.end());
+  d.add(out);
+  for (const TensorView& in : inputs) d.add(in);
   const DType in = inputs.empty() ? out.dtype() : inputs[0].dtype();
   switch (op_info(op).family) {
     case OpFamily::unary:

@@ -20,7 +20,7 @@ Pipelines::Pipelines(const Device& device) : device_(device) {
   layout_ = Unique<VkPipelineLayout>(dev, layout, vkDestroyPipelineLayout);
 }
 
-VkShaderModule Pipelines::module(const std::string& variant) {
+VkShaderModule Pipelines::module(std::string_view variant) {
   auto it = modules_.find(variant);
   if (it != modules_.end()) return it->second.get();
   const EmbeddedShader* found = nullptr;
@@ -32,14 +32,15 @@ VkShaderModule Pipelines::module(const std::string& variant) {
   mi.pCode = found->words;
   VkShaderModule m = VK_NULL_HANDLE;
   TENFERRO_VK_CHECK(vkCreateShaderModule(device_.get(), &mi, nullptr, &m));
-  return modules_.emplace(variant, Unique<VkShaderModule>(device_.get(), m, vkDestroyShaderModule))
+  return modules_.emplace(std::string(variant), Unique<VkShaderModule>(device_.get(), m, vkDestroyShaderModule))
       .first->second.get();
 }
 
-VkPipeline Pipelines::get(const std::string& variant, int op, std::uint32_t local_size) {
-  const auto key = std::make_tuple(variant, op, local_size);
-  auto it = pipelines_.find(key);
-  if (it != pipelines_.end()) return it->second.get();
+VkPipeline Pipelines::get(std::string_view variant, int op, std::uint32_t local_size) {
+  auto it = pipelines_.find(variant);
+  if (it != pipelines_.end())
+    for (const Entry& e : it->second)
+      if (e.op == op && e.local == local_size) return e.pipeline.get();
   struct Spec {
     std::uint32_t local_size;
     std::int32_t op;
@@ -56,7 +57,10 @@ VkPipeline Pipelines::get(const std::string& variant, int op, std::uint32_t loca
   ci.layout = layout_.get();
   VkPipeline p = VK_NULL_HANDLE;
   TENFERRO_VK_CHECK(vkCreateComputePipelines(device_.get(), cache_.get(), 1, &ci, nullptr, &p));
-  return pipelines_.emplace(key, Unique<VkPipeline>(device_.get(), p, vkDestroyPipeline)).first->second.get();
+  if (it == pipelines_.end()) it = pipelines_.emplace(std::string(variant), std::vector<Entry>{}).first;
+  it->second.push_back(Entry{op, local_size, Unique<VkPipeline>(device_.get(), p, vkDestroyPipeline)});
+  ++count_;
+  return it->second.back().pipeline.get();
 }
 
 }  // namespace tenferro::vk

@@ -10,7 +10,9 @@
 
 #include <map>
 #include <string>
-#include <tuple>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "vulkan/runtime/device.hpp"
 #include "vulkan/runtime/vk_check.hpp"
@@ -26,19 +28,30 @@ class Pipelines {
   Pipelines& operator=(const Pipelines&) = delete;
 
   /// The pipeline of shader `variant` specialized for `op` and `local_size`.
-  /// Unknown variant: Error{internal}.
-  VkPipeline get(const std::string& variant, int op, std::uint32_t local_size = kDefaultWorkgroupSize);
+  /// Unknown variant: Error{internal}. A hit costs one string hash and no allocation.
+  VkPipeline get(std::string_view variant, int op, std::uint32_t local_size = kDefaultWorkgroupSize);
   VkPipelineLayout layout() const { return layout_.get(); }
-  std::size_t size() const { return pipelines_.size(); }
+  std::size_t size() const { return count_; }
 
  private:
-  VkShaderModule module(const std::string& variant);
+  VkShaderModule module(std::string_view variant);
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  struct Entry {
+    int op;
+    std::uint32_t local;
+    Unique<VkPipeline> pipeline;
+  };
 
   const Device& device_;
   Unique<VkPipelineCache> cache_;
   Unique<VkPipelineLayout> layout_;
-  std::map<std::string, Unique<VkShaderModule>> modules_;
-  std::map<std::tuple<std::string, int, std::uint32_t>, Unique<VkPipeline>> pipelines_;
+  std::map<std::string, Unique<VkShaderModule>, std::less<>> modules_;
+  // variant -> its (op, local size) specializations (a handful each: a linear scan)
+  std::unordered_map<std::string, std::vector<Entry>, Hash, std::equal_to<>> pipelines_;
+  std::size_t count_ = 0;
 };
 
 }  // namespace tenferro::vk

@@ -1,10 +1,13 @@
 #include "vulkan/runtime/recorder.hpp"
 
 #include <limits>
+#include <utility>
 
 namespace tenferro::vk {
 
 namespace {
+thread_local KernelFamily t_family = KernelFamily::other;
+
 // Compute and transfer writes made visible to compute and transfer reads/writes.
 void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
   auto b = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
@@ -15,7 +18,7 @@ void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags dst_stage, VkAcces
 }
 }  // namespace
 
-Recorder::Recorder(const Device& device) : device_(device) {
+Recorder::Recorder(const Device& device) : device_(device), profiler_(device) {
   const VkDevice dev = device.get();
   auto pi = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
   pi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -52,6 +55,7 @@ VkCommandBuffer Recorder::record(std::span<const ByteRange> reads, std::span<con
         open_ = &s;
         break;
       }
+    if (open_ && !open_->queries.families.empty()) profiler_.harvest(open_->queries);
     if (!open_) {
       auto ai = vk_struct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
       ai.commandPool = pool_.get();
@@ -59,7 +63,7 @@ VkCommandBuffer Recorder::record(std::span<const ByteRange> reads, std::span<con
       ai.commandBufferCount = 1;
       Slot s;
       TENFERRO_VK_CHECK(vkAllocateCommandBuffers(device_.get(), &ai, &s.cmd));
-      slots_.push_back(s);
+      slots_.push_back(std::move(s));
       open_ = &slots_.back();
     }
     TENFERRO_VK_CHECK(vkResetCommandBuffer(open_->cmd, 0));
@@ -70,19 +74,47 @@ VkCommandBuffer Recorder::record(std::span<const ByteRange> reads, std::span<con
     commands_ = 0;
     bytes_ = 0;
   }
+  const bool profiled = profiler_.enabled();
+  profiler_.end(open_->cmd, open_->queries);  // closes the previous command's pair, if any
   if (hazards_.access(reads, writes)) {
     memory_barrier(open_->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                        VK_ACCESS_TRANSFER_WRITE_BIT);
     ++barriers_;
   }
+  if (profiled) profiler_.begin(open_->cmd, open_->queries, t_family);
   ++commands_;
   bytes_ += bytes;
   return open_->cmd;
 }
 
+KernelFamily Recorder::family() { return t_family; }
+void Recorder::set_family(KernelFamily f) { t_family = f; }
+
+bool Recorder::should_flush() const {
+  if (commands_ >= kMaxCommands || bytes_ >= kMaxBytes) return true;
+  // Early submission: at most one semaphore query per batch.
+  return commands_ == early_ && completed() >= submitted_;
+}
+
+bool Recorder::profile_start() {
+  profiler_.start();
+  return profiler_.enabled();
+}
+
+ProfileReport Recorder::profile_stop() {
+  TENFERRO_ASSERT(!open_);
+  for (Slot& s : slots_)
+    if (!s.queries.families.empty()) profiler_.harvest(s.queries);
+  profiler_.stop();
+  return profiler_.report();
+}
+
 void Recorder::submit() {
   if (!open_) return;
+  profiler_.end(open_->cmd, open_->queries);
+  profiler_.count_batch();
+  if (commands_ >= early_ && early_ < kMaxCommands) early_ *= 2;
   // Make device writes visible to the host (readback staging, zero-copy tensors, error word).
   memory_barrier(open_->cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   TENFERRO_VK_CHECK(vkEndCommandBuffer(open_->cmd));

@@ -3,6 +3,16 @@
 // semaphore (value n for the n-th batch). Each batch waits for the previous one on the device,
 // so ordering across batches needs no tracking (STYLE.md B6.3).
 //
+// Batching: a batch is submitted at kMaxCommands commands or kMaxBytes bytes, and earlier when
+// the GPU has finished everything submitted and the batch holds early() commands, so that a
+// long chain of small ops starts the GPU after kEarlyCommands ops instead of kMaxCommands. The
+// early threshold doubles with each batch submitted at it (32, 64, 128, then kMaxCommands) and
+// is reset by reset_batching() (the backend calls it at session begin/end and synchronize), so
+// a session pays at most a few extra submissions.
+//
+// Profiling (profiler.hpp): while enabled, every record() call gets a begin/end timestamp pair
+// tagged with family() (set by the caller, e.g. through FamilyScope).
+//
 // Thread safety: none; VulkanBackend serializes every call with its device mutex, except
 // wait()/completed(), which only touch the semaphore and may run unlocked.
 #pragma once
@@ -14,6 +24,7 @@
 
 #include "vulkan/runtime/device.hpp"
 #include "vulkan/runtime/hazards.hpp"
+#include "vulkan/runtime/profiler.hpp"
 #include "vulkan/runtime/vk_check.hpp"
 
 namespace tenferro::vk {
@@ -23,6 +34,7 @@ class Recorder {
   /// Submit when this many commands or bytes are recorded (checked by should_flush()).
   static constexpr std::uint32_t kMaxCommands = 256;
   static constexpr std::uint64_t kMaxBytes = 512ull << 20;
+  static constexpr std::uint32_t kEarlyCommands = 32;
 
   explicit Recorder(const Device& device);
   ~Recorder();
@@ -37,7 +49,11 @@ class Recorder {
   std::uint64_t open_value() const { return submitted_ + 1; }
   std::uint64_t submitted_value() const { return submitted_; }
   bool has_open() const { return open_ != nullptr; }
-  bool should_flush() const { return commands_ >= kMaxCommands || bytes_ >= kMaxBytes; }
+  /// True when the open batch should be submitted now (limits reached, or the GPU is idle and
+  /// the batch holds early() commands).
+  bool should_flush() const;
+  std::uint32_t early() const { return early_; }
+  void reset_batching() { early_ = kEarlyCommands; }
   /// Submits the open batch, if any. @post submitted_value() covers all recorded work.
   void submit();
   /// Blocks until the timeline reaches `value`. Throws device_lost on a lost device.
@@ -45,10 +61,22 @@ class Recorder {
   std::uint64_t completed() const;
   std::uint64_t barriers() const { return barriers_; }
 
+  /// Family tag of the calling thread's next record() calls (profiling only; thread-local, so
+  /// entry points may set it without the device mutex).
+  static KernelFamily family();
+  static void set_family(KernelFamily f);
+  /// Starts profiling (clears totals); false when the device has no timestamps.
+  bool profile_start();
+  /// Stops profiling and returns the totals. @pre everything submitted has completed and no
+  /// batch is open (the caller submits and waits first).
+  ProfileReport profile_stop();
+  bool profiling() const { return profiler_.enabled(); }
+
  private:
   struct Slot {
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     std::uint64_t value = 0;  // batch value it was last submitted with
+    CommandQueries queries;   // timestamp pairs written by the batch (profiling)
   };
   const Device& device_;
   Unique<VkCommandPool> pool_;
@@ -56,9 +84,23 @@ class Recorder {
   std::deque<Slot> slots_;  // deque: open_ stays valid on growth
   Slot* open_ = nullptr;
   HazardTracker hazards_;
+  Profiler profiler_;
   std::uint64_t submitted_ = 0;
   std::uint32_t commands_ = 0;
+  std::uint32_t early_ = kEarlyCommands;
   std::uint64_t bytes_ = 0, barriers_ = 0;
+};
+
+/// Sets the calling thread's family tag for a scope and restores the previous one.
+class FamilyScope {
+ public:
+  explicit FamilyScope(KernelFamily f) : prev_(Recorder::family()) { Recorder::set_family(f); }
+  ~FamilyScope() { Recorder::set_family(prev_); }
+  FamilyScope(const FamilyScope&) = delete;
+  FamilyScope& operator=(const FamilyScope&) = delete;
+
+ private:
+  KernelFamily prev_;
 };
 
 }  // namespace tenferro::vk

@@ -1,0 +1,107 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Contract: dst[i] = src[i] (operand 0 = dst view, operand 1 = src view), raw bits, for jointly
+// coalesced layouts of rank >= 2 whose element offsets fit 32-bit indexing. DT_B{1,4,8,16}.
+// Host side and the parameter block: record_permute in src/vulkan/kernels/dispatch.cpp.
+//
+// The axes are split into three groups: A (dst's fastest axes), B (src's fastest axes, or in
+// direct mode dst's next fastest ones) and R (the rest). The index spaces of A and B are cut
+// into pieces of TA and TB indices (powers of two, TA * TB = 1024: 32 x 32, or e.g. 256 x 4
+// when B has only 3 indices); one workgroup (256 invocations) copies a TA x TB tile for one
+// index of R, looping over tiles. Per tile, the invocations decompose the tile's A and B
+// indices into element offsets (tables in shared memory) and the R index into base offsets;
+// per element the offsets are two table reads and adds. Transposed mode (src's fastest axis
+// outside A): reads walk B first (coalesced in src) into a shared tile, writes walk A first
+// (coalesced in dst). Direct mode: reads and writes both walk A first.
+//
+// Parameter block (int64 words at p.layout_addr):
+//   [0] nA [1] nB [2] nR [3] extA [4] extB [5] tilesA [6] tilesB [7] ntiles [8] direct
+//   [9] dst offset [10] src offset [11] log2 TA [12] log2 TB, then per axis (A axes, B axes,
+//   R axes; each group fastest first): extent, dst stride, src stride.
+#include "common/types.glsl"
+#include "common/params.h"
+layout(local_size_x = 256) in;
+layout(push_constant) uniform Push { KernelParams p; };
+#include "common/access.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer PermRef {
+  int64_t v[];
+};
+
+#if TF_SIZE == 1
+#define ST uint
+ST to_st(T x) { return uint(x); }
+T from_st(ST x) { return uint8_t(x); }
+#else
+#define ST T
+ST to_st(T x) { return x; }
+T from_st(ST x) { return x; }
+#endif
+
+shared ST tile[1024 + 256];  // TA rows of TB + 1 (padding against bank conflicts), TA <= 256
+shared int tab[4][256];      // A dst, A src, B dst, B src offsets of the tile's TA and TB indices
+shared int base_off[2];
+
+// Offsets (dst, src) of index `idx` of the mixed-radix group of `n` axes starting at word `w`.
+ivec2 group_offsets(PermRef L, uint w, uint n, int idx) {
+  ivec2 o = ivec2(0);
+  for (uint k = 0u; k < n; ++k) {
+    const int e = int(L.v[w + 3u * k]);
+    const int c = idx % e;
+    idx /= e;
+    o += c * ivec2(int(L.v[w + 3u * k + 1u]), int(L.v[w + 3u * k + 2u]));
+  }
+  return o;
+}
+
+void main() {
+  PermRef L = PermRef(p.layout_addr);
+  const uint nA = uint(L.v[0]), nB = uint(L.v[1]), nR = uint(L.v[2]);
+  const int extA = int(L.v[3]), extB = int(L.v[4]);
+  const int tilesA = int(L.v[5]), tilesB = int(L.v[6]), ntiles = int(L.v[7]);
+  const bool direct = L.v[8] != 0;
+  const uint la = uint(L.v[11]), lb = uint(L.v[12]);
+  const uint TA = 1u << la, TB = 1u << lb, TE = TA * TB;
+  const uint wA = 13u, wB = wA + 3u * nA, wR = wB + 3u * nB;
+  const uint li = gl_LocalInvocationID.x, nthreads = gl_WorkGroupSize.x;
+
+  for (int t = int(gl_WorkGroupID.x); t < ntiles; t += int(gl_NumWorkGroups.x)) {
+    const int ta = t % tilesA, rest = t / tilesA;
+    const int tb = rest % tilesB, r = rest / tilesB;
+    for (uint k = li; k <= TA + TB; k += nthreads) {
+      if (k < TA + TB) {
+        const bool isA = k < TA;
+        const uint kk = isA ? k : k - TA;
+        const int idx = (isA ? ta * int(TA) : tb * int(TB)) + int(kk);
+        const ivec2 o = idx < (isA ? extA : extB) ? group_offsets(L, isA ? wA : wB, isA ? nA : nB, idx) : ivec2(0);
+        tab[isA ? 0 : 2][kk] = o.x;
+        tab[isA ? 1 : 3][kk] = o.y;
+      } else {
+        const ivec2 o = group_offsets(L, wR, nR, r);
+        base_off[0] = int(L.v[9]) + o.x;
+        base_off[1] = int(L.v[10]) + o.y;
+      }
+    }
+    barrier();
+    const uint na = uint(min(int(TA), extA - ta * int(TA))), nb = uint(min(int(TB), extB - tb * int(TB)));
+    const int bd = base_off[0], bs = base_off[1];
+    if (direct) {
+      for (uint e = li; e < TE; e += nthreads) {
+        const uint ia = e & (TA - 1u), ib = e >> la;
+        if (ia < na && ib < nb)
+          store_T(p.addr[0], bd + tab[0][ia] + tab[2][ib], load_T(p.addr[1], bs + tab[1][ia] + tab[3][ib]));
+      }
+    } else {
+      for (uint e = li; e < TE; e += nthreads) {
+        const uint ib = e & (TB - 1u), ia = e >> lb;
+        if (ia < na && ib < nb) tile[ia * (TB + 1u) + ib] = to_st(load_T(p.addr[1], bs + tab[1][ia] + tab[3][ib]));
+      }
+      barrier();
+      for (uint e = li; e < TE; e += nthreads) {
+        const uint ia = e & (TA - 1u), ib = e >> la;
+        if (ia < na && ib < nb) store_T(p.addr[0], bd + tab[0][ia] + tab[2][ib], from_st(tile[ia * (TB + 1u) + ib]));
+      }
+    }
+    barrier();  // the tables and the tile are rewritten for the next tile
+  }
+}
