@@ -154,12 +154,19 @@ bool check(Backend& be, const Problem& pr) {
   return ok;
 }
 
-/// 2 warm-ups, `reps` timed gemm + synchronize, median; C is NaN before the first call.
+/// Warm-up (>= 2 calls, >= 300 ms), `reps` timed gemm + synchronize, median; C is NaN before the
+/// first call.
 Timing measure(Backend& be, Problem& pr, int reps) {
   be.fill(pr.out, is_complex(pr.c.d) ? Scalar::of_complex(DType::C64, c64(std::nan(""), std::nan("")))
                                       : Scalar::of(DType::F64, std::nan("")));
-  for (int i = 0; i < 2; ++i) be.gemm(pr.call);
-  be.synchronize();
+  // Warm-up: at least 2 calls and 300 ms of back-to-back calls. A GPU that sat idle (uploads,
+  // host checks) runs the first ~100 ms of work slowly (seen on the H200: 4.1 vs 16.4 TFLOP/s
+  // for the same f64 batched configuration first vs later in a sweep).
+  const auto w0 = Clock::now();
+  for (int i = 0; i < 2 || std::chrono::duration<double>(Clock::now() - w0).count() < 0.3; ++i) {
+    be.gemm(pr.call);
+    be.synchronize();
+  }
   std::vector<double> secs;
   for (int r = 0; r < reps; ++r) {
     const auto t0 = Clock::now();
