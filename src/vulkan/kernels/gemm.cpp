@@ -101,7 +101,7 @@ constexpr I kLargeMinTiles = 264;  // two waves of an H200's 132 SMs
 // Automatic split K: only when the output has at most kSplitMaxTiles tiles (all batches) and
 // K >= kSplitMinK; aims at kSplitTargetGroups workgroups, at least kSplitMinSliceK of K per
 // split, scratch at most kSplitMaxScratch bytes.
-constexpr I kSplitMaxTiles = 128, kSplitMinK = 4096, kSplitTargetGroups = 512, kSplitMinSliceK = 1024;
+constexpr I kSplitMaxTiles = 128, kSplitMinK = 512, kSplitTargetGroups = 512, kSplitMinSliceK = 128;
 constexpr I kSplitMaxSplits = 256;
 constexpr std::uint64_t kSplitMaxScratch = 256ull << 20;
 

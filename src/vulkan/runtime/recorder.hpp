@@ -56,7 +56,8 @@ class Recorder {
   void reset_batching() { early_ = kEarlyCommands; }
   /// Submits the open batch, if any. @post submitted_value() covers all recorded work.
   void submit();
-  /// Blocks until the timeline reaches `value`. Throws device_lost on a lost device.
+  /// Blocks until the timeline reaches `value` (polls the counter for up to
+  /// Options::vk_spin_us first, except on CPU devices). Throws device_lost on a lost device.
   void wait(std::uint64_t value) const;
   std::uint64_t completed() const;
   std::uint64_t barriers() const { return barriers_; }
@@ -79,6 +80,7 @@ class Recorder {
     CommandQueries queries;   // timestamp pairs written by the batch (profiling)
   };
   const Device& device_;
+  std::uint32_t spin_us_ = 0;  // Options::vk_spin_us, 0 on CPU devices (see wait())
   Unique<VkCommandPool> pool_;
   Unique<VkSemaphore> timeline_;
   std::deque<Slot> slots_;  // deque: open_ stays valid on growth
