@@ -194,7 +194,9 @@ bool run_case(Backend& be, const BenchCase& c, int reps) {
 // ---- sweep ---------------------------------------------------------------------------------
 
 /// Candidate configurations of a case, most promising first (a case's time budget may cut
-/// the tail): the default first (the baseline), then the first 4 tiles of the case's list with
+/// the tail): the default first (the baseline), then the case's `front` list (the variants
+/// under study: r = register double buffering, g = tile groups, x = unpadded / swizzled shared
+/// rows, 256-thread f64 / c64 tiles), then the first 4 tiles of the case's list with
 /// the option sets "wf", "-", "f", "tf", then the other tiles option set by option set ("s"
 /// added where the double-buffered tile does not fit the device's shared memory). Invalid
 /// combinations are dropped.
@@ -203,6 +205,7 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
   std::vector<Tile> tiles;
   const bool big = c.M >= 512 && c.N >= 512;
   std::vector<int> splits = {0};
+  std::vector<const char*> front;  // full configurations run right after the default
   if (std::strstr(c.name, "splitk")) {
     tiles = {{64, 64, 16, 4, 4}, {32, 32, 16, 4, 4}, {64, 64, 8, 4, 4}};
     splits = {1, 0, 2, 4, 8, 16, 32};
@@ -213,14 +216,26 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
     tiles = {{128, 128, 16, 8, 8}, {64, 128, 16, 8, 8}, {128, 64, 16, 8, 8}, {128, 128, 8, 8, 8},
              {128, 128, 32, 8, 8}, {64, 128, 32, 8, 8}, {128, 256, 16, 8, 8}, {256, 128, 16, 8, 8},
              {128, 128, 16, 8, 4}, {128, 64, 16, 8, 4}, {64, 64, 16, 4, 4}, {64, 64, 32, 8, 8}};
+    front = {"128,128,16,8,8,fr,0",  "128,128,16,8,8,fg,0",  "128,128,16,8,8,fx,0",  "128,128,16,8,8,frg,0",
+             "128,128,16,8,8,frx,0", "128,128,16,8,8,frgx,0", "128,128,16,8,8,wfr,0", "128,128,16,8,8,tfr,0",
+             "128,128,8,8,8,fr,0",   "128,128,32,8,8,fsr,0",  "128,256,16,8,8,frx,0", "256,128,16,8,8,frx,0",
+             "64,128,16,8,8,fr,0"};
   } else if ((c.d == DType::F64 || c.d == DType::C32) && (big || c.B > 1)) {
     tiles = {{128, 128, 8, 8, 8}, {128, 64, 8, 8, 4}, {64, 128, 8, 8, 8}, {128, 128, 16, 8, 8},
              {64, 128, 16, 8, 8}, {128, 64, 16, 8, 4}, {64, 64, 16, 8, 8}, {128, 128, 8, 8, 4},
              {256, 64, 8, 8, 8}, {64, 64, 16, 4, 4}, {64, 64, 8, 4, 4}, {128, 64, 8, 4, 8}};
+    if (c.d == DType::F64)
+      front = {"64,128,16,8,8,fsr,0", "64,128,16,8,8,fx,0",   "64,128,16,8,8,frx,0",  "64,128,16,8,8,frgx,0",
+               "64,128,16,8,8,fsrg,0", "64,128,16,8,8,wfsr,0", "64,128,8,8,8,fr,0",    "64,128,8,8,8,wfr,0",
+               "128,128,8,8,8,wfr,0",  "128,128,8,8,8,wfrg,0", "128,64,8,4,8,wfr,0",   "64,128,8,8,4,tfr,0",
+               "128,64,16,4,8,wfsr,0", "64,128,16,8,4,tfsr,0", "128,128,16,4,8,fsr,0"};
   } else if (c.d == DType::C64) {
     tiles = {{64, 64, 4, 4, 4}, {64, 64, 8, 4, 4}, {128, 64, 4, 8, 4}, {64, 128, 4, 4, 8},
              {128, 128, 4, 8, 8}, {64, 64, 16, 4, 4}, {128, 64, 8, 4, 4}, {32, 32, 8, 2, 2},
              {64, 32, 8, 4, 4}, {128, 128, 8, 8, 8}};
+    front = {"64,32,8,4,4,wfr,0",   "64,32,8,4,4,wfrg,0",  "64,32,8,4,4,wfrx,0", "64,64,8,4,4,wfr,0",
+             "64,64,4,4,4,wfr,0",   "128,64,8,8,4,wfrx,0", "64,128,8,4,8,wfrx,0", "128,64,8,4,4,wfrx,0",
+             "128,64,8,8,4,wfr,0",  "64,64,8,4,4,tfr,0",   "64,32,16,4,4,wfr,0", "32,64,8,4,4,tfr,0"};
   } else {  // small sizes
     tiles = {{64, 64, 16, 4, 4}, {32, 32, 16, 4, 4}, {64, 64, 8, 4, 4}, {32, 64, 16, 4, 4},
              {64, 32, 16, 4, 4}, {32, 32, 8, 4, 4}, {16, 16, 16, 4, 4}, {64, 64, 16, 4, 8},
@@ -240,6 +255,14 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
     if (g) add(*g);
   };
   add(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
+  for (const char* f : front) {  // double buffer too large for the device: single buffer
+    auto g = vk::parse_gemm_config(f);
+    if (g && !vk::gemm_config_valid_on(be, c.d, *g)) {
+      const char* split = std::strrchr(f, ',');  // "...,opts,split" -> "...,optss,split"
+      g = vk::parse_gemm_config(std::string(f, split) + "s" + split);
+    }
+    if (g) add(*g);
+  }
   // The first kFull tiles with every option set, then the other tiles option by option.
   constexpr std::size_t kFull = 4;
   const char* const opt_sets[] = {"wf", "-", "f", "tf"};

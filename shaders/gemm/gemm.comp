@@ -16,8 +16,12 @@
 // to a compact 8x4 / 4x8 block of threads (fewer distinct shared words per read); FAST loads
 // full slices of interior tiles without any bounds checks (only when every thread owns whole
 // load slots); SINGLE keeps one shared buffer (a second barrier per slice); REDUCE makes the
-// dispatch the split-K reduction pass instead (gemm_params.h). Workgroup z selects the K range
-// of a split-K dispatch. Variants: DT_F32 DT_F64 DT_C32 DT_C64.
+// dispatch the split-K reduction pass instead (gemm_params.h); REGDB double-buffers the register
+// fragments (the shared reads of step kk+1 are issued before the FMAs of step kk); GROUP orders
+// tiles in groups of 8 along m (consecutive workgroups share B columns and A rows: L2 reuse);
+// NOPAD drops the +1 word of the shared rows and, for operands whose stores transpose (A along
+// k, B along k), XORs the word index with a per-row value instead (swz_a / swz_b). Workgroup z
+// selects the K range of a split-K dispatch. Variants: DT_F32 DT_F64 DT_C32 DT_C64.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_control_flow_attributes : require
@@ -61,6 +65,9 @@ const bool A_VEC = (CFG & TFG_A_VEC) != 0u;
 const bool B_ALONG_N = (CFG & TFG_B_ALONG_N) != 0u;
 const bool B_VEC = (CFG & TFG_B_VEC) != 0u;
 const bool OPT_REDUCE = (CFG & TFG_OPT_REDUCE) != 0u;
+const bool REGDB = (CFG & TFG_OPT_REGDB) != 0u;
+const bool GROUP = (CFG & TFG_OPT_GROUP) != 0u;
+const uint PAD = 1u - ((CFG / TFG_OPT_NOPAD) & 1u);     // +1 word per shared row unless NOPAD
 const uint NBUF = 2u >> ((CFG / TFG_OPT_SINGLE) & 1u);  // shared buffers: 2, or 1 with SINGLE
 const uint WR = 8u >> ((CFG / TFG_OPT_WARP_T) & 1u);   // threads along m per warp (8 or 4)
 const uint WC = 32u / WR;                               // threads along n per warp
@@ -73,8 +80,16 @@ const uint WC = 32u / WR;                               // threads along n per w
 const uint RM = BM / TM;              // threads along m
 const uint RN = BN / TN;              // threads along n
 const uint NT = RM * RN;              // threads per workgroup (== local_size_x)
-const uint AS_STRIDE = BM / VW + 1u;  // words per k row (+1: fewer bank conflicts on transposing stores)
-const uint BS_STRIDE = BN / VW + 1u;
+const uint AS_STRIDE = BM / VW + PAD;  // words per k row (+1: fewer bank conflicts on transposing stores)
+const uint BS_STRIDE = BN / VW + PAD;
+// NOPAD with transposing stores: row k's words are XORed with ((k / VW) * SWZ_*) (masked to the
+// row), SWZ_* = the number of words a warp's 32 consecutive store slots span along the row, so
+// that the slots of different k land in different words.
+const uint SWZ_STEP = (32u + BK - 1u) / BK;  // 32 / (BK / VW) slots along the row, VW per word
+const uint SWZ_A = (1u - PAD) * ((CFG / TFG_A_ALONG_K) & 1u);
+const uint SWZ_B = (1u - PAD) * (((CFG / TFG_B_ALONG_N) & 1u) ^ 1u);
+uint swz_a(uint k) { return SWZ_A * (((k / VW) * SWZ_STEP) & (BM / VW - 1u)); }
+uint swz_b(uint k) { return SWZ_B * (((k / VW) * SWZ_STEP) & (BN / VW - 1u)); }
 const uint A_SIZE = BK * AS_STRIDE;
 const uint B_SIZE = BK * BS_STRIDE;
 const uint A_CHUNKS = BM * BK / VW;   // words per A slice
@@ -282,7 +297,8 @@ void store_tiles(uint buf) {
       } else {
         const uint kq = c % (BK / VW), mm = c / (BK / VW);
         [[unroll]] for (uint e = 0u; e < VW; ++e)
-          SH_PUT(As, buf * A_SIZE + (kq * VW + e) * AS_STRIDE + mm / VW, mm % VW, wget(la[s], e));
+          SH_PUT(As, buf * A_SIZE + (kq * VW + e) * AS_STRIDE + ((mm / VW) ^ swz_a(kq * VW + e)), mm % VW,
+                 wget(la[s], e));
       }
     }
   }
@@ -294,26 +310,46 @@ void store_tiles(uint buf) {
       } else {
         const uint kq = c % (BK / VW), nn = c / (BK / VW);
         [[unroll]] for (uint e = 0u; e < VW; ++e)
-          SH_PUT(Bs, buf * B_SIZE + (kq * VW + e) * BS_STRIDE + nn / VW, nn % VW, wget(lb[s], e));
+          SH_PUT(Bs, buf * B_SIZE + (kq * VW + e) * BS_STRIDE + ((nn / VW) ^ swz_b(kq * VW + e)), nn % VW,
+                 wget(lb[s], e));
       }
     }
   }
 }
 
+// Fragments of step kk (shared buffer `buf`) into set `h` of af / bf.
+#define LOAD_FRAGS(h, kk)                                                                     \
+  {                                                                                           \
+    [[unroll]] for (uint g = 0u; g < TM / VW; ++g) {                                          \
+      const W w = As[buf * A_SIZE + (kk) * AS_STRIDE + ((g * RM + tx) ^ swz_a(kk))];          \
+      [[unroll]] for (uint e = 0u; e < VW; ++e) af[(h) * TM + g * VW + e] = wget(w, e);       \
+    }                                                                                         \
+    [[unroll]] for (uint g = 0u; g < TN / VW; ++g) {                                          \
+      const W w = Bs[buf * B_SIZE + (kk) * BS_STRIDE + ((g * RN + ty) ^ swz_b(kk))];          \
+      [[unroll]] for (uint e = 0u; e < VW; ++e) bf[(h) * TN + g * VW + e] = wget(w, e);       \
+    }                                                                                         \
+  }
+#define FMAS(h)                                                                               \
+  [[unroll]] for (uint i = 0u; i < TM; ++i)                                                   \
+    [[unroll]] for (uint j = 0u; j < TN; ++j)                                                 \
+      acc[i * TN + j] = mac(af[(h) * TM + i], bf[(h) * TN + j], acc[i * TN + j]);
+
 void compute(uint buf, uint tx, uint ty) {
-  [[unroll]] for (uint kk = 0u; kk < BK; ++kk) {
-    T af[TM];
-    T bf[TN];
-    [[unroll]] for (uint g = 0u; g < TM / VW; ++g) {
-      const W w = As[buf * A_SIZE + kk * AS_STRIDE + g * RM + tx];
-      [[unroll]] for (uint e = 0u; e < VW; ++e) af[g * VW + e] = wget(w, e);
+  if (REGDB) {  // two fragment sets: the reads of kk+1 are in flight during the FMAs of kk
+    T af[2u * TM];
+    T bf[2u * TN];
+    LOAD_FRAGS(0u, 0u)
+    [[unroll]] for (uint kk = 0u; kk < BK; ++kk) {
+      if (kk + 1u < BK) LOAD_FRAGS((kk + 1u) & 1u, kk + 1u)
+      FMAS(kk & 1u)
     }
-    [[unroll]] for (uint g = 0u; g < TN / VW; ++g) {
-      const W w = Bs[buf * B_SIZE + kk * BS_STRIDE + g * RN + ty];
-      [[unroll]] for (uint e = 0u; e < VW; ++e) bf[g * VW + e] = wget(w, e);
+  } else {
+    [[unroll]] for (uint kk = 0u; kk < BK; ++kk) {
+      T af[TM];
+      T bf[TN];
+      LOAD_FRAGS(0u, kk)
+      FMAS(0u)
     }
-    [[unroll]] for (uint i = 0u; i < TM; ++i)
-      [[unroll]] for (uint j = 0u; j < TN; ++j) acc[i * TN + j] = mac(af[i], bf[j], acc[i * TN + j]);
   }
 }
 
@@ -367,29 +403,41 @@ void main() {
     const uint64_t abase = addr_of(p.a, bi * sab + kbeg * sak), bbase = addr_of(p.b, bi * sbb + kbeg * sbk);
     const uint64_t cbase = addr_of(p.c, bi * scb + int64_t(gl_WorkGroupID.z) * D.v[14]);
     for (int64_t t = int64_t(gl_WorkGroupID.x); t < tiles; t += int64_t(gl_NumWorkGroups.x)) {
-      const int64_t m0 = (t % tiles_m) * bm, n0 = (t / tiles_m) * bn;
+      int64_t tm_ = t % tiles_m, tn_ = t / tiles_m;
+      if (GROUP) {  // groups of (up to) 8 tile rows; inside a group, m varies fastest
+        const int64_t per = 8 * (tiles / tiles_m), grp = t / per, first = grp * 8, r = t - grp * per;
+        const int64_t rows = min(tiles_m - first, int64_t(8));
+        tm_ = first + r % rows;
+        tn_ = r / rows;
+      }
+      const int64_t m0 = tm_ * bm, n0 = tn_ * bn;
       [[unroll]] for (uint i = 0u; i < TM * TN; ++i) acc[i] = T(0);
       if (nk > 0) {
         const bool interior = FAST && m0 + bm <= M && n0 + bn <= N;
         setup_a(abase, m0, M, sam, sak);
         setup_b(bbase, n0, N, sbk, sbn);
-        load_a(0, K, interior && bk <= K);
-        load_b(0, K, interior && bk <= K);
+        // Per slice only additions and compares: the k offset and the buffer index advance,
+        // the number of full slices is computed once (64-bit integer multiplies are emulated).
+        const int64_t nfull = K / bk;
+        load_a(0, K, interior && nfull > 0);
+        load_b(0, K, interior && nfull > 0);
         store_tiles(0u);
         barrier();
-        for (int64_t kt = 0; kt < nk; ++kt) {
-          const uint cur = NBUF == 2u ? uint(kt & 1) : 0u;
-          const bool more = kt + 1 < nk;
+        uint cur = 0u;
+        int64_t k0 = bk;  // start of the next slice
+        for (int64_t kt = 1; kt <= nk; ++kt) {  // kt: slices loaded so far
+          const bool more = kt < nk;
           if (more) {
-            const int64_t k0 = (kt + 1) * bk;
-            const bool full = interior && k0 + bk <= K;
+            const bool full = interior && kt < nfull;
             load_a(k0, K, full);
             load_b(k0, K, full);
           }
           compute(cur, tx, ty);
           if (NBUF == 1u) barrier();  // every thread is done reading the only buffer
-          if (more) store_tiles(NBUF == 2u ? cur ^ 1u : 0u);
+          if (NBUF == 2u) cur ^= 1u;
+          if (more) store_tiles(cur);
           barrier();
+          k0 += bk;
         }
       }
       // Epilogue: C = alpha * acc (+ beta * C).

@@ -46,7 +46,10 @@ using tfg_u32 = std::uint32_t;
 #define TFG_OPT_FAST 0x4000000    // unguarded loads for full slices of interior tiles
 #define TFG_OPT_SINGLE 0x8000000  // one shared buffer (two barriers per slice, half the memory)
 #define TFG_OPT_REDUCE 0x10000000 // the split-K reduction pass (not a gemm tile)
-#define TFG_OPT_MASK 0x1F000000
+#define TFG_OPT_REGDB 0x20000000u // double-buffered register fragments (shared reads of k+1 before the FMAs of k)
+#define TFG_OPT_GROUP 0x40000000u // tile order: groups of 8 tiles along m, then n (L2 reuse)
+#define TFG_OPT_NOPAD 0x80000000u // shared rows unpadded; XOR swizzle of the words where stores transpose
+#define TFG_OPT_MASK 0xFF000000u
 // Runtime flags (GemmParams::flags; a separate word, the values overlap TFG_OPT_* on purpose).
 #define TFG_CONJ_A 0x1000000
 #define TFG_CONJ_B 0x2000000

@@ -362,6 +362,89 @@ TEST_F(GemmForcedTest, SplitK) {
   run_with("32,32,16,4,4,-,4", c);
 }
 
+// TFG_OPT_REGDB (r): double-buffered register fragments, every dtype, edge tiles and partial
+// slices, with and without the fast path and warp maps; 256-thread f64 tiles of 4 x 8 / 8 x 4.
+TEST_F(GemmForcedTest, RegisterDoubleBuffer) {
+  const Lay lays[][3] = {{Lay::col, Lay::col, Lay::col},
+                         {Lay::row, Lay::row, Lay::padded},
+                         {Lay::reversed, Lay::misaligned, Lay::col}};
+  int i = 0;
+  for (const auto& l : lays) {
+    Case c = make_case(DType::F32, 129, 130, 37, 2);
+    c.la = l[0];
+    c.lb = l[1];
+    c.lc = l[2];
+    c.beta = i % 2 ? 0.5 : 0.0;
+    const char* cfg = i == 1 ? "64,64,16,4,4,r,1" : "64,64,16,4,4,fr,1";
+    run_with(cfg, c, static_cast<std::uint64_t>(++i));
+  }
+  Case c = make_case(DType::F64, 129, 131, 41, 1);
+  c.la = Lay::row;
+  run_with("64,64,8,8,8,wfr,1", c);
+  c = make_case(DType::F64, 130, 129, 40, 2);
+  c.lb = Lay::row;
+  c.beta = -1.0;
+  run_with("128,64,8,4,8,wfr,1", c);
+  run_with("64,128,16,8,4,tfsr,1", c, 2);
+  c = make_case(DType::C32, 65, 65, 17, 2);
+  c.conj_b = true;
+  c.alpha = c128(0.5, -1.0);
+  c.beta = c128(1.0, 0.5);
+  run_with("64,64,8,4,4,tfr,1", c);
+  c = make_case(DType::C64, 33, 40, 19, 2);
+  c.conj_a = true;
+  c.lb = Lay::row;
+  run_with("32,32,4,4,4,fr,1", c);
+  run_with("64,32,8,4,4,wfr,1", c, 3);
+}
+
+// TFG_OPT_GROUP (g): tile order in groups of 8 tile rows; tile rows not a multiple of 8 (short
+// last group), several batches; with r and x too (this test also runs under validation).
+TEST_F(GemmForcedTest, TileGroups) {
+  Case c = make_case(DType::F32, 150, 70, 20, 2);  // 10 x 5 tiles of 16: groups of 8 and 2 rows
+  c.lb = Lay::row;
+  run_with("16,16,16,4,4,g,1", c);
+  c = make_case(DType::F32, 300, 90, 33, 1);  // 19 x 6 tiles
+  run_with("16,16,16,4,4,fgr,1", c, 2);
+  c = make_case(DType::F64, 20, 150, 9, 3);  // 2 x 10 tiles: one short group
+  c.la = Lay::reversed;
+  c.beta = 0.5;
+  run_with("16,16,8,2,2,gx,1", c);
+  c = make_case(DType::C64, 140, 33, 10, 1);  // 9 x 2 tiles of 16
+  c.conj_b = true;
+  run_with("16,16,4,2,2,grx,1", c);
+}
+
+// TFG_OPT_NOPAD (x): unpadded shared rows; the transposing stores (A along k: row-major A; B
+// along k: column-major B) use the XOR swizzle. Every dtype, BK from 4 to 32 (swizzle steps
+// 8 to 1), with single buffer, warp maps and register double buffering.
+TEST_F(GemmForcedTest, NoPadSwizzle) {
+  const Lay lays[][2] = {{Lay::row, Lay::col}, {Lay::col, Lay::row}};  // both transposing / neither
+  int i = 0;
+  for (DType d : kTypes) {
+    for (const auto& l : lays) {
+      Case c = make_case(d, 70, 67, 45, 2);
+      c.la = l[0];
+      c.lb = l[1];
+      c.beta = i % 2 ? 0.5 : 0.0;
+      c.conj_a = is_complex(d) && i % 2;
+      const char* cfg = nullptr;
+      switch (d) {
+        case DType::F32: cfg = i % 2 ? "64,64,16,4,4,wfx,1" : "32,32,32,4,4,x,1"; break;
+        case DType::F64: cfg = i % 2 ? "64,64,8,4,4,frx,1" : "64,64,16,8,8,wfsx,1"; break;
+        case DType::C32: cfg = i % 2 ? "64,64,16,4,4,tfx,1" : "32,32,8,2,2,rx,1"; break;
+        default: cfg = i % 2 ? "32,32,8,4,4,frx,1" : "32,32,4,2,2,x,1"; break;
+      }
+      run_with(cfg, c, static_cast<std::uint64_t>(++i));
+    }
+  }
+  Case c = make_case(DType::F32, 129, 130, 37, 1);  // all options at once, strided operands
+  c.la = Lay::row;
+  c.lb = Lay::reversed;
+  c.lc = Lay::padded;
+  run_with("64,64,16,4,4,tfrgx,1", c);
+}
+
 TEST_F(GemmGpuTest, AutoSplitK) {
   // Few output tiles and a long K: the automatic split (default configuration).
   for (DType d : {DType::F32, DType::C64}) {

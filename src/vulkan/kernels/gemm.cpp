@@ -194,7 +194,8 @@ int gemm_words_of(DType d) {
 std::uint64_t gemm_shared_bytes(const GemmConfig& c, DType d) {
   const int vw = gemm_words_of(d);
   const std::uint64_t bufs = (c.opts & TFG_OPT_SINGLE) ? 1 : 2;
-  return bufs * 16ull * static_cast<std::uint64_t>(c.bk * (c.bm / vw + 1) + c.bk * (c.bn / vw + 1));
+  const int pad = (c.opts & TFG_OPT_NOPAD) ? 0 : 1;
+  return bufs * 16ull * static_cast<std::uint64_t>(c.bk * (c.bm / vw + pad) + c.bk * (c.bn / vw + pad));
 }
 
 bool gemm_config_valid(DType d, const GemmConfig& c, const DeviceCaps& caps) {
@@ -202,7 +203,9 @@ bool gemm_config_valid(DType d, const GemmConfig& c, const DeviceCaps& caps) {
   if (!pow2(c.bm) || !pow2(c.bn) || !pow2(c.bk) || !pow2(c.tm) || !pow2(c.tn)) return false;
   if (c.bm > 1 << 15 || c.bn > 1 << 15 || c.bk > 1 << 15) return false;
   if (c.tm % vw || c.tn % vw || c.bk % vw || c.bm % c.tm || c.bn % c.tn) return false;
-  if ((c.opts & ~(TFG_OPT_WARP | TFG_OPT_WARP_T | TFG_OPT_FAST | TFG_OPT_SINGLE)) != 0 || c.split < 0) return false;
+  constexpr std::uint32_t kKnown = TFG_OPT_WARP | TFG_OPT_WARP_T | TFG_OPT_FAST | TFG_OPT_SINGLE | TFG_OPT_REGDB |
+                                   TFG_OPT_GROUP | TFG_OPT_NOPAD;
+  if ((c.opts & ~kKnown) != 0 || c.split < 0) return false;
   const int rm = c.bm / c.tm, rn = c.bn / c.tn, nt = rm * rn;
   if (c.opts & TFG_OPT_WARP_T && !(c.opts & TFG_OPT_WARP)) return false;
   if (c.opts & TFG_OPT_WARP) {
@@ -267,11 +270,14 @@ int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
 }
 
 std::string gemm_config_string(const GemmConfig& c) {
-  char o[8] = {0};
+  char o[12] = {0};
   int n = 0;
   if (c.opts & TFG_OPT_WARP) o[n++] = (c.opts & TFG_OPT_WARP_T) ? 't' : 'w';
   if (c.opts & TFG_OPT_FAST) o[n++] = 'f';
   if (c.opts & TFG_OPT_SINGLE) o[n++] = 's';
+  if (c.opts & TFG_OPT_REGDB) o[n++] = 'r';
+  if (c.opts & TFG_OPT_GROUP) o[n++] = 'g';
+  if (c.opts & TFG_OPT_NOPAD) o[n++] = 'x';
   if (n == 0) o[n++] = '-';
   char buf[96];
   std::snprintf(buf, sizeof buf, "%d,%d,%d,%d,%d,%s,%d", c.bm, c.bn, c.bk, c.tm, c.tn, o, c.split);
@@ -283,7 +289,7 @@ std::optional<GemmConfig> parse_gemm_config(std::string_view s) {
   char opts[16] = {0};
   int split = 0;
   const std::string str(s);
-  const int n = std::sscanf(str.c_str(), "%d,%d,%d,%d,%d,%15[-wtfs],%d", &c.bm, &c.bn, &c.bk, &c.tm, &c.tn, opts, &split);
+  const int n = std::sscanf(str.c_str(), "%d,%d,%d,%d,%d,%15[-wtfsrgx],%d", &c.bm, &c.bn, &c.bk, &c.tm, &c.tn, opts, &split);
   if (n < 5) return std::nullopt;
   for (const char* q = opts; *q; ++q) {
     switch (*q) {
@@ -291,6 +297,9 @@ std::optional<GemmConfig> parse_gemm_config(std::string_view s) {
       case 't': c.opts |= TFG_OPT_WARP | TFG_OPT_WARP_T; break;
       case 'f': c.opts |= TFG_OPT_FAST; break;
       case 's': c.opts |= TFG_OPT_SINGLE; break;
+      case 'r': c.opts |= TFG_OPT_REGDB; break;
+      case 'g': c.opts |= TFG_OPT_GROUP; break;
+      case 'x': c.opts |= TFG_OPT_NOPAD; break;
       default: break;  // '-'
     }
   }

@@ -6,8 +6,10 @@
 // thread; powers of two), option bits (TFG_OPT_* of shaders/gemm/gemm_params.h, without
 // TFG_OPT_REDUCE) and the number of K splits. Text form (TENFERRO_VK_GEMM_TILE, bench output):
 // "bm,bn,bk,tm,tn[,opts[,split]]" where opts is "-" or letters: w = TFG_OPT_WARP, t = WARP with
-// TFG_OPT_WARP_T, f = TFG_OPT_FAST, s = TFG_OPT_SINGLE; split 0 = automatic, 1 = never, n >= 2 =
-// n splits (at most one per BK slice of K).
+// TFG_OPT_WARP_T, f = TFG_OPT_FAST, s = TFG_OPT_SINGLE, r = TFG_OPT_REGDB (double-buffered
+// register fragments), g = TFG_OPT_GROUP (tile order in groups of 8 along m), x = TFG_OPT_NOPAD
+// (unpadded shared rows, XOR swizzle for transposing stores); split 0 = automatic, 1 = never,
+// n >= 2 = n splits (at most one per BK slice of K).
 //
 // Selection order per gemm call: the override (set_gemm_config_override), else
 // Options::vk_gemm_tile, else gemm_default_config; an override that is not valid for the
@@ -31,7 +33,7 @@ struct DeviceCaps;
 
 struct GemmConfig {
   int bm = 0, bn = 0, bk = 0, tm = 0, tn = 0;
-  std::uint32_t opts = 0;  // TFG_OPT_WARP | TFG_OPT_WARP_T | TFG_OPT_FAST | TFG_OPT_SINGLE
+  std::uint32_t opts = 0;  // TFG_OPT_WARP | _WARP_T | _FAST | _SINGLE | _REGDB | _GROUP | _NOPAD
   int split = 0;           // 0 automatic, 1 never, n >= 2: n splits of K
   int threads() const { return tm > 0 && tn > 0 ? (bm / tm) * (bn / tn) : 0; }
   bool operator==(const GemmConfig&) const = default;
