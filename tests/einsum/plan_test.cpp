@@ -25,7 +25,11 @@ namespace fs = std::filesystem;
 
 fs::path instance_dir() {
   if (const char* env = std::getenv("TENFERRO_INSTANCES")) return env;
+#ifdef TENFERRO_INSTANCE_DIR
+  return TENFERRO_INSTANCE_DIR;  // absolute (ccache's base_dir can make __FILE__ relative)
+#else
   return fs::path(__FILE__).parent_path() / ".." / ".." / "data" / "instances";
+#endif
 }
 
 struct Instance {
