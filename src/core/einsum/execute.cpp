@@ -4,6 +4,8 @@
 // Running the program only calls ops. explain() plans and reports, using dot_general's own
 // lowering decision (core/ops/dot_general_lowering.hpp) for every step.
 #include <algorithm>
+#include <cstdint>
+#include <initializer_list>
 
 #include "core/check.hpp"
 #include "core/einsum/internal.hpp"
@@ -21,13 +23,14 @@ bool has(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end()
 // ---- the program ---------------------------------------------------------------------------
 
 struct Instr {
-  enum class Kind : std::uint8_t { view, reduce_sum, dot, transpose };
+  enum class Kind : std::uint8_t { view, reduce_sum, dot, mul, transpose };
   Kind kind = Kind::view;
   int a = -1, b = -1, dst = -1;  // value slots
   // view: the new view's layout (absolute). dot: the out view handed to dot_general_into, a
-  // permuted view of the compact stored tensor (unused when out_compact).
+  // permuted view of the compact stored tensor (unused when out_compact). mul: a's view.
   Layout layout;
-  Shape shape;  // dot: the stored tensor's shape (compact)
+  Layout layout_b;  // mul: b's view (stride 0 along a's labels)
+  Shape shape;      // dot, mul: the stored tensor's shape (compact)
   bool out_compact = true;
   Axes axes;  // reduce_sum: summed axes; transpose: the permutation
   DotGeneralConfig cfg;
@@ -38,6 +41,8 @@ struct Program {
   int num_slots = 0;
   std::vector<Instr> instrs;
   int result = -1;
+  bool result_is_view = false;  // the result slot holds compact data in output order: rewrap it
+  Shape result_shape;
   EinsumStats stats;
 };
 
@@ -46,35 +51,135 @@ struct Val {
   Layout layout;
   std::vector<int> labels;
   int operand = -1;  // input index while unprepared (labels are then the planner's view), else -1
-  int path_id = -1;  // for the report
+  int path_id = -1;  // input i, or n + k for the result of step k
 };
+
+// The label structure of one step (pass 1): operand path ids and the label groups. fa / fb:
+// free labels of a / b; c: contracted; bt: batch (shared and still needed).
+struct StepInfo {
+  int a = -1, b = -1;
+  std::vector<int> fa, fb, c, bt;
+};
+
+using Labels = std::vector<int>;
+
+Labels restrict_to(const Labels& order, const Labels& set) {
+  Labels r;
+  for (int l : order)
+    if (has(set, l)) r.push_back(l);
+  return r;
+}
+
+Labels concat(std::initializer_list<const Labels*> parts) {
+  Labels r;
+  for (const Labels* p : parts) r.insert(r.end(), p->begin(), p->end());
+  return r;
+}
+
+const char* step_kind(std::int64_t M, std::int64_t N, std::int64_t K) {
+  if (M == 1 && N == 1) return K == 1 ? "elementwise" : "dot";
+  if (K == 1) return "outer";
+  if (M == 1 || N == 1) return "gemv";
+  return "gemm";
+}
 
 class Planner {
  public:
-  Planner(const EinsumSpec& spec, DType dtype) : spec_(spec), dtype_(dtype), es_(static_cast<std::int64_t>(dtype_size(dtype))) {}
+  Planner(const EinsumSpec& spec, DType dtype, bool use_mul)
+      : spec_(spec), dtype_(dtype), es_(static_cast<std::int64_t>(dtype_size(dtype))), use_mul_(use_mul) {}
 
   Program run(const Path& path, std::span<const Layout> layouts);
 
  private:
+  std::int64_t extent(int l) const { return spec_.extents[static_cast<std::size_t>(l)]; }
   int add(Val v) {
     vals_.push_back(std::move(v));
     return static_cast<int>(vals_.size()) - 1;
   }
+  const Val& val(int slot) const { return vals_[static_cast<std::size_t>(slot)]; }
+  Val prepared_form(std::size_t i, const Layout& l, Axes* sum_axes) const;
   void prepare(int& slot, std::int64_t& reduce_bytes, int& launches);
-  void sum_unneeded(int& slot, const std::vector<char>& needed, const std::vector<int>& other,
-                    std::int64_t& reduce_bytes, int& launches);
-  int contract(int sa, int sb, const std::vector<char>& needed, const std::vector<int>& order, EinsumStepStats& st);
-  int emit_reduce(int src, const Axes& axes, std::vector<int> kept, std::int64_t& reduce_bytes, int& launches);
+  void sum_unneeded(int& slot, const Labels& keep, std::int64_t& reduce_bytes, int& launches);
+  int emit_reduce(int src, const Axes& axes, Labels kept, std::int64_t& reduce_bytes, int& launches);
+  int emit_view(int src, const Labels& order);
+
+  // Orders and chains. Extent-1 labels never break a chain and are ignored when comparing.
+  Labels stride_order(const Val& v, const Labels& group) const;
+  bool chain(const Val& v, const Labels& order) const;
+  bool same_order(const Labels& x, const Labels& y) const;
+  // The layout of the partner of value `id` at its consumer step, when already known.
+  const Val* known(int id) const;
+  // How well storing value `id` in `order` suits its consumer step: 2 * in place + the number
+  // of its groups in its preferred order.
+  int order_score(int id, const Labels& order) const;
+  Labels best_free_order(int id, const Labels& group, const Labels& fallback) const;
+
+  int contract_gemm(int k, int sa, int sb, EinsumStepStats& st);
+  int contract_mul(int k, int sa, int sb, EinsumStepStats& st);
 
   const EinsumSpec& spec_;
   DType dtype_;
   std::int64_t es_;
+  bool use_mul_;
+  std::size_t n_ = 0;
+  std::vector<StepInfo> steps_;
+  std::vector<int> consumer_;     // path id -> step consuming it (-1: the root)
+  std::vector<Labels> pref_;      // path id -> preferred order (intermediates; pass 2)
+  std::vector<Val> inputs_;       // path id < n -> the prepared form (layout, labels)
+  std::vector<int> slot_of_;      // path id -> slot once produced (-1 before)
   std::vector<Val> vals_;
   std::vector<Instr> instrs_;
 };
 
-int Planner::emit_reduce(int src, const Axes& axes, std::vector<int> kept, std::int64_t& reduce_bytes, int& launches) {
-  const Layout& l = vals_[static_cast<std::size_t>(src)].layout;
+// ---- preparation ----
+
+// Operand i after dropping broadcast axes, taking diagonals and summing private labels.
+// sum_axes (when given) receives the summed axes of the view.
+Val Planner::prepared_form(std::size_t i, const Layout& l0, Axes* sum_axes) const {
+  Val v;
+  v.layout.offset = l0.offset;
+  for (std::size_t ax = 0; ax < spec_.inputs[i].size(); ++ax) {
+    if (spec_.inputs[i][ax] < 0) continue;  // extent-1 broadcast axis
+    v.layout.shape.push_back(l0.shape[ax]);
+    v.layout.strides.push_back(l0.strides[ax]);
+    v.labels.push_back(spec_.inputs[i][ax]);
+  }
+  // Repeated labels: diagonal views (keep the first axis, drop the later one).
+  for (std::size_t a = 0; a < v.labels.size(); ++a) {
+    for (std::size_t b = a + 1; b < v.labels.size();) {
+      if (v.labels[b] == v.labels[a]) {
+        v.layout.strides[a] += v.layout.strides[b];
+        v.layout.shape.erase(v.layout.shape.begin() + static_cast<std::ptrdiff_t>(b));
+        v.layout.strides.erase(v.layout.strides.begin() + static_cast<std::ptrdiff_t>(b));
+        v.labels.erase(v.labels.begin() + static_cast<std::ptrdiff_t>(b));
+      } else {
+        ++b;
+      }
+    }
+  }
+  // Labels private to this operand and absent from the output are summed.
+  Axes axes;
+  Labels kept;
+  Shape kept_shape;
+  for (std::size_t ax = 0; ax < v.labels.size(); ++ax) {
+    if (!has(spec_.reduced[i], v.labels[ax])) {
+      axes.push_back(static_cast<std::int64_t>(ax));
+    } else {
+      kept.push_back(v.labels[ax]);
+      kept_shape.push_back(v.layout.shape[ax]);
+    }
+  }
+  if (sum_axes) *sum_axes = axes;
+  if (!axes.empty() && !sum_axes) {
+    v.layout = Layout::compact(kept_shape);
+    v.labels = std::move(kept);
+  }
+  v.path_id = static_cast<int>(i);
+  return v;
+}
+
+int Planner::emit_reduce(int src, const Axes& axes, Labels kept, std::int64_t& reduce_bytes, int& launches) {
+  const Layout& l = val(src).layout;
   Shape shape;
   for (std::int64_t ax = 0; ax < l.rank(); ++ax)
     if (std::find(axes.begin(), axes.end(), ax) == axes.end()) shape.push_back(l.shape[static_cast<std::size_t>(ax)]);
@@ -87,155 +192,243 @@ int Planner::emit_reduce(int src, const Axes& axes, std::vector<int> kept, std::
   Val v;
   v.layout = Layout::compact(shape);
   v.labels = std::move(kept);
-  v.path_id = vals_[static_cast<std::size_t>(src)].path_id;
+  v.path_id = val(src).path_id;
   const int dst = in.dst = add(std::move(v));
   instrs_.push_back(std::move(in));
   return dst;
 }
 
-// Drops broadcast axes, takes diagonals (views) and sums labels private to the operand.
 void Planner::prepare(int& slot, std::int64_t& reduce_bytes, int& launches) {
-  const Val& v0 = vals_[static_cast<std::size_t>(slot)];
+  const Val& v0 = val(slot);
   if (v0.operand < 0) return;
-  const auto i = static_cast<std::size_t>(v0.operand);
-  Layout l;
-  l.offset = v0.layout.offset;
-  std::vector<int> labels;
-  for (std::size_t ax = 0; ax < spec_.inputs[i].size(); ++ax) {
-    if (spec_.inputs[i][ax] < 0) continue;  // extent-1 broadcast axis
-    l.shape.push_back(v0.layout.shape[ax]);
-    l.strides.push_back(v0.layout.strides[ax]);
-    labels.push_back(spec_.inputs[i][ax]);
-  }
-  // Repeated labels: diagonal views (keep the first axis, drop the later one).
-  for (std::size_t a = 0; a < labels.size(); ++a) {
-    for (std::size_t b = a + 1; b < labels.size();) {
-      if (labels[b] == labels[a]) {
-        l.strides[a] += l.strides[b];
-        l.shape.erase(l.shape.begin() + static_cast<std::ptrdiff_t>(b));
-        l.strides.erase(l.strides.begin() + static_cast<std::ptrdiff_t>(b));
-        labels.erase(labels.begin() + static_cast<std::ptrdiff_t>(b));
-      } else {
-        ++b;
-      }
-    }
-  }
-  const int path_id = v0.path_id;
-  if (l != v0.layout) {
+  Axes sum_axes;
+  Val v = prepared_form(static_cast<std::size_t>(v0.operand), v0.layout, &sum_axes);
+  if (v.layout != v0.layout) {
     Instr in;
     in.kind = Instr::Kind::view;
     in.a = slot;
-    in.layout = l;
-    in.dst = add(Val{l, labels, -1, path_id});
+    in.layout = v.layout;
+    in.dst = add(std::move(v));
     slot = in.dst;
     instrs_.push_back(std::move(in));
   } else {
-    vals_[static_cast<std::size_t>(slot)].labels = labels;
+    vals_[static_cast<std::size_t>(slot)].labels = v.labels;
     vals_[static_cast<std::size_t>(slot)].operand = -1;
   }
-  // Labels private to this operand and absent from the output: summed here.
-  const auto& keep = spec_.reduced[i];
-  Axes sum_axes;
-  std::vector<int> kept;
-  for (std::size_t ax = 0; ax < labels.size(); ++ax) {
-    if (!has(keep, labels[ax])) {
-      sum_axes.push_back(static_cast<std::int64_t>(ax));
-    } else {
-      kept.push_back(labels[ax]);
-    }
+  if (!sum_axes.empty()) {
+    Labels kept;
+    for (int l : val(slot).labels)
+      if (has(spec_.reduced[static_cast<std::size_t>(val(slot).path_id)], l)) kept.push_back(l);
+    slot = emit_reduce(slot, sum_axes, std::move(kept), reduce_bytes, launches);
   }
-  if (!sum_axes.empty()) slot = emit_reduce(slot, sum_axes, std::move(kept), reduce_bytes, launches);
 }
 
-// Sums the axes of a value whose labels are not needed and not in `other` (cannot happen for
-// planner states, kept for robustness).
-void Planner::sum_unneeded(int& slot, const std::vector<char>& needed, const std::vector<int>& other,
-                           std::int64_t& reduce_bytes, int& launches) {
-  const Val& v = vals_[static_cast<std::size_t>(slot)];
+// Sums the axes whose labels are not in `keep` (cannot happen for planner states: kept for
+// robustness).
+void Planner::sum_unneeded(int& slot, const Labels& keep, std::int64_t& reduce_bytes, int& launches) {
+  const Val& v = val(slot);
   Axes axes;
-  std::vector<int> kept;
+  Labels kept;
   for (std::size_t ax = 0; ax < v.labels.size(); ++ax) {
-    const int l = v.labels[ax];
-    if (!needed[static_cast<std::size_t>(l)] && !has(other, l)) {
+    if (!has(keep, v.labels[ax])) {
       axes.push_back(static_cast<std::int64_t>(ax));
     } else {
-      kept.push_back(l);
+      kept.push_back(v.labels[ax]);
     }
   }
   if (!axes.empty()) slot = emit_reduce(slot, axes, std::move(kept), reduce_bytes, launches);
 }
 
-// The labels a result of (a, b) would carry, in dot_general order (for choosing the operand
-// order of the last step).
-std::vector<int> result_labels(const std::vector<int>& a, const std::vector<int>& b, const std::vector<int>& order) {
-  std::vector<int> fa, fb, batch;
-  for (int l : a) (has(b, l) ? batch : fa).push_back(l);
-  for (int l : b)
-    if (!has(a, l)) fb.push_back(l);
-  std::vector<int> kept_batch;
-  for (int l : order)
-    if (has(batch, l)) kept_batch.push_back(l);
-  fa.insert(fa.end(), fb.begin(), fb.end());
-  fa.insert(fa.end(), kept_batch.begin(), kept_batch.end());
-  return fa;
-}
-
-const char* step_kind(std::int64_t M, std::int64_t N, std::int64_t K) {
-  if (M == 1 && N == 1) return K == 1 ? "elementwise" : "dot";
-  if (K == 1) return "outer";
-  if (M == 1 || N == 1) return "gemv";
-  return "gemm";
-}
-
-// One pairwise step: shared labels needed later are batch axes, other shared labels are
-// contracted, the rest are free. Batch axes follow `order` (the output order) when given.
-int Planner::contract(int sa, int sb, const std::vector<char>& needed, const std::vector<int>& order,
-                      EinsumStepStats& st) {
-  const Val& a = vals_[static_cast<std::size_t>(sa)];
-  const Val& b = vals_[static_cast<std::size_t>(sb)];
+// A view of slot src with its axes in `order` (a permutation of its labels); src itself when
+// already so.
+int Planner::emit_view(int src, const Labels& order) {
+  const Val& v = val(src);
+  if (v.labels == order) return src;
+  Val r;
+  r.layout.offset = v.layout.offset;
+  for (int l : order) {
+    const auto ax = static_cast<std::size_t>(std::find(v.labels.begin(), v.labels.end(), l) - v.labels.begin());
+    r.layout.shape.push_back(v.layout.shape[ax]);
+    r.layout.strides.push_back(v.layout.strides[ax]);
+  }
+  r.labels = order;
+  r.path_id = v.path_id;
   Instr in;
-  in.kind = Instr::Kind::dot;
-  in.a = sa;
-  in.b = sb;
-  DotGeneralConfig& cfg = in.cfg;
-  std::vector<int> free_a, free_b, batch;
-  for (std::size_t ax = 0; ax < a.labels.size(); ++ax) {
-    const int l = a.labels[ax];
-    const auto it = std::find(b.labels.begin(), b.labels.end(), l);
-    if (it == b.labels.end()) {
-      free_a.push_back(l);
-    } else if (needed[static_cast<std::size_t>(l)]) {
-      batch.push_back(l);
-    } else {
-      cfg.lhs_contracting_dims.push_back(static_cast<std::int64_t>(ax));
-      cfg.rhs_contracting_dims.push_back(it - b.labels.begin());
+  in.kind = Instr::Kind::view;
+  in.a = src;
+  in.layout = r.layout;
+  const int dst = in.dst = add(std::move(r));
+  instrs_.push_back(std::move(in));
+  return dst;
+}
+
+// ---- orders ----
+
+Labels Planner::stride_order(const Val& v, const Labels& group) const {
+  std::vector<std::pair<std::int64_t, int>> key;  // (|stride|, label); extent-1 labels last
+  for (int l : group) {
+    const auto ax = static_cast<std::size_t>(std::find(v.labels.begin(), v.labels.end(), l) - v.labels.begin());
+    const std::int64_t s = v.layout.strides[ax];
+    key.emplace_back(v.layout.shape[ax] == 1 ? INT64_MAX : (s < 0 ? -s : s), l);
+  }
+  std::stable_sort(key.begin(), key.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  Labels r;
+  for (const auto& kv : key) r.push_back(kv.second);
+  return r;
+}
+
+bool Planner::chain(const Val& v, const Labels& order) const {
+  Axes axes;
+  for (int l : order) axes.push_back(std::find(v.labels.begin(), v.labels.end(), l) - v.labels.begin());
+  return detail::is_stride_chain(v.layout, axes);
+}
+
+bool Planner::same_order(const Labels& x, const Labels& y) const {
+  std::size_t i = 0, j = 0;
+  for (;;) {
+    while (i < x.size() && extent(x[i]) == 1) ++i;
+    while (j < y.size() && extent(y[j]) == 1) ++j;
+    if (i == x.size() || j == y.size()) return i == x.size() && j == y.size();
+    if (x[i++] != y[j++]) return false;
+  }
+}
+
+const Val* Planner::known(int id) const {
+  const int c = consumer_[static_cast<std::size_t>(id)];
+  if (c < 0) return nullptr;
+  const StepInfo& si = steps_[static_cast<std::size_t>(c)];
+  const int p = si.a == id ? si.b : si.a;
+  if (p < static_cast<int>(n_)) return &inputs_[static_cast<std::size_t>(p)];
+  const int slot = slot_of_[static_cast<std::size_t>(p)];
+  return slot < 0 ? nullptr : &val(slot);
+}
+
+int Planner::order_score(int id, const Labels& order) const {
+  const int c = consumer_[static_cast<std::size_t>(id)];
+  if (c < 0) return same_order(order, spec_.output) ? 3 : 0;
+  const StepInfo& si = steps_[static_cast<std::size_t>(c)];
+  const Labels& f = si.a == id ? si.fa : si.fb;
+  Val stored;
+  stored.labels = order;
+  Shape shape;
+  for (int l : order) shape.push_back(extent(l));
+  stored.layout = Layout::compact(shape);
+  const Val* p = known(id);
+  bool in_place = true;
+  int pref = 0;
+  const Labels& want = pref_[static_cast<std::size_t>(id)];
+  for (const Labels* g : {&f, &si.c, &si.bt}) {
+    const Labels mine = restrict_to(order, *g);
+    in_place = in_place && chain(stored, mine);
+    if (g != &f && p) {
+      const Labels theirs = stride_order(*p, *g);
+      if (chain(*p, theirs) && !same_order(mine, theirs)) in_place = false;
+    }
+    if (same_order(mine, restrict_to(want, *g))) ++pref;
+  }
+  return (in_place ? 8 : 0) + pref;
+}
+
+// ---- steps ----
+
+// The contraction as one dot_general: groups read in the orders that let the most bytes be
+// read in place, the result stored in the block order that suits its consumer best.
+int Planner::contract_gemm(int k, int sa, int sb, EinsumStepStats& st) {
+  const StepInfo& si = steps_[static_cast<std::size_t>(k)];
+  const int id = static_cast<int>(n_) + k;
+  const Labels& want = consumer_[static_cast<std::size_t>(id)] < 0 ? spec_.output : pref_[static_cast<std::size_t>(id)];
+  const Val& A = val(sa);
+  const Val& B = val(sb);
+  // Free groups: a chain only in stride order; when not a chain (packed), any order: the
+  // preferred one.
+  auto free_order = [&](const Val& x, const Labels& g) {
+    const Labels o = stride_order(x, g);
+    return chain(x, o) ? o : restrict_to(want, g);
+  };
+  const Labels fa = free_order(A, si.fa), fb = free_order(B, si.fb);
+  // Contracted and batch orders: candidates from either operand and the preferred one; the
+  // combination packing the fewest bytes wins (ties: the earlier candidate).
+  const Labels bt_want = restrict_to(want, si.bt);
+  const Labels& pa = pref_[static_cast<std::size_t>(A.path_id)];
+  const std::vector<Labels> c_cands = {stride_order(A, si.c), stride_order(B, si.c),
+                                       pa.empty() ? si.c : restrict_to(pa, si.c)};
+  const std::vector<Labels> bt_cands = {bt_want, stride_order(A, si.bt), stride_order(B, si.bt)};
+  const bool fa_chain = chain(A, fa), fb_chain = chain(B, fb);
+  std::int64_t best_cost = -1;
+  Labels c, bt;
+  for (const Labels& bo : bt_cands) {
+    for (const Labels& co : c_cands) {
+      const bool ia = fa_chain && chain(A, co) && chain(A, bo);
+      const bool ib = fb_chain && chain(B, co) && chain(B, bo);
+      const std::int64_t cost = (ia ? 0 : A.layout.numel()) + (ib ? 0 : B.layout.numel());
+      if (best_cost < 0 || cost < best_cost) {
+        best_cost = cost;
+        c = co;
+        bt = bo;
+      }
     }
   }
-  for (int l : b.labels)
-    if (!has(a.labels, l)) free_b.push_back(l);
-  if (!order.empty()) {
-    std::stable_sort(batch.begin(), batch.end(), [&](int x, int y) {
-      return std::find(order.begin(), order.end(), x) < std::find(order.begin(), order.end(), y);
-    });
+  // Stored order: the arrangement of the blocks [fa], [fb], [bt] that suits the consumer best
+  // (ties: a free block first, so C has a unit stride along M or N).
+  const Labels* blocks[3] = {&fa, &fb, &bt};
+  int perm[3] = {0, 1, 2};
+  Labels order;
+  int best = -1;
+  do {
+    const Labels o = concat({blocks[perm[0]], blocks[perm[1]], blocks[perm[2]]});
+    const bool free_first = perm[0] != 2 || bt.empty();
+    const int score = 2 * order_score(id, o) + (free_first ? 1 : 0);
+    if (score > best) {
+      best = score;
+      order = o;
+    }
+  } while (std::next_permutation(perm, perm + 3));
+  // The operand whose free block comes first in the stored order is lhs.
+  bool swap = false;
+  for (int l : order) {
+    if (has(fa, l) && extent(l) != 1) break;
+    if (has(fb, l) && extent(l) != 1) {
+      swap = true;
+      break;
+    }
   }
-  for (int l : batch) {
-    cfg.lhs_batching_dims.push_back(std::find(a.labels.begin(), a.labels.end(), l) - a.labels.begin());
-    cfg.rhs_batching_dims.push_back(std::find(b.labels.begin(), b.labels.end(), l) - b.labels.begin());
+  const Labels& fl = swap ? fb : fa;
+  const Labels& fr = swap ? fa : fb;
+  const int lhs = emit_view(swap ? sb : sa, concat({&fl, &c, &bt}));
+  const int rhs = emit_view(swap ? sa : sb, concat({&c, &fr, &bt}));
+  const Val& L = val(lhs);
+  const Val& R = val(rhs);
+  Instr in;
+  in.kind = Instr::Kind::dot;
+  in.a = lhs;
+  in.b = rhs;
+  const auto nl = static_cast<std::int64_t>(fl.size()), nc = static_cast<std::int64_t>(c.size()),
+             nr = static_cast<std::int64_t>(fr.size());
+  for (std::int64_t i = 0; i < nc; ++i) {
+    in.cfg.lhs_contracting_dims.push_back(nl + i);
+    in.cfg.rhs_contracting_dims.push_back(i);
   }
-  std::vector<int> out = free_a;
-  out.insert(out.end(), free_b.begin(), free_b.end());
-  out.insert(out.end(), batch.begin(), batch.end());
-  for (int l : out) in.shape.push_back(spec_.extents[static_cast<std::size_t>(l)]);
-  in.out_compact = true;
-  in.layout = Layout::compact(in.shape);
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(bt.size()); ++i) {
+    in.cfg.lhs_batching_dims.push_back(nl + nc + i);
+    in.cfg.rhs_batching_dims.push_back(nc + nr + i);
+  }
+  const Labels dot_order = concat({&fl, &fr, &bt});
+  for (int l : order) in.shape.push_back(extent(l));
+  const Layout stored = Layout::compact(in.shape);
+  in.out_compact = order == dot_order;
+  for (int l : dot_order) {
+    const auto ax = static_cast<std::size_t>(std::find(order.begin(), order.end(), l) - order.begin());
+    in.layout.shape.push_back(stored.shape[ax]);
+    in.layout.strides.push_back(stored.strides[ax]);
+  }
 
   // The report: dot_general's own lowering decision.
-  const detail::DotLowering lw = detail::lower_dot_general(a.layout, b.layout, cfg);
-  st.lhs = a.path_id;
-  st.rhs = b.path_id;
-  st.lhs_labels = einsum_detail::labels_text(spec_, a.labels);
-  st.rhs_labels = einsum_detail::labels_text(spec_, b.labels);
-  st.out_labels = einsum_detail::labels_text(spec_, out);
+  const detail::DotLowering lw = detail::lower_dot_general(L.layout, R.layout, in.cfg);
+  st.lhs = L.path_id;
+  st.rhs = R.path_id;
+  st.lhs_labels = einsum_detail::labels_text(spec_, L.labels);
+  st.rhs_labels = einsum_detail::labels_text(spec_, R.labels);
+  st.out_labels = einsum_detail::labels_text(spec_, order);
   st.M = lw.M;
   st.N = lw.N;
   st.K = lw.K;
@@ -247,107 +440,220 @@ int Planner::contract(int sa, int sb, const std::vector<char>& needed, const std
   if (out_n > 0) {
     st.flops = (is_complex(dtype_) ? 8.0 : 2.0) * static_cast<double>(lw.M) * static_cast<double>(lw.N) *
                static_cast<double>(lw.K) * static_cast<double>(lw.B);
-    if (!lw.lhs_in_place && a.layout.numel() > 0) {
-      st.lhs_packed_bytes = a.layout.numel() * es_;
+    if (!lw.lhs_in_place && L.layout.numel() > 0) {
+      st.lhs_packed_bytes = L.layout.numel() * es_;
       ++st.launches;
     }
-    if (!lw.rhs_in_place && b.layout.numel() > 0) {
-      st.rhs_packed_bytes = b.layout.numel() * es_;
+    if (!lw.rhs_in_place && R.layout.numel() > 0) {
+      st.rhs_packed_bytes = R.layout.numel() * es_;
       ++st.launches;
     }
-    if (!in.out_compact && !detail::dot_out_in_place(in.layout, free_a.size(), free_b.size())) {
+    if (!in.out_compact && !detail::dot_out_in_place(in.layout, fl.size(), fr.size())) {
       st.out_copy_bytes = st.out_bytes;
       ++st.launches;
     }
     ++st.launches;  // the gemm
   }
   Val r;
-  r.layout = Layout::compact(in.shape);
-  r.labels = std::move(out);
-  in.dst = add(std::move(r));
+  r.layout = stored;
+  r.labels = order;
+  r.path_id = id;
+  const int dst = in.dst = add(std::move(r));
   instrs_.push_back(std::move(in));
-  return instrs_.back().dst;
+  return dst;
+}
+
+// A step with nothing to sum (K = 1: an outer or elementwise product, batched or not) as one
+// elementwise mul of broadcast views, stored directly in the order its consumer wants.
+int Planner::contract_mul(int k, int sa, int sb, EinsumStepStats& st) {
+  const StepInfo& si = steps_[static_cast<std::size_t>(k)];
+  const int id = static_cast<int>(n_) + k;
+  const int c = consumer_[static_cast<std::size_t>(id)];
+  Labels order;
+  if (c < 0) {
+    order = spec_.output;
+  } else {
+    const StepInfo& ci = steps_[static_cast<std::size_t>(c)];
+    const Labels& want = pref_[static_cast<std::size_t>(id)];
+    const Labels& f = ci.a == id ? ci.fa : ci.fb;
+    const Val* p = known(id);
+    auto group = [&](const Labels& g) {
+      if (p) {
+        const Labels theirs = stride_order(*p, g);
+        if (chain(*p, theirs)) return theirs;
+      }
+      return restrict_to(want, g);
+    };
+    const Labels fo = restrict_to(want, f), co = group(ci.c), bo = group(ci.bt);
+    order = ci.a == id ? concat({&fo, &co, &bo}) : concat({&co, &fo, &bo});
+  }
+  const Val& A = val(sa);
+  const Val& B = val(sb);
+  auto view_of = [&](const Val& x) {
+    Layout l;
+    l.offset = x.layout.offset;
+    for (int lab : order) {
+      l.shape.push_back(extent(lab));
+      const auto it = std::find(x.labels.begin(), x.labels.end(), lab);
+      l.strides.push_back(it == x.labels.end() ? 0 : x.layout.strides[static_cast<std::size_t>(it - x.labels.begin())]);
+    }
+    return l;
+  };
+  Instr in;
+  in.kind = Instr::Kind::mul;
+  in.a = sa;
+  in.b = sb;
+  in.layout = view_of(A);
+  in.layout_b = view_of(B);
+  for (int l : order) in.shape.push_back(extent(l));
+  std::int64_t M = 1, N = 1, Bn = 1;
+  for (int l : si.fa) M *= extent(l);
+  for (int l : si.fb) N *= extent(l);
+  for (int l : si.bt) Bn *= extent(l);
+  st.lhs = A.path_id;
+  st.rhs = B.path_id;
+  st.lhs_labels = einsum_detail::labels_text(spec_, A.labels);
+  st.rhs_labels = einsum_detail::labels_text(spec_, B.labels);
+  st.out_labels = einsum_detail::labels_text(spec_, order);
+  st.M = M;
+  st.N = N;
+  st.K = 1;
+  st.B = Bn;
+  st.kind = std::string(Bn > 1 ? "batched " : "") + step_kind(M, N, 1) + " (mul)";
+  st.out_bytes = M * N * Bn * es_;
+  st.launches = st.out_bytes > 0 ? 1 : 0;
+  Val r;
+  r.layout = Layout::compact(in.shape);
+  r.labels = order;
+  r.path_id = id;
+  const int dst = in.dst = add(std::move(r));
+  instrs_.push_back(std::move(in));
+  return dst;
 }
 
 Program Planner::run(const Path& path, std::span<const Layout> layouts) {
-  const std::size_t n = spec_.num_inputs();
+  n_ = spec_.num_inputs();
+  const std::size_t n = n_;
   const std::size_t L = spec_.labels.size();
+  const std::size_t ids = n + path.size();
   Program prog;
-  std::vector<int> uses(L, 0);
   std::vector<char> in_output(L, 0);
   for (int id : spec_.output) in_output[static_cast<std::size_t>(id)] = 1;
+  for (std::size_t i = 0; i < n; ++i) inputs_.push_back(prepared_form(i, layouts[i], nullptr));
+
+  // Pass 1: the label groups of every step, and who consumes each value.
+  {
+    std::vector<int> uses(L, 0);
+    std::vector<Labels> labels(ids);
+    std::vector<int> live;
+    for (std::size_t i = 0; i < n; ++i) {
+      labels[i] = spec_.reduced[i];
+      for (int l : labels[i]) ++uses[static_cast<std::size_t>(l)];
+      live.push_back(static_cast<int>(i));
+    }
+    consumer_.assign(ids, -1);
+    for (std::size_t k = 0; k < path.size(); ++k) {
+      const auto ia = static_cast<std::size_t>(path[k].first), ib = static_cast<std::size_t>(path[k].second);
+      StepInfo si;
+      si.a = live[ia];
+      si.b = live[ib];
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(std::max(ia, ib)));
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(std::min(ia, ib)));
+      const Labels& la = labels[static_cast<std::size_t>(si.a)];
+      const Labels& lb = labels[static_cast<std::size_t>(si.b)];
+      for (int l : la) --uses[static_cast<std::size_t>(l)];
+      for (int l : lb) --uses[static_cast<std::size_t>(l)];
+      auto needed = [&](int l) { return in_output[static_cast<std::size_t>(l)] || uses[static_cast<std::size_t>(l)] > 0; };
+      for (int l : la) {
+        if (!has(lb, l)) {
+          if (needed(l)) si.fa.push_back(l);
+        } else {
+          (needed(l) ? si.bt : si.c).push_back(l);
+        }
+      }
+      for (int l : lb)
+        if (!has(la, l) && needed(l)) si.fb.push_back(l);
+      const int id = static_cast<int>(n + k);
+      labels[static_cast<std::size_t>(id)] = concat({&si.fa, &si.fb, &si.bt});
+      for (int l : labels[static_cast<std::size_t>(id)]) ++uses[static_cast<std::size_t>(l)];
+      consumer_[static_cast<std::size_t>(si.a)] = static_cast<int>(k);
+      consumer_[static_cast<std::size_t>(si.b)] = static_cast<int>(k);
+      live.push_back(id);
+      steps_.push_back(std::move(si));
+    }
+  }
+  // Pass 2 (last step first): the order each intermediate would best be stored in, from its
+  // result's preferred order: [free, contracted, batch] for a, [contracted, free, batch] for b
+  // (column-major GEMM operands), contracted and batch orders taken from an input operand.
+  pref_.assign(ids, Labels{});
+  for (std::size_t k = path.size(); k-- > 0;) {
+    const StepInfo& si = steps_[k];
+    const int id = static_cast<int>(n + k);
+    const Labels& want = consumer_[static_cast<std::size_t>(id)] < 0 ? spec_.output : pref_[static_cast<std::size_t>(id)];
+    const bool fixed_a = si.a < static_cast<int>(n), fixed_b = si.b < static_cast<int>(n);
+    const Val* fixed = fixed_a ? &inputs_[static_cast<std::size_t>(si.a)]
+                               : fixed_b ? &inputs_[static_cast<std::size_t>(si.b)] : nullptr;
+    const Labels c = fixed ? stride_order(*fixed, si.c) : si.c;
+    const Labels bt = fixed ? stride_order(*fixed, si.bt) : restrict_to(want, si.bt);
+    const Labels fa = restrict_to(want, si.fa), fb = restrict_to(want, si.fb);
+    if (!fixed_a) pref_[static_cast<std::size_t>(si.a)] = concat({&fa, &c, &bt});
+    if (!fixed_b) pref_[static_cast<std::size_t>(si.b)] = concat({&c, &fb, &bt});
+  }
+  // Pass 3: the program.
+  slot_of_.assign(ids, -1);
   std::vector<int> live;
   for (std::size_t i = 0; i < n; ++i) {
     Val v;
     v.layout = layouts[i];
-    v.labels = spec_.reduced[i];  // planner view until prepared
+    v.labels = spec_.reduced[i];
     v.operand = static_cast<int>(i);
     v.path_id = static_cast<int>(i);
-    for (int id : v.labels) ++uses[static_cast<std::size_t>(id)];
-    live.push_back(add(std::move(v)));
+    slot_of_[i] = add(std::move(v));
   }
-  std::vector<char> needed(L, 0);
   for (std::size_t k = 0; k < path.size(); ++k) {
-    const auto ia = static_cast<std::size_t>(path[k].first);
-    const auto ib = static_cast<std::size_t>(path[k].second);
-    int sa = live[ia], sb = live[ib];
-    live.erase(live.begin() + static_cast<std::ptrdiff_t>(std::max(ia, ib)));
-    live.erase(live.begin() + static_cast<std::ptrdiff_t>(std::min(ia, ib)));
-    for (int id : vals_[static_cast<std::size_t>(sa)].labels) --uses[static_cast<std::size_t>(id)];
-    for (int id : vals_[static_cast<std::size_t>(sb)].labels) --uses[static_cast<std::size_t>(id)];
+    const StepInfo& si = steps_[k];
+    int sa = slot_of_[static_cast<std::size_t>(si.a)], sb = slot_of_[static_cast<std::size_t>(si.b)];
     EinsumStepStats st;
     prepare(sa, st.reduce_bytes, st.launches);
     prepare(sb, st.reduce_bytes, st.launches);
-    for (std::size_t l = 0; l < L; ++l) needed[l] = in_output[l] || uses[l] > 0;
-    const std::vector<int> la = vals_[static_cast<std::size_t>(sa)].labels;
-    const std::vector<int> lb = vals_[static_cast<std::size_t>(sb)].labels;
-    sum_unneeded(sa, needed, lb, st.reduce_bytes, st.launches);
-    sum_unneeded(sb, needed, la, st.reduce_bytes, st.launches);
-    // Last step: pick the operand order whose result needs no final transpose if any.
-    bool swap = false;
-    if (k + 1 == path.size()) {
-      const auto& a = vals_[static_cast<std::size_t>(sa)].labels;
-      const auto& b = vals_[static_cast<std::size_t>(sb)].labels;
-      const auto fwd = result_labels(a, b, spec_.output);
-      const auto bwd = result_labels(b, a, spec_.output);
-      swap = fwd != spec_.output && bwd == spec_.output;
-    }
-    if (swap) std::swap(sa, sb);
-    const int r = contract(sa, sb, needed, spec_.output, st);
-    vals_[static_cast<std::size_t>(r)].path_id = static_cast<int>(n + k);
-    for (int id : vals_[static_cast<std::size_t>(r)].labels) ++uses[static_cast<std::size_t>(id)];
-    live.push_back(r);
+    sum_unneeded(sa, concat({&si.fa, &si.c, &si.bt}), st.reduce_bytes, st.launches);
+    sum_unneeded(sb, concat({&si.fb, &si.c, &si.bt}), st.reduce_bytes, st.launches);
+    std::int64_t K = 1;
+    for (int l : si.c) K *= extent(l);
+    const int r = use_mul_ && K == 1 ? contract_mul(static_cast<int>(k), sa, sb, st)
+                                     : contract_gemm(static_cast<int>(k), sa, sb, st);
+    slot_of_[n + k] = r;
     prog.stats.steps.push_back(std::move(st));
   }
-  TENFERRO_ASSERT(live.size() == 1);
-  int s = live.front();
+  int s = slot_of_[ids - 1];
   std::int64_t& fr = prog.stats.final_reduce_bytes;
   prepare(s, fr, prog.stats.final_launches);
-  {
-    // Labels not in the output can only remain for a single operand (already summed).
-    std::vector<char> out_only(in_output.begin(), in_output.end());
-    sum_unneeded(s, out_only, {}, fr, prog.stats.final_launches);
-  }
-  const Val& e = vals_[static_cast<std::size_t>(s)];
+  sum_unneeded(s, spec_.output, fr, prog.stats.final_launches);  // a single operand's sums
+  const Val& e = val(s);
   TENFERRO_ASSERT(e.labels.size() == spec_.output.size());
-  // The result must be a tensor einsum created (not an operand's storage), in output order.
+  Axes perm;
+  for (int id : spec_.output) perm.push_back(std::find(e.labels.begin(), e.labels.end(), id) - e.labels.begin());
+  Layout out;
+  out.offset = e.layout.offset;
+  for (std::int64_t ax : perm) {
+    out.shape.push_back(e.layout.shape[static_cast<std::size_t>(ax)]);
+    out.strides.push_back(e.layout.strides[static_cast<std::size_t>(ax)]);
+  }
+  // The result must be a tensor einsum created (not an operand's storage), compact in output
+  // order; then it is returned as is.
   const bool created = !instrs_.empty() && instrs_.back().dst == s && instrs_.back().kind != Instr::Kind::view;
-  if (e.labels == spec_.output && created) {
+  if (created && out.offset == 0 && out.is_compact()) {
     prog.result = s;
+    prog.result_is_view = true;
+    prog.result_shape = out.shape;
   } else {
     Instr in;
     in.kind = Instr::Kind::transpose;
     in.a = s;
-    for (int id : spec_.output) {
-      const auto it = std::find(e.labels.begin(), e.labels.end(), id);
-      TENFERRO_ASSERT(it != e.labels.end());
-      in.axes.push_back(it - e.labels.begin());
-    }
-    Shape shape;
-    for (std::int64_t ax : in.axes) shape.push_back(e.layout.shape[static_cast<std::size_t>(ax)]);
+    in.axes = perm;
     prog.stats.final_transpose_bytes = e.layout.numel() * es_;
     ++prog.stats.final_launches;
-    in.dst = add(Val{Layout::compact(shape), spec_.output, -1, -1});
+    in.dst = add(Val{Layout::compact(out.shape), spec_.output, -1, -1});
     prog.result = in.dst;
     instrs_.push_back(std::move(in));
   }
@@ -359,7 +665,8 @@ Program Planner::run(const Path& path, std::span<const Layout> layouts) {
     if (in.b >= 0) last[static_cast<std::size_t>(in.b)] = static_cast<int>(k);
   }
   for (std::size_t v = 0; v < vals_.size(); ++v)
-    if (last[v] >= 0 && static_cast<int>(v) != prog.result) instrs_[static_cast<std::size_t>(last[v])].release.push_back(static_cast<int>(v));
+    if (last[v] >= 0 && static_cast<int>(v) != prog.result)
+      instrs_[static_cast<std::size_t>(last[v])].release.push_back(static_cast<int>(v));
   prog.num_slots = static_cast<int>(vals_.size());
   prog.instrs = std::move(instrs_);
   // Totals.
@@ -411,7 +718,7 @@ void check_path(std::size_t n, const Path& path) {
 EinsumStats explain(const EinsumSpec& spec, const Path& path, std::span<const Layout> operand_layouts, DType dtype) {
   check_shapes(spec, operand_layouts);
   check_path(spec.num_inputs(), path);
-  return Planner(spec, dtype).run(path, operand_layouts).stats;
+  return Planner(spec, dtype, true).run(path, operand_layouts).stats;
 }
 
 Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands) {
@@ -439,7 +746,7 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
   }
   check_path(n, path);  // before any work
 
-  const Program prog = Planner(spec, d).run(path, layouts);
+  const Program prog = Planner(spec, d, be.supports(OpId::mul, d)).run(path, layouts);
   std::vector<TensorView> v(static_cast<std::size_t>(prog.num_slots));
   std::vector<Tensor> own(static_cast<std::size_t>(prog.num_slots));
   for (std::size_t i = 0; i < n; ++i) v[i] = operands[i];
@@ -465,6 +772,11 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
         }
         break;
       }
+      case Instr::Kind::mul: {
+        const TensorView& b = v[static_cast<std::size_t>(in.b)];
+        own[dst] = mul(be, TensorView(a.storage(), d, in.layout), TensorView(b.storage(), d, in.layout_b));
+        break;
+      }
       case Instr::Kind::transpose:
         own[dst] = transpose(be, a, in.axes);
         break;
@@ -475,7 +787,9 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
       own[static_cast<std::size_t>(s)] = Tensor();
     }
   }
-  return own[static_cast<std::size_t>(prog.result)];
+  Tensor r = std::move(own[static_cast<std::size_t>(prog.result)]);
+  if (prog.result_is_view && r.shape() != prog.result_shape) return Tensor(r.storage(), d, prog.result_shape);
+  return r;
 }
 
 Tensor einsum(Backend& be, std::string_view subscripts, std::span<const TensorView> operands,
