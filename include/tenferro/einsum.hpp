@@ -1,5 +1,5 @@
 // Einstein summation over tenferro ops (composite: diagonal views, reduce_sum, dot_general,
-// one final transpose). See docs/einsum.md.
+// mul, at most one final transpose). See docs/einsum.md.
 //
 // Subscripts are UTF-8; every Unicode code point other than ',', '-', '>', '.' and ASCII
 // whitespace (ignored) is a label. "a,b->c" is explicit; without "->" the output holds the
@@ -145,8 +145,11 @@ void clear_plan_cache();
 
 /// Runs a checked spec along a path on `be`: operands must match the spec's shapes, share a
 /// dtype and live on `be`. Intermediates are freed at last use; pairwise steps go through
-/// dot_general on strided views, one transpose at the end. Does not open a session: callers
-/// wanting one batch wrap the call in with_session(be, ...).
+/// dot_general on strided views (steps summing nothing: one mul of broadcast views), each
+/// result stored in the axis order its next step reads in place where possible, at most one
+/// transpose at the end. The planned program is cached by (spec, path, operand layouts,
+/// dtype). Does not open a session: callers wanting one batch wrap the call in
+/// with_session(be, ...).
 Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands);
 
 /// What one pairwise step of execute does, as decided before any work (see explain).

@@ -38,6 +38,7 @@ struct EinsumArgs {
   bool json = false;
   bool steps = false;   // print the step report (explain)
   bool no_run = false;  // the report only: plan, explain, no operands, no timing
+  std::int64_t max_extent = 0;  // > 0: every extent clamped to this (host overhead runs)
 };
 
 // Bad input: reported as "tenferro einsum: <message>" with exit code 2.
@@ -200,7 +201,11 @@ std::string stats_text(const EinsumStats& s) {
 }
 
 int run_einsum(const EinsumArgs& a) {
-  const Instance inst = read_instance(a.instance);
+  Instance inst = read_instance(a.instance);
+  if (a.max_extent < 0) throw InputError("--max-extent must be positive");
+  if (a.max_extent > 0)
+    for (auto& sh : inst.shapes)
+      for (auto& e : sh) e = std::min(e, a.max_extent);
   const auto dt = parse_dtype(a.dtype);
   if (!dt || !is_inexact(*dt)) throw InputError("unknown or unsupported --dtype '" + a.dtype + "' (expected f32, f64, c32 or c64)");
   const DType dtype = *dt;
@@ -223,10 +228,18 @@ int run_einsum(const EinsumArgs& a) {
   }
   if (a.no_run && !a.steps) throw InputError("--no-run needs --steps");
   std::optional<EinsumStats> stats;
+  double explain_seconds = 0;
   if (a.steps) {
     std::vector<Layout> layouts;
     for (const auto& sh : inst.shapes) layouts.push_back(Layout::compact(sh));
-    stats = explain(plan->spec, plan->path, layouts, dtype);
+    // With --no-run, --repeat times the planning (median), the host work execute adds per call.
+    std::vector<double> ts;
+    for (int r = 0; r < (a.no_run ? a.repeat : 1); ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      stats = explain(plan->spec, plan->path, layouts, dtype);
+      ts.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    explain_seconds = median(ts);
   }
   if (a.no_run) {
     if (a.json) {
@@ -236,11 +249,13 @@ int run_einsum(const EinsumArgs& a) {
       j["path"] = a.path;
       j["num_tensors"] = inst.shapes.size();
       j["explain"] = stats_json(*stats);
+      j["explain_seconds"] = explain_seconds;
       std::cout << j.dump() << "\n";
     } else {
       std::cout << "instance     " << inst.name << " (" << inst.shapes.size() << " tensors), dtype " << dtype_name(dtype)
                 << ", path " << a.path << "\n"
-                << stats_text(*stats);
+                << stats_text(*stats) << "explain      " << explain_seconds * 1e3 << " ms (median of "
+                << a.repeat << ")\n";
     }
     return 0;
   }
@@ -388,6 +403,8 @@ void add_einsum_command(CLI::App& app) {
   cmd->add_flag("--json", args->json, "Print one JSON object");
   cmd->add_flag("--steps", args->steps, "Print what every pairwise step does (GEMM shape, packing copies, launches)");
   cmd->add_flag("--no-run", args->no_run, "With --steps: only plan and report, run nothing");
+  cmd->add_option("--max-extent", args->max_extent,
+                  "Clamp every extent to this (e.g. 2: tiny tensors, to measure host overhead per step)");
   cmd->callback([args] {
     int code = 0;
     try {

@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <list>
+#include <memory>
+#include <mutex>
 
 #include "core/check.hpp"
 #include "core/einsum/internal.hpp"
@@ -85,8 +88,10 @@ const char* step_kind(std::int64_t M, std::int64_t N, std::int64_t K) {
 
 class Planner {
  public:
-  Planner(const EinsumSpec& spec, DType dtype, bool use_mul)
-      : spec_(spec), dtype_(dtype), es_(static_cast<std::int64_t>(dtype_size(dtype))), use_mul_(use_mul) {}
+  /// report: fill the step report (label strings, dot_general's lowering) too.
+  Planner(const EinsumSpec& spec, DType dtype, bool use_mul, bool report)
+      : spec_(spec), dtype_(dtype), es_(static_cast<std::int64_t>(dtype_size(dtype))), use_mul_(use_mul),
+        report_(report) {}
 
   Program run(const Path& path, std::span<const Layout> layouts);
 
@@ -106,21 +111,30 @@ class Planner {
   // Orders and chains. Extent-1 labels never break a chain and are ignored when comparing.
   Labels stride_order(const Val& v, const Labels& group) const;
   bool chain(const Val& v, const Labels& order) const;
-  bool same_order(const Labels& x, const Labels& y) const;
   // The layout of the partner of value `id` at its consumer step, when already known.
   const Val* known(int id) const;
-  // How well storing value `id` in `order` suits its consumer step: 2 * in place + the number
-  // of its groups in its preferred order.
-  int order_score(int id, const Labels& order) const;
-  Labels best_free_order(int id, const Labels& group, const Labels& fallback) const;
+  // What the consumer step of value `id` wants of its storage order (per label: its group
+  // there, the rank the partner's order requires, the rank in the preferred order).
+  struct Target {
+    bool root = false;  // the result: only the output order counts
+    std::vector<signed char> gid;
+    std::vector<int> need_rank, pref_rank;
+  };
+  Target target_of(int id) const;
+  // How well storing a value in `order` suits its consumer: 8 when read in place, + 1 per
+  // group in its preferred order (root: 3 when in output order).
+  int order_score(const Target& t, const Labels& order) const;
 
-  int contract_gemm(int k, int sa, int sb, EinsumStepStats& st);
+  int contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStepStats& st);
+  bool split_free(const StepInfo& si, int& sa, int& sb, StepInfo& out);
   int contract_mul(int k, int sa, int sb, EinsumStepStats& st);
+  void report_gemm(const Val& L, const Val& R, const Instr& in, const Labels& order, std::size_t nl, std::size_t nr,
+                   EinsumStepStats& st) const;
 
   const EinsumSpec& spec_;
   DType dtype_;
   std::int64_t es_;
-  bool use_mul_;
+  bool use_mul_, report_;
   std::size_t n_ = 0;
   std::vector<StepInfo> steps_;
   std::vector<int> consumer_;     // path id -> step consuming it (-1: the root)
@@ -283,16 +297,6 @@ bool Planner::chain(const Val& v, const Labels& order) const {
   return detail::is_stride_chain(v.layout, axes);
 }
 
-bool Planner::same_order(const Labels& x, const Labels& y) const {
-  std::size_t i = 0, j = 0;
-  for (;;) {
-    while (i < x.size() && extent(x[i]) == 1) ++i;
-    while (j < y.size() && extent(y[j]) == 1) ++j;
-    if (i == x.size() || j == y.size()) return i == x.size() && j == y.size();
-    if (x[i++] != y[j++]) return false;
-  }
-}
-
 const Val* Planner::known(int id) const {
   const int c = consumer_[static_cast<std::size_t>(id)];
   if (c < 0) return nullptr;
@@ -303,38 +307,101 @@ const Val* Planner::known(int id) const {
   return slot < 0 ? nullptr : &val(slot);
 }
 
-int Planner::order_score(int id, const Labels& order) const {
+Planner::Target Planner::target_of(int id) const {
+  Target t;
+  const std::size_t L = spec_.labels.size();
+  t.gid.assign(L, -1);
+  t.need_rank.assign(L, -1);
+  t.pref_rank.assign(L, -1);
   const int c = consumer_[static_cast<std::size_t>(id)];
-  if (c < 0) return same_order(order, spec_.output) ? 3 : 0;
-  const StepInfo& si = steps_[static_cast<std::size_t>(c)];
-  const Labels& f = si.a == id ? si.fa : si.fb;
-  Val stored;
-  stored.labels = order;
-  Shape shape;
-  for (int l : order) shape.push_back(extent(l));
-  stored.layout = Layout::compact(shape);
-  const Val* p = known(id);
-  bool in_place = true;
-  int pref = 0;
-  const Labels& want = pref_[static_cast<std::size_t>(id)];
-  for (const Labels* g : {&f, &si.c, &si.bt}) {
-    const Labels mine = restrict_to(order, *g);
-    in_place = in_place && chain(stored, mine);
-    if (g != &f && p) {
-      const Labels theirs = stride_order(*p, *g);
-      if (chain(*p, theirs) && !same_order(mine, theirs)) in_place = false;
-    }
-    if (same_order(mine, restrict_to(want, *g))) ++pref;
+  auto ranks = [&](const Labels& order, std::vector<int>& out) {
+    int r = 0;
+    for (int l : order)
+      if (extent(l) != 1) out[static_cast<std::size_t>(l)] = r++;
+  };
+  if (c < 0) {
+    t.root = true;
+    for (int l : spec_.output) t.gid[static_cast<std::size_t>(l)] = 0;
+    ranks(spec_.output, t.pref_rank);
+    return t;
   }
-  return (in_place ? 8 : 0) + pref;
+  const StepInfo& si = steps_[static_cast<std::size_t>(c)];
+  const Labels* groups[3] = {si.a == id ? &si.fa : &si.fb, &si.c, &si.bt};
+  const Val* p = known(id);
+  const Labels& want = pref_[static_cast<std::size_t>(id)];
+  for (int g = 0; g < 3; ++g) {
+    for (int l : *groups[g]) t.gid[static_cast<std::size_t>(l)] = static_cast<signed char>(g);
+    ranks(restrict_to(want, *groups[g]), t.pref_rank);
+    if (g > 0 && p) {
+      const Labels theirs = stride_order(*p, *groups[g]);
+      if (chain(*p, theirs)) ranks(theirs, t.need_rank);
+    }
+  }
+  return t;
+}
+
+int Planner::order_score(const Target& t, const Labels& order) const {
+  int seen[3] = {0, 0, 0}, cur = -1;
+  bool closed[3] = {false, false, false}, pref_ok[3] = {true, true, true};
+  bool in_place = true;
+  for (int l : order) {
+    if (extent(l) == 1) continue;
+    const auto u = static_cast<std::size_t>(l);
+    const int g = t.gid[u];
+    if (g < 0) continue;
+    if (g != cur) {
+      if (cur >= 0) closed[cur] = true;
+      if (closed[g]) in_place = false;  // the group is split
+      cur = g;
+    }
+    const int r = seen[g]++;
+    if (t.need_rank[u] >= 0 && t.need_rank[u] != r) in_place = false;  // partner's order differs
+    if (t.pref_rank[u] != r) pref_ok[g] = false;
+  }
+  if (t.root) return pref_ok[0] ? 3 : 0;
+  return (in_place ? 8 : 0) + int{pref_ok[0]} + int{pref_ok[1]} + int{pref_ok[2]};
 }
 
 // ---- steps ----
 
+void Planner::report_gemm(const Val& L, const Val& R, const Instr& in, const Labels& order, std::size_t nl,
+                          std::size_t nr, EinsumStepStats& st) const {
+  const detail::DotLowering lw = detail::lower_dot_general(L.layout, R.layout, in.cfg);
+  st.lhs = L.path_id;
+  st.rhs = R.path_id;
+  st.lhs_labels = einsum_detail::labels_text(spec_, L.labels);
+  st.rhs_labels = einsum_detail::labels_text(spec_, R.labels);
+  st.out_labels = einsum_detail::labels_text(spec_, order);
+  st.M = lw.M;
+  st.N = lw.N;
+  st.K = lw.K;
+  st.B = lw.B;
+  st.kind = step_kind(lw.M, lw.N, lw.K);
+  if (lw.B > 1) st.kind = "batched " + st.kind;
+  const std::int64_t out_n = lw.M * lw.N * lw.B;
+  st.out_bytes = out_n * es_;
+  if (out_n > 0) {
+    st.flops = (is_complex(dtype_) ? 8.0 : 2.0) * static_cast<double>(lw.M) * static_cast<double>(lw.N) *
+               static_cast<double>(lw.K) * static_cast<double>(lw.B);
+    if (!lw.lhs_in_place && L.layout.numel() > 0) {
+      st.lhs_packed_bytes = L.layout.numel() * es_;
+      ++st.launches;
+    }
+    if (!lw.rhs_in_place && R.layout.numel() > 0) {
+      st.rhs_packed_bytes = R.layout.numel() * es_;
+      ++st.launches;
+    }
+    if (!in.out_compact && !detail::dot_out_in_place(in.layout, nl, nr)) {
+      st.out_copy_bytes = st.out_bytes;
+      ++st.launches;
+    }
+    ++st.launches;  // the gemm
+  }
+}
+
 // The contraction as one dot_general: groups read in the orders that let the most bytes be
 // read in place, the result stored in the block order that suits its consumer best.
-int Planner::contract_gemm(int k, int sa, int sb, EinsumStepStats& st) {
-  const StepInfo& si = steps_[static_cast<std::size_t>(k)];
+int Planner::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStepStats& st) {
   const int id = static_cast<int>(n_) + k;
   const Labels& want = consumer_[static_cast<std::size_t>(id)] < 0 ? spec_.output : pref_[static_cast<std::size_t>(id)];
   const Val& A = val(sa);
@@ -369,31 +436,63 @@ int Planner::contract_gemm(int k, int sa, int sb, EinsumStepStats& st) {
     }
   }
   // Stored order: the arrangement of the blocks [fa], [fb], [bt] that suits the consumer best
-  // (ties: a free block first, so C has a unit stride along M or N).
-  const Labels* blocks[3] = {&fa, &fb, &bt};
-  int perm[3] = {0, 1, 2};
+  // (ties: a free block first, so C has a unit stride along M or N). The order inside a block
+  // of an operand that is packed anyway is free: when no arrangement lets the consumer read
+  // the result in place, such blocks also take their order from each arrangement of the
+  // consumer's groups.
   Labels order;
   int best = -1;
-  do {
-    const Labels o = concat({blocks[perm[0]], blocks[perm[1]], blocks[perm[2]]});
-    const bool free_first = perm[0] != 2 || bt.empty();
-    const int score = 2 * order_score(id, o) + (free_first ? 1 : 0);
-    if (score > best) {
-      best = score;
-      order = o;
-    }
-  } while (std::next_permutation(perm, perm + 3));
+  const Target target = target_of(id);
+  auto try_blocks = [&](const Labels& x, const Labels& y, const Labels& z) {
+    const Labels* blocks[3] = {&x, &y, &z};
+    int perm[3] = {0, 1, 2};
+    do {
+      const Labels o = concat({blocks[perm[0]], blocks[perm[1]], blocks[perm[2]]});
+      const bool free_first = perm[0] != 2 || z.empty();
+      const int score = 2 * order_score(target, o) + (free_first ? 1 : 0);
+      if (score > best) {
+        best = score;
+        order = o;
+      }
+    } while (std::next_permutation(perm, perm + 3));
+  };
+  try_blocks(fa, fb, bt);
+  const bool ia = fa_chain && chain(A, c) && chain(A, bt), ib = fb_chain && chain(B, c) && chain(B, bt);
+  const int ci = consumer_[static_cast<std::size_t>(id)];
+  if (best < 16 && ci >= 0 && (!ia || !ib)) {
+    const StepInfo& cs = steps_[static_cast<std::size_t>(ci)];
+    const Labels& cf = cs.a == id ? cs.fa : cs.fb;
+    const Val* p = known(id);
+    auto group = [&](const Labels& g) {
+      if (p) {
+        const Labels theirs = stride_order(*p, g);
+        if (chain(*p, theirs)) return theirs;
+      }
+      return restrict_to(want, g);
+    };
+    const Labels gf = restrict_to(want, cf), gc = group(cs.c), gb = group(cs.bt);
+    const Labels* groups[3] = {&gf, &gc, &gb};
+    int perm[3] = {0, 1, 2};
+    do {
+      const Labels ideal = concat({groups[perm[0]], groups[perm[1]], groups[perm[2]]});
+      try_blocks(ia ? fa : restrict_to(ideal, si.fa), ib ? fb : restrict_to(ideal, si.fb),
+                 ia || ib ? bt : restrict_to(ideal, si.bt));
+    } while (best < 16 && std::next_permutation(perm, perm + 3));
+  }
+  // The blocks in the chosen order (a packed operand's blocks may have been reordered).
+  const Labels fa_o = restrict_to(order, si.fa), fb_o = restrict_to(order, si.fb);
+  bt = restrict_to(order, si.bt);
   // The operand whose free block comes first in the stored order is lhs.
   bool swap = false;
   for (int l : order) {
-    if (has(fa, l) && extent(l) != 1) break;
-    if (has(fb, l) && extent(l) != 1) {
+    if (has(fa_o, l) && extent(l) != 1) break;
+    if (has(fb_o, l) && extent(l) != 1) {
       swap = true;
       break;
     }
   }
-  const Labels& fl = swap ? fb : fa;
-  const Labels& fr = swap ? fa : fb;
+  const Labels& fl = swap ? fb_o : fa_o;
+  const Labels& fr = swap ? fa_o : fb_o;
   const int lhs = emit_view(swap ? sb : sa, concat({&fl, &c, &bt}));
   const int rhs = emit_view(swap ? sa : sb, concat({&c, &fr, &bt}));
   const Val& L = val(lhs);
@@ -423,37 +522,7 @@ int Planner::contract_gemm(int k, int sa, int sb, EinsumStepStats& st) {
   }
 
   // The report: dot_general's own lowering decision.
-  const detail::DotLowering lw = detail::lower_dot_general(L.layout, R.layout, in.cfg);
-  st.lhs = L.path_id;
-  st.rhs = R.path_id;
-  st.lhs_labels = einsum_detail::labels_text(spec_, L.labels);
-  st.rhs_labels = einsum_detail::labels_text(spec_, R.labels);
-  st.out_labels = einsum_detail::labels_text(spec_, order);
-  st.M = lw.M;
-  st.N = lw.N;
-  st.K = lw.K;
-  st.B = lw.B;
-  st.kind = step_kind(lw.M, lw.N, lw.K);
-  if (lw.B > 1) st.kind = "batched " + st.kind;
-  const std::int64_t out_n = lw.M * lw.N * lw.B;
-  st.out_bytes = out_n * es_;
-  if (out_n > 0) {
-    st.flops = (is_complex(dtype_) ? 8.0 : 2.0) * static_cast<double>(lw.M) * static_cast<double>(lw.N) *
-               static_cast<double>(lw.K) * static_cast<double>(lw.B);
-    if (!lw.lhs_in_place && L.layout.numel() > 0) {
-      st.lhs_packed_bytes = L.layout.numel() * es_;
-      ++st.launches;
-    }
-    if (!lw.rhs_in_place && R.layout.numel() > 0) {
-      st.rhs_packed_bytes = R.layout.numel() * es_;
-      ++st.launches;
-    }
-    if (!in.out_compact && !detail::dot_out_in_place(in.layout, fl.size(), fr.size())) {
-      st.out_copy_bytes = st.out_bytes;
-      ++st.launches;
-    }
-    ++st.launches;  // the gemm
-  }
+  if (report_) report_gemm(L, R, in, order, fl.size(), fr.size(), st);
   Val r;
   r.layout = stored;
   r.labels = order;
@@ -461,6 +530,64 @@ int Planner::contract_gemm(int k, int sa, int sb, EinsumStepStats& st) {
   const int dst = in.dst = add(std::move(r));
   instrs_.push_back(std::move(in));
   return dst;
+}
+
+// An operand whose free labels are not one stride chain only because its contracted labels
+// sit between two runs of them ([F1][C][F2] in memory, e.g. the middle index of an MPS
+// tensor) is read in place as a batched GEMM instead of being packed: F2 becomes a batch
+// group, broadcast (stride 0) on the other operand. Only without batch labels, and only when
+// F1 (the larger run) keeps M at 8 or more. Returns false when it does not apply.
+bool Planner::split_free(const StepInfo& si, int& sa, int& sb, StepInfo& out) {
+  if (!si.bt.empty() || si.c.empty()) return false;
+  for (int side = 0; side < 2; ++side) {
+    const Val& X = val(side == 0 ? sa : sb);
+    const Labels& f = side == 0 ? si.fa : si.fb;
+    if (chain(X, stride_order(X, f))) continue;
+    std::vector<std::pair<bool, Labels>> runs;  // (free, labels) in memory order
+    for (int l : stride_order(X, X.labels)) {
+      if (extent(l) == 1) continue;
+      const bool fr = has(f, l);
+      if (runs.empty() || runs.back().first != fr) runs.emplace_back(fr, Labels{});
+      runs.back().second.push_back(l);
+    }
+    if (runs.size() != 3 || !runs[0].first || runs[1].first || !runs[2].first) continue;
+    if (!chain(X, runs[0].second) || !chain(X, runs[1].second) || !chain(X, runs[2].second)) continue;
+    auto prod = [&](const Labels& g) {
+      std::int64_t p = 1;
+      for (int l : g) p *= extent(l);
+      return p;
+    };
+    const bool first_is_m = prod(runs[0].second) >= prod(runs[2].second);
+    Labels m = first_is_m ? runs[0].second : runs[2].second;
+    Labels batch = first_is_m ? runs[2].second : runs[0].second;
+    if (prod(m) < 8) continue;
+    for (int l : f)  // extent-1 free labels stay free
+      if (extent(l) == 1) m.push_back(l);
+    // The other operand gets the batch labels as stride-0 axes.
+    const int sy = side == 0 ? sb : sa;
+    const Val& Y = val(sy);
+    Val r;
+    r.layout = Y.layout;
+    r.labels = Y.labels;
+    r.path_id = Y.path_id;
+    for (int l : batch) {
+      r.layout.shape.push_back(extent(l));
+      r.layout.strides.push_back(0);
+      r.labels.push_back(l);
+    }
+    Instr in;
+    in.kind = Instr::Kind::view;
+    in.a = sy;
+    in.layout = r.layout;
+    const int dst = in.dst = add(std::move(r));
+    instrs_.push_back(std::move(in));
+    (side == 0 ? sb : sa) = dst;
+    out = si;
+    (side == 0 ? out.fa : out.fb) = std::move(m);
+    out.bt = std::move(batch);
+    return true;
+  }
+  return false;
 }
 
 // A step with nothing to sum (K = 1: an outer or elementwise product, batched or not) as one
@@ -512,16 +639,18 @@ int Planner::contract_mul(int k, int sa, int sb, EinsumStepStats& st) {
   for (int l : si.bt) Bn *= extent(l);
   st.lhs = A.path_id;
   st.rhs = B.path_id;
-  st.lhs_labels = einsum_detail::labels_text(spec_, A.labels);
-  st.rhs_labels = einsum_detail::labels_text(spec_, B.labels);
-  st.out_labels = einsum_detail::labels_text(spec_, order);
+  if (report_) {
+    st.lhs_labels = einsum_detail::labels_text(spec_, A.labels);
+    st.rhs_labels = einsum_detail::labels_text(spec_, B.labels);
+    st.out_labels = einsum_detail::labels_text(spec_, order);
+    st.kind = std::string(Bn > 1 ? "batched " : "") + step_kind(M, N, 1) + " (mul)";
+  }
   st.M = M;
   st.N = N;
   st.K = 1;
   st.B = Bn;
-  st.kind = std::string(Bn > 1 ? "batched " : "") + step_kind(M, N, 1) + " (mul)";
   st.out_bytes = M * N * Bn * es_;
-  st.launches = st.out_bytes > 0 ? 1 : 0;
+  st.launches += st.out_bytes > 0 ? 1 : 0;
   Val r;
   r.layout = Layout::compact(in.shape);
   r.labels = order;
@@ -620,8 +749,14 @@ Program Planner::run(const Path& path, std::span<const Layout> layouts) {
     sum_unneeded(sb, concat({&si.fb, &si.c, &si.bt}), st.reduce_bytes, st.launches);
     std::int64_t K = 1;
     for (int l : si.c) K *= extent(l);
-    const int r = use_mul_ && K == 1 ? contract_mul(static_cast<int>(k), sa, sb, st)
-                                     : contract_gemm(static_cast<int>(k), sa, sb, st);
+    int r = -1;
+    if (use_mul_ && K == 1) {
+      r = contract_mul(static_cast<int>(k), sa, sb, st);
+    } else {
+      StepInfo split;
+      const bool did = split_free(si, sa, sb, split);
+      r = contract_gemm(static_cast<int>(k), did ? split : si, sa, sb, st);
+    }
     slot_of_[n + k] = r;
     prog.stats.steps.push_back(std::move(st));
   }
@@ -713,12 +848,67 @@ void check_path(std::size_t n, const Path& path) {
   }
 }
 
+// Programs are cached by everything planning reads (label ids, extents, output, path, the
+// operands' layouts, dtype), so repeated calls skip planning: a few hundred steps cost
+// milliseconds of host time to plan, a key lookup costs microseconds.
+struct ProgramCache {
+  std::mutex mu;
+  std::list<std::pair<std::vector<std::int64_t>, std::shared_ptr<const Program>>> entries;  // most recent first
+  static constexpr std::size_t kCapacity = 32;
+};
+
+std::vector<std::int64_t> program_key(const EinsumSpec& spec, const Path& path, std::span<const Layout> layouts,
+                                      DType d, bool use_mul) {
+  std::vector<std::int64_t> k;
+  k.reserve(64 + 4 * spec.labels.size() + 8 * layouts.size() + 2 * path.size());
+  k.push_back(static_cast<std::int64_t>(d));
+  k.push_back(use_mul ? 1 : 0);
+  k.push_back(static_cast<std::int64_t>(spec.extents.size()));
+  k.insert(k.end(), spec.extents.begin(), spec.extents.end());
+  k.push_back(static_cast<std::int64_t>(spec.output.size()));
+  k.insert(k.end(), spec.output.begin(), spec.output.end());
+  k.push_back(static_cast<std::int64_t>(spec.inputs.size()));
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+    k.push_back(static_cast<std::int64_t>(spec.inputs[i].size()));
+    k.insert(k.end(), spec.inputs[i].begin(), spec.inputs[i].end());
+    k.push_back(static_cast<std::int64_t>(spec.reduced[i].size()));
+    k.insert(k.end(), spec.reduced[i].begin(), spec.reduced[i].end());
+    k.insert(k.end(), layouts[i].strides.begin(), layouts[i].strides.end());
+    k.push_back(layouts[i].offset);
+  }
+  for (const auto& [i, j] : path) {
+    k.push_back(i);
+    k.push_back(j);
+  }
+  return k;
+}
+
+std::shared_ptr<const Program> program_for(const EinsumSpec& spec, const Path& path, std::span<const Layout> layouts,
+                                           DType d, bool use_mul) {
+  static ProgramCache cache;
+  std::vector<std::int64_t> key = program_key(spec, path, layouts, d, use_mul);
+  {
+    std::lock_guard<std::mutex> lock(cache.mu);
+    for (auto it = cache.entries.begin(); it != cache.entries.end(); ++it) {
+      if (it->first == key) {
+        cache.entries.splice(cache.entries.begin(), cache.entries, it);
+        return cache.entries.front().second;
+      }
+    }
+  }
+  auto prog = std::make_shared<const Program>(Planner(spec, d, use_mul, false).run(path, layouts));
+  std::lock_guard<std::mutex> lock(cache.mu);
+  cache.entries.emplace_front(std::move(key), prog);
+  if (cache.entries.size() > ProgramCache::kCapacity) cache.entries.pop_back();
+  return prog;
+}
+
 }  // namespace
 
 EinsumStats explain(const EinsumSpec& spec, const Path& path, std::span<const Layout> operand_layouts, DType dtype) {
   check_shapes(spec, operand_layouts);
   check_path(spec.num_inputs(), path);
-  return Planner(spec, dtype, true).run(path, operand_layouts).stats;
+  return Planner(spec, dtype, true, true).run(path, operand_layouts).stats;
 }
 
 Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands) {
@@ -746,7 +936,8 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
   }
   check_path(n, path);  // before any work
 
-  const Program prog = Planner(spec, d, be.supports(OpId::mul, d)).run(path, layouts);
+  const std::shared_ptr<const Program> prog_ptr = program_for(spec, path, layouts, d, be.supports(OpId::mul, d));
+  const Program& prog = *prog_ptr;
   std::vector<TensorView> v(static_cast<std::size_t>(prog.num_slots));
   std::vector<Tensor> own(static_cast<std::size_t>(prog.num_slots));
   for (std::size_t i = 0; i < n; ++i) v[i] = operands[i];
