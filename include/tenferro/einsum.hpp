@@ -166,6 +166,8 @@ struct EinsumStepStats {
   std::int64_t out_copy_bytes = 0;  // out view not writable in place: GEMM into a temp + copy
   std::int64_t reduce_bytes = 0;  // read by reduce_sum on this step's operands before the GEMM
   int launches = 0;               // backend calls: reduce_sum, copy (packing), gemm
+  int batch_unit_stride_operands = 0;  // operands read in place whose unit stride is a batch
+                                       // axis (the GEMM loads them with strides)
 };
 
 /// The whole execution: the steps, then what follows the last one.

@@ -163,7 +163,7 @@ nlohmann::json stats_json(const EinsumStats& s) {
                      {"B", st.B}, {"flops", st.flops}, {"lhs_packed_bytes", st.lhs_packed_bytes},
                      {"rhs_packed_bytes", st.rhs_packed_bytes}, {"out_bytes", st.out_bytes},
                      {"out_copy_bytes", st.out_copy_bytes}, {"reduce_bytes", st.reduce_bytes},
-                     {"launches", st.launches}});
+                     {"launches", st.launches}, {"batch_unit_stride_operands", st.batch_unit_stride_operands}});
   return {{"steps", steps},
           {"final_reduce_bytes", s.final_reduce_bytes},
           {"final_transpose_bytes", s.final_transpose_bytes},
@@ -191,6 +191,7 @@ std::string stats_text(const EinsumStats& s) {
     o << line << st.lhs_labels << "," << st.rhs_labels << "->" << st.out_labels;
     if (st.reduce_bytes) o << "  [reduce " << mib(st.reduce_bytes) << " MiB]";
     if (st.out_copy_bytes) o << "  [out via temp " << mib(st.out_copy_bytes) << " MiB]";
+    if (st.batch_unit_stride_operands) o << "  [" << st.batch_unit_stride_operands << " operand(s) unit-stride on batch]";
     o << "\n";
   }
   o << "final        reduce " << mib(s.final_reduce_bytes) << " MiB, transpose " << mib(s.final_transpose_bytes)

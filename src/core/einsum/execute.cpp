@@ -396,6 +396,23 @@ void Planner::report_gemm(const Val& L, const Val& R, const Instr& in, const Lab
       ++st.launches;
     }
     ++st.launches;  // the gemm
+    // In-place operands whose unit-stride axis is a batch axis: the GEMM cannot load them
+    // contiguously along M/K (lhs) or K/N (rhs).
+    const std::size_t nb = in.cfg.lhs_batching_dims.size();
+    for (int side = 0; side < 2; ++side) {
+      const Layout& x = side == 0 ? L.layout : R.layout;
+      if (!(side == 0 ? lw.lhs_in_place : lw.rhs_in_place)) continue;
+      std::int64_t best = -1;
+      std::size_t at = 0;
+      for (std::size_t ax = 0; ax < x.shape.size(); ++ax) {
+        const std::int64_t s = x.strides[ax] < 0 ? -x.strides[ax] : x.strides[ax];
+        if (x.shape[ax] > 1 && s > 0 && (best < 0 || s < best)) {
+          best = s;
+          at = ax;
+        }
+      }
+      if (best >= 0 && at + nb >= x.shape.size()) ++st.batch_unit_stride_operands;
+    }
   }
 }
 
