@@ -1,5 +1,5 @@
 // Einstein summation over tenferro ops (composite: diagonal views, reduce_sum, dot_general,
-// one final transpose). See docs/einsum.md.
+// mul, at most one final transpose). See docs/einsum.md.
 //
 // Subscripts are UTF-8; every Unicode code point other than ',', '-', '>', '.' and ASCII
 // whitespace (ignored) is a label. "a,b->c" is explicit; without "->" the output holds the
@@ -145,9 +145,48 @@ void clear_plan_cache();
 
 /// Runs a checked spec along a path on `be`: operands must match the spec's shapes, share a
 /// dtype and live on `be`. Intermediates are freed at last use; pairwise steps go through
-/// dot_general on strided views, one transpose at the end. Does not open a session: callers
-/// wanting one batch wrap the call in with_session(be, ...).
+/// dot_general on strided views (steps summing nothing: one mul of broadcast views), each
+/// result stored in the axis order its next step reads in place where possible, at most one
+/// transpose at the end. The planned program is cached by (spec, path, operand layouts,
+/// dtype). Does not open a session: callers wanting one batch wrap the call in
+/// with_session(be, ...).
 Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands);
+
+/// What one pairwise step of execute does, as decided before any work (see explain).
+struct EinsumStepStats {
+  int lhs = -1, rhs = -1;         // path ids: operand i (< n), or n + k for the result of step k
+  std::string lhs_labels, rhs_labels;  // the operands' labels in the axis order dot_general gets
+  std::string out_labels;         // the result's labels in stored (memory) order
+  std::string kind;               // "gemm"; "gemv" (M or N is 1); "outer" (K is 1); "dot" (M = N
+                                  // = 1); "elementwise" (M = N = K = 1); + "batched" when B > 1
+  std::int64_t M = 1, N = 1, K = 1, B = 1;  // the one batched GEMM dot_general lowers onto
+  double flops = 0;               // 2 M N K B (8 M N K B for complex dtypes)
+  std::int64_t lhs_packed_bytes = 0, rhs_packed_bytes = 0;  // dot_general's packing copies
+  std::int64_t out_bytes = 0;     // the result
+  std::int64_t out_copy_bytes = 0;  // out view not writable in place: GEMM into a temp + copy
+  std::int64_t reduce_bytes = 0;  // read by reduce_sum on this step's operands before the GEMM
+  int launches = 0;               // backend calls: reduce_sum, copy (packing), gemm
+  int batch_unit_stride_operands = 0;  // operands read in place whose unit stride is a batch
+                                       // axis (the GEMM loads them with strides)
+};
+
+/// The whole execution: the steps, then what follows the last one.
+struct EinsumStats {
+  std::vector<EinsumStepStats> steps;
+  std::int64_t final_reduce_bytes = 0;     // a single operand's sums (no step)
+  std::int64_t final_transpose_bytes = 0;  // the final transpose (0 when none is needed)
+  int final_launches = 0;
+  // Totals over everything above.
+  double gemm_flops = 0;
+  std::int64_t packed_bytes = 0;   // lhs + rhs packing copies
+  std::int64_t copied_bytes = 0;   // packing + out temps + final transpose (bytes written)
+  int launches = 0;
+};
+
+/// The decisions execute would take for operands of these layouts (offsets included) and
+/// dtype, without running anything: the same planning code, so the report is what runs.
+/// Throws like execute for a bad path or shapes.
+EinsumStats explain(const EinsumSpec& spec, const Path& path, std::span<const Layout> operand_layouts, DType dtype);
 
 /// einsum = make_plan + execute.
 Tensor einsum(Backend& be, std::string_view subscripts, std::span<const TensorView> operands,

@@ -262,6 +262,105 @@ TEST(Einsum, PathIndependenceOnRandomNetworks) {
   }
 }
 
+// The execution's layout choices (docs/einsum.md "Execution"), against the reference on
+// every backend, dtype and operand layout: a free group split around the contracted labels
+// (read as a batched GEMM with a broadcast operand), K = 1 steps as one mul stored in the
+// order the next step or the output wants, results written through permuted out views, and
+// an MPS-style chain whose middle indices are contracted.
+TEST(Einsum, ExecutionLayoutChoices) {
+  run_case({"ac,dcf->adf", {U"ac", U"dcf"}, U"adf", {{3, 4}, {9, 4, 2}}}, 91);
+  run_case({"ac,dcf->fda", {U"ac", U"dcf"}, U"fda", {{3, 4}, {2, 4, 9}}}, 92);
+  run_case({"ij,ij->ji", {U"ij", U"ij"}, U"ji", {{3, 4}, {3, 4}}}, 93);
+  run_case({"bi,bj->jbi", {U"bi", U"bj"}, U"jbi", {{2, 3}, {2, 4}}}, 94);
+  run_case({"ij,jk->ki", {U"ij", U"jk"}, U"ki", {{9, 4}, {4, 10}}}, 95);
+  const Case mps{"pa,aqb,br,ps,sqt,tr->",
+                 {U"pa", U"aqb", U"br", U"ps", U"sqt", U"tr"},
+                 U"",
+                 {{3, 9}, {9, 3, 9}, {9, 3}, {3, 9}, {9, 3, 9}, {9, 3}}};
+  const Path sweep{{0, 3}, {0, 4}, {1, 3}, {0, 2}, {0, 1}};
+  run_case(mps, 96, &sweep, {DType::F64, DType::C32});
+  const Case open{"pa,aqb,br,ps,sqt,tr->qbs", {U"pa", U"aqb", U"br", U"ps", U"sqt", U"tr"}, U"qbs",
+                  {{3, 9}, {9, 3, 9}, {9, 3}, {3, 9}, {9, 3, 9}, {9, 3}}};
+  const Path tree{{0, 3}, {1, 3}, {1, 2}, {0, 2}, {0, 1}};
+  run_case(open, 97, &tree, {DType::F64, DType::C32});
+}
+
+// The step report: explain() plans exactly what execute runs (same planner), on layouts only.
+TEST(Einsum, ExplainReportsPackingAndLaunches) {
+  auto stats = [](std::string_view subscripts, const std::vector<Layout>& layouts, const Path& path) {
+    std::vector<Shape> shapes;
+    for (const auto& l : layouts) shapes.push_back(l.shape);
+    const EinsumSpec spec = make_spec(subscripts, shapes);
+    return explain(spec, path, layouts, DType::F64);
+  };
+  auto compact = [](const std::vector<Shape>& shapes) {
+    std::vector<Layout> ls;
+    for (const auto& s : shapes) ls.push_back(Layout::compact(s));
+    return ls;
+  };
+  // A matrix chain packs nothing along any path, and its result needs no transpose.
+  const std::vector<Shape> chain{{5, 6}, {6, 7}, {7, 8}, {8, 9}, {9, 5}};
+  for (const Path& p : {Path{{0, 1}, {0, 3}, {0, 2}, {0, 1}}, Path{{3, 4}, {2, 3}, {1, 2}, {0, 1}},
+                        Path{{0, 1}, {0, 1}, {0, 2}, {0, 1}}}) {
+    const EinsumStats s = stats("ij,jk,kl,lm,mn->in", compact(chain), p);
+    ASSERT_EQ(s.steps.size(), 4u);
+    EXPECT_EQ(s.packed_bytes, 0);
+    EXPECT_EQ(s.copied_bytes, 0);
+    EXPECT_EQ(s.final_transpose_bytes, 0);
+    EXPECT_EQ(s.launches, 4);
+    double flops = 0;
+    for (const auto& st : s.steps) {
+      EXPECT_EQ(st.B, 1);
+      EXPECT_EQ(st.launches, 1);
+      flops += st.flops;
+    }
+    EXPECT_DOUBLE_EQ(s.gemm_flops, flops);
+  }
+  // Transposed output and transposed operands: read and written in place.
+  {
+    const EinsumStats s = stats("ij,jk->ki", compact({{9, 4}, {4, 10}}), Path{{0, 1}});
+    EXPECT_EQ(s.copied_bytes, 0);
+    ASSERT_EQ(s.steps.size(), 1u);
+    EXPECT_EQ(s.steps[0].M * s.steps[0].N * s.steps[0].K, 9 * 10 * 4);
+    EXPECT_DOUBLE_EQ(s.steps[0].flops, 2.0 * 9 * 10 * 4);
+    EXPECT_EQ(s.steps[0].out_bytes, 9 * 10 * 8);
+    std::vector<Layout> t = compact({{4, 9}, {10, 4}});
+    for (auto& l : t) l = Layout{{l.shape[1], l.shape[0]}, {l.strides[1], l.strides[0]}, 0};
+    EXPECT_EQ(stats("ij,jk->ik", t, Path{{0, 1}}).copied_bytes, 0);
+  }
+  // The MPS sweep: the middle index of each site tensor is contracted, which a single GEMM
+  // cannot read in place; the free runs around it become a broadcast batch instead.
+  {
+    const EinsumStats s = stats("pa,aqb,br,ps,sqt,tr->",
+                                compact({{3, 9}, {9, 3, 9}, {9, 3}, {3, 9}, {9, 3, 9}, {9, 3}}),
+                                Path{{0, 3}, {0, 4}, {1, 3}, {0, 2}, {0, 1}});
+    EXPECT_EQ(s.packed_bytes, 0);
+    EXPECT_EQ(s.launches, 5);
+  }
+  {
+    const EinsumStats s = stats("ac,dcf->adf", compact({{3, 4}, {9, 4, 2}}), Path{{0, 1}});
+    ASSERT_EQ(s.steps.size(), 1u);
+    EXPECT_EQ(s.packed_bytes, 0);
+    EXPECT_EQ(s.steps[0].B, 2);
+  }
+  // An outer product is one mul, stored in output order.
+  {
+    const EinsumStats s = stats("i,j->ji", compact({{3}, {4}}), Path{{0, 1}});
+    EXPECT_EQ(s.launches, 1);
+    EXPECT_EQ(s.copied_bytes, 0);
+    EXPECT_EQ(s.gemm_flops, 0);
+  }
+  // A packing copy is reported: the contracted labels sit between the free ones of both
+  // operands, with no batch to split into.
+  {
+    const EinsumStats s = stats("ikj,lkm->ijlm", compact({{3, 4, 5}, {6, 4, 7}}), Path{{0, 1}});
+    EXPECT_GT(s.packed_bytes, 0);
+    EXPECT_EQ(s.launches, 1 + (s.steps[0].lhs_packed_bytes > 0) + (s.steps[0].rhs_packed_bytes > 0));
+  }
+  // Bad paths and shapes are rejected like execute does.
+  EXPECT_THROW(stats("ij,jk->ik", compact({{2, 3}, {3, 4}}), Path{}), Error);
+}
+
 TEST(Einsum, EquivalentToDotGeneralAndTranspose) {
   std::mt19937_64 rng(7);
   Backend& be = cpu_backend();

@@ -25,7 +25,11 @@ namespace fs = std::filesystem;
 
 fs::path instance_dir() {
   if (const char* env = std::getenv("TENFERRO_INSTANCES")) return env;
+#ifdef TENFERRO_INSTANCE_DIR
+  return TENFERRO_INSTANCE_DIR;  // absolute (ccache's base_dir can make __FILE__ relative)
+#else
   return fs::path(__FILE__).parent_path() / ".." / ".." / "data" / "instances";
+#endif
 }
 
 struct Instance {
@@ -265,6 +269,36 @@ TEST(EinsumPlan, PathCostAndValidation) {
   // A label summed inside one operand costs numel of that operand up front.
   const EinsumSpec s2 = make_spec("ijx,jk->ik", std::vector<Shape>{{2, 3, 7}, {3, 4}});
   EXPECT_DOUBLE_EQ(path_cost(s2, {{0, 1}}).flops, 2 * 3 * 7 + 2 * 3 * 4);
+}
+
+// The step report on every instance (stored opt_size path, f64, compact operands): one step
+// per path step, and no copies at all on the chains, the MPS sweep and the binary GEMMs
+// (instances a single pairwise GEMM each can read in place). Prints the totals.
+TEST(EinsumExplain, InstancesCopyNothingWhereNothingNeedsCopying) {
+  const auto instances = load_instances();
+  ASSERT_GE(instances.size(), 19u);
+  const std::vector<std::string> no_copy = {"nary_matmul_chain_64", "str_matrix_chain_multiplication_100",
+                                            "str_mps_varying_inner_product_200", "bin_matmul_256", "bin_matmul_1024",
+                                            "bin_batched_matmul_b32_m64_n64_k64",
+                                            "bin_batched_matmul_b32_m128_n128_k128", "bin_outer_product_4096",
+                                            "bin_elementwise_mul_2048x2048"};
+  std::printf("%-45s %6s %10s %12s %12s %9s\n", "instance", "steps", "GEMM GFLOP", "packed MiB", "copied MiB",
+              "launches");
+  for (const auto& inst : instances) {
+    const EinsumSpec spec = make_spec(inst.format, inst.shapes);
+    std::vector<Layout> layouts;
+    for (const auto& sh : inst.shapes) layouts.push_back(Layout::compact(sh));
+    const EinsumStats s = explain(spec, inst.opt_size, layouts, DType::F64);
+    EXPECT_EQ(s.steps.size(), inst.shapes.size() - 1) << inst.name;
+    EXPECT_GE(s.launches, 1) << inst.name;
+    std::printf("%-45s %6zu %10.3f %12.2f %12.2f %9d\n", inst.name.c_str(), s.steps.size(), s.gemm_flops * 1e-9,
+                static_cast<double>(s.packed_bytes) / 1048576.0, static_cast<double>(s.copied_bytes) / 1048576.0,
+                s.launches);
+    if (std::find(no_copy.begin(), no_copy.end(), inst.name) != no_copy.end()) {
+      EXPECT_EQ(s.copied_bytes, 0) << inst.name;
+      EXPECT_EQ(s.launches, static_cast<int>(s.steps.size())) << inst.name;
+    }
+  }
 }
 
 TEST(EinsumPlan, CacheByShapes) {

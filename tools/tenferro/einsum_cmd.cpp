@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <complex>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -34,6 +36,9 @@ struct EinsumArgs {
   std::uint64_t seed = 42;
   bool check = false;
   bool json = false;
+  bool steps = false;   // print the step report (explain)
+  bool no_run = false;  // the report only: plan, explain, no operands, no timing
+  std::int64_t max_extent = 0;  // > 0: every extent clamped to this (host overhead runs)
 };
 
 // Bad input: reported as "tenferro einsum: <message>" with exit code 2.
@@ -148,8 +153,60 @@ double median(std::vector<double> v) {
   return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+double mib(std::int64_t bytes) { return static_cast<double>(bytes) / 1048576.0; }
+
+nlohmann::json stats_json(const EinsumStats& s) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& st : s.steps)
+    steps.push_back({{"lhs", st.lhs}, {"rhs", st.rhs}, {"lhs_labels", st.lhs_labels}, {"rhs_labels", st.rhs_labels},
+                     {"out_labels", st.out_labels}, {"kind", st.kind}, {"M", st.M}, {"N", st.N}, {"K", st.K},
+                     {"B", st.B}, {"flops", st.flops}, {"lhs_packed_bytes", st.lhs_packed_bytes},
+                     {"rhs_packed_bytes", st.rhs_packed_bytes}, {"out_bytes", st.out_bytes},
+                     {"out_copy_bytes", st.out_copy_bytes}, {"reduce_bytes", st.reduce_bytes},
+                     {"launches", st.launches}, {"batch_unit_stride_operands", st.batch_unit_stride_operands}});
+  return {{"steps", steps},
+          {"final_reduce_bytes", s.final_reduce_bytes},
+          {"final_transpose_bytes", s.final_transpose_bytes},
+          {"final_launches", s.final_launches},
+          {"gemm_flops", s.gemm_flops},
+          {"packed_bytes", s.packed_bytes},
+          {"copied_bytes", s.copied_bytes},
+          {"launches", s.launches}};
+}
+
+std::string stats_text(const EinsumStats& s) {
+  std::ostringstream o;
+  o << "step  lhs  rhs  kind                  M        N        K        B     GFLOP  packed(MiB)  out(MiB)  launches"
+       "  labels\n";
+  for (std::size_t k = 0; k < s.steps.size(); ++k) {
+    const auto& st = s.steps[k];
+    char line[256];
+    std::snprintf(line, sizeof line, "%4zu %4d %4d  %-17s %8lld %8lld %8lld %8lld %9.4f %7.3f%s%-4s %9.3f %9d  ", k,
+                  st.lhs, st.rhs, st.kind.c_str(), static_cast<long long>(st.M), static_cast<long long>(st.N),
+                  static_cast<long long>(st.K), static_cast<long long>(st.B), st.flops * 1e-9,
+                  mib(st.lhs_packed_bytes + st.rhs_packed_bytes),
+                  st.lhs_packed_bytes + st.rhs_packed_bytes > 0 ? " " : "  ",
+                  st.lhs_packed_bytes && st.rhs_packed_bytes ? "LR" : st.lhs_packed_bytes ? "L" : st.rhs_packed_bytes ? "R" : "",
+                  mib(st.out_bytes), st.launches);
+    o << line << st.lhs_labels << "," << st.rhs_labels << "->" << st.out_labels;
+    if (st.reduce_bytes) o << "  [reduce " << mib(st.reduce_bytes) << " MiB]";
+    if (st.out_copy_bytes) o << "  [out via temp " << mib(st.out_copy_bytes) << " MiB]";
+    if (st.batch_unit_stride_operands) o << "  [" << st.batch_unit_stride_operands << " operand(s) unit-stride on batch]";
+    o << "\n";
+  }
+  o << "final        reduce " << mib(s.final_reduce_bytes) << " MiB, transpose " << mib(s.final_transpose_bytes)
+    << " MiB, " << s.final_launches << " launch(es)\n";
+  o << "total        " << s.steps.size() << " steps, GEMM " << s.gemm_flops * 1e-9 << " GFLOP, packed "
+    << mib(s.packed_bytes) << " MiB, copied " << mib(s.copied_bytes) << " MiB, " << s.launches << " launches\n";
+  return o.str();
+}
+
 int run_einsum(const EinsumArgs& a) {
-  const Instance inst = read_instance(a.instance);
+  Instance inst = read_instance(a.instance);
+  if (a.max_extent < 0) throw InputError("--max-extent must be positive");
+  if (a.max_extent > 0)
+    for (auto& sh : inst.shapes)
+      for (auto& e : sh) e = std::min(e, a.max_extent);
   const auto dt = parse_dtype(a.dtype);
   if (!dt || !is_inexact(*dt)) throw InputError("unknown or unsupported --dtype '" + a.dtype + "' (expected f32, f64, c32 or c64)");
   const DType dtype = *dt;
@@ -169,6 +226,39 @@ int run_einsum(const EinsumArgs& a) {
     plan = make_plan(inst.format, inst.shapes, opts);
   } catch (const Error& e) {
     throw InputError("instance '" + inst.name + "': " + e.what());
+  }
+  if (a.no_run && !a.steps) throw InputError("--no-run needs --steps");
+  std::optional<EinsumStats> stats;
+  double explain_seconds = 0;
+  if (a.steps) {
+    std::vector<Layout> layouts;
+    for (const auto& sh : inst.shapes) layouts.push_back(Layout::compact(sh));
+    // With --no-run, --repeat times the planning (median), the host work execute adds per call.
+    std::vector<double> ts;
+    for (int r = 0; r < (a.no_run ? a.repeat : 1); ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      stats = explain(plan->spec, plan->path, layouts, dtype);
+      ts.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    explain_seconds = median(ts);
+  }
+  if (a.no_run) {
+    if (a.json) {
+      nlohmann::json j;
+      j["instance"] = inst.name;
+      j["dtype"] = std::string(dtype_name(dtype));
+      j["path"] = a.path;
+      j["num_tensors"] = inst.shapes.size();
+      j["explain"] = stats_json(*stats);
+      j["explain_seconds"] = explain_seconds;
+      std::cout << j.dump() << "\n";
+    } else {
+      std::cout << "instance     " << inst.name << " (" << inst.shapes.size() << " tensors), dtype " << dtype_name(dtype)
+                << ", path " << a.path << "\n"
+                << stats_text(*stats) << "explain      " << explain_seconds * 1e3 << " ms (median of "
+                << a.repeat << ")\n";
+    }
+    return 0;
   }
   Backend& be = a.backend.empty() ? default_backend() : get_backend(a.backend, a.device);
 
@@ -272,6 +362,7 @@ int run_einsum(const EinsumArgs& a) {
     j["checksum"] = {{"sum", is_complex(dtype) ? nlohmann::json::array({sum.real(), sum.imag()}) : nlohmann::json(sum.real())},
                      {"abs_sum", abs_sum}};
     if (checked) j["check"] = {{"ok", ok}, {"rel_error", rel_err}, {"tol", tol}, {"reference", ref_path_name}};
+    if (stats) j["explain"] = stats_json(*stats);
     std::cout << j.dump() << "\n";
   } else {
     std::ostringstream o;
@@ -291,6 +382,7 @@ int run_einsum(const EinsumArgs& a) {
     if (checked)
       o << "check        " << (ok ? "ok" : "MISMATCH") << ": relative error " << rel_err << " (tol " << tol << ", CPU reference: "
         << ref_path_name << ")\n";
+    if (stats) o << stats_text(*stats);
     std::cout << o.str();
   }
   return ok ? 0 : 1;
@@ -310,6 +402,10 @@ void add_einsum_command(CLI::App& app) {
   cmd->add_option("--seed", args->seed, "Seed of the random operands (default 42)");
   cmd->add_flag("--check", args->check, "Compare against the CPU backend in double precision");
   cmd->add_flag("--json", args->json, "Print one JSON object");
+  cmd->add_flag("--steps", args->steps, "Print what every pairwise step does (GEMM shape, packing copies, launches)");
+  cmd->add_flag("--no-run", args->no_run, "With --steps: only plan and report, run nothing");
+  cmd->add_option("--max-extent", args->max_extent,
+                  "Clamp every extent to this (e.g. 2: tiny tensors, to measure host overhead per step)");
   cmd->callback([args] {
     int code = 0;
     try {

@@ -1,9 +1,18 @@
-// einsum execution: per-operand preparation (drop broadcast axes, diagonal views, sums of
-// private labels), pairwise dot_general steps on strided views, one final transpose.
+// einsum execution in two phases. Planning works on layouts only (shapes, strides, offsets)
+// and emits a short program: views (dropped broadcast axes, diagonals), sums of private
+// labels, pairwise dot_general steps, one final transpose, and the last use of every value.
+// Running the program only calls ops. explain() plans and reports, using dot_general's own
+// lowering decision (core/ops/dot_general_lowering.hpp) for every step.
 #include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <list>
+#include <memory>
+#include <mutex>
 
 #include "core/check.hpp"
 #include "core/einsum/internal.hpp"
+#include "core/ops/dot_general_lowering.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
 
@@ -12,242 +21,983 @@ namespace {
 
 constexpr const char* kOp = "einsum";
 
-// A live operand of the contraction: its view, the labels of its axes, and whether it has
-// been prepared (broadcast axes dropped, diagonals taken, private labels summed).
-struct Entry {
-  TensorView view;
-  Tensor owned;  // set when view is a tensor einsum created (freed when the entry goes)
-  std::vector<int> labels;
-  int operand = -1;  // input index while unprepared, else -1
+bool has(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// ---- the program ---------------------------------------------------------------------------
+
+struct Instr {
+  enum class Kind : std::uint8_t { view, reduce_sum, dot, mul, transpose };
+  Kind kind = Kind::view;
+  int a = -1, b = -1, dst = -1;  // value slots
+  // view: the new view's layout (absolute). dot: the out view handed to dot_general_into, a
+  // permuted view of the compact stored tensor (unused when out_compact). mul: a's view.
+  Layout layout;
+  Layout layout_b;  // mul: b's view (stride 0 along a's labels)
+  Shape shape;      // dot, mul: the stored tensor's shape (compact)
+  bool out_compact = true;
+  Axes axes;  // reduce_sum: summed axes; transpose: the permutation
+  DotGeneralConfig cfg;
+  std::vector<int> release;  // slots whose last use is this instruction
 };
 
-// Drops the extent-1 broadcast axes (label -1) of an operand view: metadata only.
-TensorView drop_broadcast_axes(const TensorView& v, const std::vector<int>& labels) {
-  if (std::find(labels.begin(), labels.end(), -1) == labels.end()) return v;
-  Layout l;
-  l.offset = v.offset();
-  for (std::size_t ax = 0; ax < labels.size(); ++ax) {
-    if (labels[ax] < 0) continue;
-    l.shape.push_back(v.shape()[ax]);
-    l.strides.push_back(v.strides()[ax]);
-  }
-  return TensorView(v.storage(), v.dtype(), l);
+struct Program {
+  int num_slots = 0;
+  std::vector<Instr> instrs;
+  int result = -1;
+  bool result_is_view = false;  // the result slot holds compact data in output order: rewrap it
+  Shape result_shape;
+  EinsumStats stats;
+};
+
+// A value while planning: its layout and the label of each axis.
+struct Val {
+  Layout layout;
+  std::vector<int> labels;
+  int operand = -1;  // input index while unprepared (labels are then the planner's view), else -1
+  int path_id = -1;  // input i, or n + k for the result of step k
+};
+
+// The label structure of one step (pass 1): operand path ids and the label groups. fa / fb:
+// free labels of a / b; c: contracted; bt: batch (shared and still needed).
+struct StepInfo {
+  int a = -1, b = -1;
+  std::vector<int> fa, fb, c, bt;
+};
+
+using Labels = std::vector<int>;
+
+Labels restrict_to(const Labels& order, const Labels& set) {
+  Labels r;
+  for (int l : order)
+    if (has(set, l)) r.push_back(l);
+  return r;
 }
 
-void prepare(Backend& be, const EinsumSpec& spec, Entry& e) {
-  if (e.operand < 0) return;
-  const auto i = static_cast<std::size_t>(e.operand);
-  TensorView v = drop_broadcast_axes(e.view, spec.inputs[i]);
-  std::vector<int> labels;
-  for (int id : spec.inputs[i])
-    if (id >= 0) labels.push_back(id);
+Labels concat(std::initializer_list<const Labels*> parts) {
+  Labels r;
+  for (const Labels* p : parts) r.insert(r.end(), p->begin(), p->end());
+  return r;
+}
+
+const char* step_kind(std::int64_t M, std::int64_t N, std::int64_t K) {
+  if (M == 1 && N == 1) return K == 1 ? "elementwise" : "dot";
+  if (K == 1) return "outer";
+  if (M == 1 || N == 1) return "gemv";
+  return "gemm";
+}
+
+class Planner {
+ public:
+  /// report: fill the step report (label strings, dot_general's lowering) too.
+  Planner(const EinsumSpec& spec, DType dtype, bool use_mul, bool report)
+      : spec_(spec), dtype_(dtype), es_(static_cast<std::int64_t>(dtype_size(dtype))), use_mul_(use_mul),
+        report_(report) {}
+
+  Program run(const Path& path, std::span<const Layout> layouts);
+
+ private:
+  std::int64_t extent(int l) const { return spec_.extents[static_cast<std::size_t>(l)]; }
+  int add(Val v) {
+    vals_.push_back(std::move(v));
+    return static_cast<int>(vals_.size()) - 1;
+  }
+  const Val& val(int slot) const { return vals_[static_cast<std::size_t>(slot)]; }
+  Val prepared_form(std::size_t i, const Layout& l, Axes* sum_axes) const;
+  void prepare(int& slot, std::int64_t& reduce_bytes, int& launches);
+  void sum_unneeded(int& slot, const Labels& keep, std::int64_t& reduce_bytes, int& launches);
+  int emit_reduce(int src, const Axes& axes, Labels kept, std::int64_t& reduce_bytes, int& launches);
+  int emit_view(int src, const Labels& order);
+
+  // Orders and chains. Extent-1 labels never break a chain and are ignored when comparing.
+  Labels stride_order(const Val& v, const Labels& group) const;
+  bool chain(const Val& v, const Labels& order) const;
+  // The layout of the partner of value `id` at its consumer step, when already known.
+  const Val* known(int id) const;
+  // What the consumer step of value `id` wants of its storage order (per label: its group
+  // there, the rank the partner's order requires, the rank in the preferred order).
+  struct Target {
+    bool root = false;  // the result: only the output order counts
+    std::vector<signed char> gid;
+    std::vector<int> need_rank, pref_rank;
+  };
+  Target target_of(int id) const;
+  // How well storing a value in `order` suits its consumer: 8 when read in place, + 1 per
+  // group in its preferred order (root: 3 when in output order).
+  int order_score(const Target& t, const Labels& order) const;
+
+  int contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStepStats& st);
+  bool split_free(const StepInfo& si, int& sa, int& sb, StepInfo& out);
+  int contract_mul(int k, int sa, int sb, EinsumStepStats& st);
+  void report_gemm(const Val& L, const Val& R, const Instr& in, const Labels& order, std::size_t nl, std::size_t nr,
+                   EinsumStepStats& st) const;
+
+  const EinsumSpec& spec_;
+  DType dtype_;
+  std::int64_t es_;
+  bool use_mul_, report_;
+  std::size_t n_ = 0;
+  std::vector<StepInfo> steps_;
+  std::vector<int> consumer_;     // path id -> step consuming it (-1: the root)
+  std::vector<Labels> pref_;      // path id -> preferred order (intermediates; pass 2)
+  std::vector<Val> inputs_;       // path id < n -> the prepared form (layout, labels)
+  std::vector<int> slot_of_;      // path id -> slot once produced (-1 before)
+  std::vector<Val> vals_;
+  std::vector<Instr> instrs_;
+};
+
+// ---- preparation ----
+
+// Operand i after dropping broadcast axes, taking diagonals and summing private labels.
+// sum_axes (when given) receives the summed axes of the view.
+Val Planner::prepared_form(std::size_t i, const Layout& l0, Axes* sum_axes) const {
+  Val v;
+  v.layout.offset = l0.offset;
+  for (std::size_t ax = 0; ax < spec_.inputs[i].size(); ++ax) {
+    if (spec_.inputs[i][ax] < 0) continue;  // extent-1 broadcast axis
+    v.layout.shape.push_back(l0.shape[ax]);
+    v.layout.strides.push_back(l0.strides[ax]);
+    v.labels.push_back(spec_.inputs[i][ax]);
+  }
   // Repeated labels: diagonal views (keep the first axis, drop the later one).
-  for (std::size_t a = 0; a < labels.size(); ++a) {
-    for (std::size_t b = a + 1; b < labels.size();) {
-      if (labels[b] == labels[a]) {
-        v = v.diagonal(static_cast<std::int64_t>(a), static_cast<std::int64_t>(b));
-        labels.erase(labels.begin() + static_cast<std::ptrdiff_t>(b));
+  for (std::size_t a = 0; a < v.labels.size(); ++a) {
+    for (std::size_t b = a + 1; b < v.labels.size();) {
+      if (v.labels[b] == v.labels[a]) {
+        v.layout.strides[a] += v.layout.strides[b];
+        v.layout.shape.erase(v.layout.shape.begin() + static_cast<std::ptrdiff_t>(b));
+        v.layout.strides.erase(v.layout.strides.begin() + static_cast<std::ptrdiff_t>(b));
+        v.labels.erase(v.labels.begin() + static_cast<std::ptrdiff_t>(b));
       } else {
         ++b;
       }
     }
   }
-  // Labels private to this operand and absent from the output: summed here.
-  const auto& keep = spec.reduced[i];
-  Axes sum_axes;
-  std::vector<int> kept;
-  for (std::size_t ax = 0; ax < labels.size(); ++ax) {
-    if (std::find(keep.begin(), keep.end(), labels[ax]) == keep.end()) {
-      sum_axes.push_back(static_cast<std::int64_t>(ax));
-    } else {
-      kept.push_back(labels[ax]);
-    }
-  }
-  if (!sum_axes.empty()) {
-    e.owned = reduce_sum(be, v, sum_axes);
-    e.view = e.owned;
-    e.labels = std::move(kept);
-  } else {
-    e.view = v;
-    e.labels = std::move(labels);
-  }
-  e.operand = -1;
-}
-
-bool has(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
-
-// Sums the axes of e whose labels are not in `needed` (cannot happen for planner states,
-// kept for robustness).
-void sum_unneeded(Backend& be, Entry& e, const std::vector<char>& needed, const std::vector<int>& other) {
+  // Labels private to this operand and absent from the output are summed.
   Axes axes;
-  std::vector<int> kept;
-  for (std::size_t ax = 0; ax < e.labels.size(); ++ax) {
-    const int l = e.labels[ax];
-    if (!needed[static_cast<std::size_t>(l)] && !has(other, l)) {
+  Labels kept;
+  Shape kept_shape;
+  for (std::size_t ax = 0; ax < v.labels.size(); ++ax) {
+    if (!has(spec_.reduced[i], v.labels[ax])) {
       axes.push_back(static_cast<std::int64_t>(ax));
     } else {
-      kept.push_back(l);
+      kept.push_back(v.labels[ax]);
+      kept_shape.push_back(v.layout.shape[ax]);
     }
   }
-  if (axes.empty()) return;
-  e.owned = reduce_sum(be, e.view, axes);
-  e.view = e.owned;
-  e.labels = std::move(kept);
+  if (sum_axes) *sum_axes = axes;
+  if (!axes.empty() && !sum_axes) {
+    v.layout = Layout::compact(kept_shape);
+    v.labels = std::move(kept);
+  }
+  v.path_id = static_cast<int>(i);
+  return v;
 }
 
-// One pairwise step: shared labels needed later are batch axes, other shared labels are
-// contracted, the rest are free. Batch axes follow `order` (the output order) when given.
-Entry contract_pair(Backend& be, Entry& a, Entry& b, const std::vector<char>& needed, const std::vector<int>& order) {
-  sum_unneeded(be, a, needed, b.labels);
-  sum_unneeded(be, b, needed, a.labels);
-  DotGeneralConfig cfg;
-  std::vector<int> free_a, free_b, batch;
-  for (std::size_t ax = 0; ax < a.labels.size(); ++ax) {
-    const int l = a.labels[ax];
-    const auto it = std::find(b.labels.begin(), b.labels.end(), l);
-    if (it == b.labels.end()) {
-      free_a.push_back(l);
-    } else if (needed[static_cast<std::size_t>(l)]) {
-      batch.push_back(l);
+int Planner::emit_reduce(int src, const Axes& axes, Labels kept, std::int64_t& reduce_bytes, int& launches) {
+  const Layout& l = val(src).layout;
+  Shape shape;
+  for (std::int64_t ax = 0; ax < l.rank(); ++ax)
+    if (std::find(axes.begin(), axes.end(), ax) == axes.end()) shape.push_back(l.shape[static_cast<std::size_t>(ax)]);
+  reduce_bytes += l.numel() * es_;
+  ++launches;
+  Instr in;
+  in.kind = Instr::Kind::reduce_sum;
+  in.a = src;
+  in.axes = axes;
+  Val v;
+  v.layout = Layout::compact(shape);
+  v.labels = std::move(kept);
+  v.path_id = val(src).path_id;
+  const int dst = in.dst = add(std::move(v));
+  instrs_.push_back(std::move(in));
+  return dst;
+}
+
+void Planner::prepare(int& slot, std::int64_t& reduce_bytes, int& launches) {
+  const Val& v0 = val(slot);
+  if (v0.operand < 0) return;
+  Axes sum_axes;
+  Val v = prepared_form(static_cast<std::size_t>(v0.operand), v0.layout, &sum_axes);
+  if (v.layout != v0.layout) {
+    Instr in;
+    in.kind = Instr::Kind::view;
+    in.a = slot;
+    in.layout = v.layout;
+    in.dst = add(std::move(v));
+    slot = in.dst;
+    instrs_.push_back(std::move(in));
+  } else {
+    vals_[static_cast<std::size_t>(slot)].labels = v.labels;
+    vals_[static_cast<std::size_t>(slot)].operand = -1;
+  }
+  if (!sum_axes.empty()) {
+    Labels kept;
+    for (int l : val(slot).labels)
+      if (has(spec_.reduced[static_cast<std::size_t>(val(slot).path_id)], l)) kept.push_back(l);
+    slot = emit_reduce(slot, sum_axes, std::move(kept), reduce_bytes, launches);
+  }
+}
+
+// Sums the axes whose labels are not in `keep` (cannot happen for planner states: kept for
+// robustness).
+void Planner::sum_unneeded(int& slot, const Labels& keep, std::int64_t& reduce_bytes, int& launches) {
+  const Val& v = val(slot);
+  Axes axes;
+  Labels kept;
+  for (std::size_t ax = 0; ax < v.labels.size(); ++ax) {
+    if (!has(keep, v.labels[ax])) {
+      axes.push_back(static_cast<std::int64_t>(ax));
     } else {
-      cfg.lhs_contracting_dims.push_back(static_cast<std::int64_t>(ax));
-      cfg.rhs_contracting_dims.push_back(it - b.labels.begin());
+      kept.push_back(v.labels[ax]);
     }
   }
-  for (int l : b.labels)
-    if (!has(a.labels, l)) free_b.push_back(l);
-  if (!order.empty()) {
-    std::stable_sort(batch.begin(), batch.end(), [&](int x, int y) {
-      return std::find(order.begin(), order.end(), x) < std::find(order.begin(), order.end(), y);
-    });
+  if (!axes.empty()) slot = emit_reduce(slot, axes, std::move(kept), reduce_bytes, launches);
+}
+
+// A view of slot src with its axes in `order` (a permutation of its labels); src itself when
+// already so.
+int Planner::emit_view(int src, const Labels& order) {
+  const Val& v = val(src);
+  if (v.labels == order) return src;
+  Val r;
+  r.layout.offset = v.layout.offset;
+  for (int l : order) {
+    const auto ax = static_cast<std::size_t>(std::find(v.labels.begin(), v.labels.end(), l) - v.labels.begin());
+    r.layout.shape.push_back(v.layout.shape[ax]);
+    r.layout.strides.push_back(v.layout.strides[ax]);
   }
-  for (int l : batch) {
-    cfg.lhs_batching_dims.push_back(std::find(a.labels.begin(), a.labels.end(), l) - a.labels.begin());
-    cfg.rhs_batching_dims.push_back(std::find(b.labels.begin(), b.labels.end(), l) - b.labels.begin());
+  r.labels = order;
+  r.path_id = v.path_id;
+  Instr in;
+  in.kind = Instr::Kind::view;
+  in.a = src;
+  in.layout = r.layout;
+  const int dst = in.dst = add(std::move(r));
+  instrs_.push_back(std::move(in));
+  return dst;
+}
+
+// ---- orders ----
+
+Labels Planner::stride_order(const Val& v, const Labels& group) const {
+  std::vector<std::pair<std::int64_t, int>> key;  // (|stride|, label); extent-1 labels last
+  for (int l : group) {
+    const auto ax = static_cast<std::size_t>(std::find(v.labels.begin(), v.labels.end(), l) - v.labels.begin());
+    const std::int64_t s = v.layout.strides[ax];
+    key.emplace_back(v.layout.shape[ax] == 1 ? INT64_MAX : (s < 0 ? -s : s), l);
   }
-  Entry r;
-  r.owned = dot_general(be, a.view, b.view, cfg);
-  r.view = r.owned;
-  r.labels = free_a;
-  r.labels.insert(r.labels.end(), free_b.begin(), free_b.end());
-  r.labels.insert(r.labels.end(), batch.begin(), batch.end());
+  std::stable_sort(key.begin(), key.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  Labels r;
+  for (const auto& kv : key) r.push_back(kv.second);
   return r;
 }
 
-// The labels a result of (a, b) would carry, in dot_general order (for choosing the operand
-// order of the last step).
-std::vector<int> result_labels(const std::vector<int>& a, const std::vector<int>& b, const std::vector<int>& order) {
-  std::vector<int> fa, fb, batch;
-  for (int l : a) (has(b, l) ? batch : fa).push_back(l);
-  for (int l : b)
-    if (!has(a, l)) fb.push_back(l);
-  std::vector<int> kept_batch;
-  for (int l : order)
-    if (has(batch, l)) kept_batch.push_back(l);
-  fa.insert(fa.end(), fb.begin(), fb.end());
-  fa.insert(fa.end(), kept_batch.begin(), kept_batch.end());
-  return fa;
+bool Planner::chain(const Val& v, const Labels& order) const {
+  Axes axes;
+  for (int l : order) axes.push_back(std::find(v.labels.begin(), v.labels.end(), l) - v.labels.begin());
+  return detail::is_stride_chain(v.layout, axes);
 }
 
-}  // namespace
+const Val* Planner::known(int id) const {
+  const int c = consumer_[static_cast<std::size_t>(id)];
+  if (c < 0) return nullptr;
+  const StepInfo& si = steps_[static_cast<std::size_t>(c)];
+  const int p = si.a == id ? si.b : si.a;
+  if (p < static_cast<int>(n_)) return &inputs_[static_cast<std::size_t>(p)];
+  const int slot = slot_of_[static_cast<std::size_t>(p)];
+  return slot < 0 ? nullptr : &val(slot);
+}
 
-Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands) {
-  const std::size_t n = spec.num_inputs();
-  TENFERRO_CHECK(operands.size() == n, invalid_argument, kOp, "operands", "the spec has ", n, " operand(s), got ",
-                 operands.size());
+Planner::Target Planner::target_of(int id) const {
+  Target t;
+  const std::size_t L = spec_.labels.size();
+  t.gid.assign(L, -1);
+  t.need_rank.assign(L, -1);
+  t.pref_rank.assign(L, -1);
+  const int c = consumer_[static_cast<std::size_t>(id)];
+  auto ranks = [&](const Labels& order, std::vector<int>& out) {
+    int r = 0;
+    for (int l : order)
+      if (extent(l) != 1) out[static_cast<std::size_t>(l)] = r++;
+  };
+  if (c < 0) {
+    t.root = true;
+    for (int l : spec_.output) t.gid[static_cast<std::size_t>(l)] = 0;
+    ranks(spec_.output, t.pref_rank);
+    return t;
+  }
+  const StepInfo& si = steps_[static_cast<std::size_t>(c)];
+  const Labels* groups[3] = {si.a == id ? &si.fa : &si.fb, &si.c, &si.bt};
+  const Val* p = known(id);
+  const Labels& want = pref_[static_cast<std::size_t>(id)];
+  for (int g = 0; g < 3; ++g) {
+    for (int l : *groups[g]) t.gid[static_cast<std::size_t>(l)] = static_cast<signed char>(g);
+    ranks(restrict_to(want, *groups[g]), t.pref_rank);
+    if (g > 0 && p) {
+      const Labels theirs = stride_order(*p, *groups[g]);
+      if (chain(*p, theirs)) ranks(theirs, t.need_rank);
+    }
+  }
+  return t;
+}
+
+int Planner::order_score(const Target& t, const Labels& order) const {
+  int seen[3] = {0, 0, 0}, cur = -1;
+  bool closed[3] = {false, false, false}, pref_ok[3] = {true, true, true};
+  bool in_place = true;
+  for (int l : order) {
+    if (extent(l) == 1) continue;
+    const auto u = static_cast<std::size_t>(l);
+    const int g = t.gid[u];
+    if (g < 0) continue;
+    if (g != cur) {
+      if (cur >= 0) closed[cur] = true;
+      if (closed[g]) in_place = false;  // the group is split
+      cur = g;
+    }
+    const int r = seen[g]++;
+    if (t.need_rank[u] >= 0 && t.need_rank[u] != r) in_place = false;  // partner's order differs
+    if (t.pref_rank[u] != r) pref_ok[g] = false;
+  }
+  if (t.root) return pref_ok[0] ? 3 : 0;
+  return (in_place ? 8 : 0) + int{pref_ok[0]} + int{pref_ok[1]} + int{pref_ok[2]};
+}
+
+// ---- steps ----
+
+void Planner::report_gemm(const Val& L, const Val& R, const Instr& in, const Labels& order, std::size_t nl,
+                          std::size_t nr, EinsumStepStats& st) const {
+  const detail::DotLowering lw = detail::lower_dot_general(L.layout, R.layout, in.cfg);
+  st.lhs = L.path_id;
+  st.rhs = R.path_id;
+  st.lhs_labels = einsum_detail::labels_text(spec_, L.labels);
+  st.rhs_labels = einsum_detail::labels_text(spec_, R.labels);
+  st.out_labels = einsum_detail::labels_text(spec_, order);
+  st.M = lw.M;
+  st.N = lw.N;
+  st.K = lw.K;
+  st.B = lw.B;
+  st.kind = step_kind(lw.M, lw.N, lw.K);
+  if (lw.B > 1) st.kind = "batched " + st.kind;
+  const std::int64_t out_n = lw.M * lw.N * lw.B;
+  st.out_bytes = out_n * es_;
+  if (out_n > 0) {
+    st.flops = (is_complex(dtype_) ? 8.0 : 2.0) * static_cast<double>(lw.M) * static_cast<double>(lw.N) *
+               static_cast<double>(lw.K) * static_cast<double>(lw.B);
+    if (!lw.lhs_in_place && L.layout.numel() > 0) {
+      st.lhs_packed_bytes = L.layout.numel() * es_;
+      ++st.launches;
+    }
+    if (!lw.rhs_in_place && R.layout.numel() > 0) {
+      st.rhs_packed_bytes = R.layout.numel() * es_;
+      ++st.launches;
+    }
+    if (!in.out_compact && !detail::dot_out_in_place(in.layout, nl, nr)) {
+      st.out_copy_bytes = st.out_bytes;
+      ++st.launches;
+    }
+    ++st.launches;  // the gemm
+    // In-place operands whose unit-stride axis is a batch axis: the GEMM cannot load them
+    // contiguously along M/K (lhs) or K/N (rhs).
+    const std::size_t nb = in.cfg.lhs_batching_dims.size();
+    for (int side = 0; side < 2; ++side) {
+      const Layout& x = side == 0 ? L.layout : R.layout;
+      if (!(side == 0 ? lw.lhs_in_place : lw.rhs_in_place)) continue;
+      std::int64_t best = -1;
+      std::size_t at = 0;
+      for (std::size_t ax = 0; ax < x.shape.size(); ++ax) {
+        const std::int64_t s = x.strides[ax] < 0 ? -x.strides[ax] : x.strides[ax];
+        if (x.shape[ax] > 1 && s > 0 && (best < 0 || s < best)) {
+          best = s;
+          at = ax;
+        }
+      }
+      if (best >= 0 && at + nb >= x.shape.size()) ++st.batch_unit_stride_operands;
+    }
+  }
+}
+
+// The contraction as one dot_general: groups read in the orders that let the most bytes be
+// read in place, the result stored in the block order that suits its consumer best.
+int Planner::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStepStats& st) {
+  const int id = static_cast<int>(n_) + k;
+  const Labels& want = consumer_[static_cast<std::size_t>(id)] < 0 ? spec_.output : pref_[static_cast<std::size_t>(id)];
+  const Val& A = val(sa);
+  const Val& B = val(sb);
+  // Free groups: a chain only in stride order; when not a chain (packed), any order: the
+  // preferred one.
+  auto free_order = [&](const Val& x, const Labels& g) {
+    const Labels o = stride_order(x, g);
+    return chain(x, o) ? o : restrict_to(want, g);
+  };
+  const Labels fa = free_order(A, si.fa), fb = free_order(B, si.fb);
+  // Contracted and batch orders: candidates from either operand and the preferred one; the
+  // combination packing the fewest bytes wins (ties: the earlier candidate).
+  const Labels bt_want = restrict_to(want, si.bt);
+  const Labels& pa = pref_[static_cast<std::size_t>(A.path_id)];
+  const std::vector<Labels> c_cands = {stride_order(A, si.c), stride_order(B, si.c),
+                                       pa.empty() ? si.c : restrict_to(pa, si.c)};
+  const std::vector<Labels> bt_cands = {bt_want, stride_order(A, si.bt), stride_order(B, si.bt)};
+  const bool fa_chain = chain(A, fa), fb_chain = chain(B, fb);
+  std::int64_t best_cost = -1;
+  Labels c, bt;
+  for (const Labels& bo : bt_cands) {
+    for (const Labels& co : c_cands) {
+      const bool ia = fa_chain && chain(A, co) && chain(A, bo);
+      const bool ib = fb_chain && chain(B, co) && chain(B, bo);
+      const std::int64_t cost = (ia ? 0 : A.layout.numel()) + (ib ? 0 : B.layout.numel());
+      if (best_cost < 0 || cost < best_cost) {
+        best_cost = cost;
+        c = co;
+        bt = bo;
+      }
+    }
+  }
+  // Stored order: the arrangement of the blocks [fa], [fb], [bt] that suits the consumer best
+  // (ties: a free block first, so C has a unit stride along M or N). The order inside a block
+  // of an operand that is packed anyway is free: when no arrangement lets the consumer read
+  // the result in place, such blocks also take their order from each arrangement of the
+  // consumer's groups.
+  Labels order;
+  int best = -1;
+  const Target target = target_of(id);
+  auto try_blocks = [&](const Labels& x, const Labels& y, const Labels& z) {
+    const Labels* blocks[3] = {&x, &y, &z};
+    int perm[3] = {0, 1, 2};
+    do {
+      const Labels o = concat({blocks[perm[0]], blocks[perm[1]], blocks[perm[2]]});
+      const bool free_first = perm[0] != 2 || z.empty();
+      const int score = 2 * order_score(target, o) + (free_first ? 1 : 0);
+      if (score > best) {
+        best = score;
+        order = o;
+      }
+    } while (std::next_permutation(perm, perm + 3));
+  };
+  try_blocks(fa, fb, bt);
+  const bool ia = fa_chain && chain(A, c) && chain(A, bt), ib = fb_chain && chain(B, c) && chain(B, bt);
+  const int ci = consumer_[static_cast<std::size_t>(id)];
+  if (best < 16 && ci >= 0 && (!ia || !ib)) {
+    const StepInfo& cs = steps_[static_cast<std::size_t>(ci)];
+    const Labels& cf = cs.a == id ? cs.fa : cs.fb;
+    const Val* p = known(id);
+    auto group = [&](const Labels& g) {
+      if (p) {
+        const Labels theirs = stride_order(*p, g);
+        if (chain(*p, theirs)) return theirs;
+      }
+      return restrict_to(want, g);
+    };
+    const Labels gf = restrict_to(want, cf), gc = group(cs.c), gb = group(cs.bt);
+    const Labels* groups[3] = {&gf, &gc, &gb};
+    int perm[3] = {0, 1, 2};
+    do {
+      const Labels ideal = concat({groups[perm[0]], groups[perm[1]], groups[perm[2]]});
+      try_blocks(ia ? fa : restrict_to(ideal, si.fa), ib ? fb : restrict_to(ideal, si.fb),
+                 ia || ib ? bt : restrict_to(ideal, si.bt));
+    } while (best < 16 && std::next_permutation(perm, perm + 3));
+  }
+  // The blocks in the chosen order (a packed operand's blocks may have been reordered).
+  const Labels fa_o = restrict_to(order, si.fa), fb_o = restrict_to(order, si.fb);
+  bt = restrict_to(order, si.bt);
+  // The operand whose free block comes first in the stored order is lhs.
+  bool swap = false;
+  for (int l : order) {
+    if (has(fa_o, l) && extent(l) != 1) break;
+    if (has(fb_o, l) && extent(l) != 1) {
+      swap = true;
+      break;
+    }
+  }
+  const Labels& fl = swap ? fb_o : fa_o;
+  const Labels& fr = swap ? fa_o : fb_o;
+  const int lhs = emit_view(swap ? sb : sa, concat({&fl, &c, &bt}));
+  const int rhs = emit_view(swap ? sa : sb, concat({&c, &fr, &bt}));
+  const Val& L = val(lhs);
+  const Val& R = val(rhs);
+  Instr in;
+  in.kind = Instr::Kind::dot;
+  in.a = lhs;
+  in.b = rhs;
+  const auto nl = static_cast<std::int64_t>(fl.size()), nc = static_cast<std::int64_t>(c.size()),
+             nr = static_cast<std::int64_t>(fr.size());
+  for (std::int64_t i = 0; i < nc; ++i) {
+    in.cfg.lhs_contracting_dims.push_back(nl + i);
+    in.cfg.rhs_contracting_dims.push_back(i);
+  }
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(bt.size()); ++i) {
+    in.cfg.lhs_batching_dims.push_back(nl + nc + i);
+    in.cfg.rhs_batching_dims.push_back(nc + nr + i);
+  }
+  const Labels dot_order = concat({&fl, &fr, &bt});
+  for (int l : order) in.shape.push_back(extent(l));
+  const Layout stored = Layout::compact(in.shape);
+  in.out_compact = order == dot_order;
+  for (int l : dot_order) {
+    const auto ax = static_cast<std::size_t>(std::find(order.begin(), order.end(), l) - order.begin());
+    in.layout.shape.push_back(stored.shape[ax]);
+    in.layout.strides.push_back(stored.strides[ax]);
+  }
+
+  // The report: dot_general's own lowering decision.
+  if (report_) report_gemm(L, R, in, order, fl.size(), fr.size(), st);
+  Val r;
+  r.layout = stored;
+  r.labels = order;
+  r.path_id = id;
+  const int dst = in.dst = add(std::move(r));
+  instrs_.push_back(std::move(in));
+  return dst;
+}
+
+// An operand whose free labels are not one stride chain only because its contracted labels
+// sit between two runs of them ([F1][C][F2] in memory, e.g. the middle index of an MPS
+// tensor) is read in place as a batched GEMM instead of being packed: F2 becomes a batch
+// group, broadcast (stride 0) on the other operand. Only without batch labels, and only when
+// F1 (the larger run) keeps M at 8 or more. Returns false when it does not apply.
+bool Planner::split_free(const StepInfo& si, int& sa, int& sb, StepInfo& out) {
+  if (!si.bt.empty() || si.c.empty()) return false;
+  for (int side = 0; side < 2; ++side) {
+    const Val& X = val(side == 0 ? sa : sb);
+    const Labels& f = side == 0 ? si.fa : si.fb;
+    if (chain(X, stride_order(X, f))) continue;
+    std::vector<std::pair<bool, Labels>> runs;  // (free, labels) in memory order
+    for (int l : stride_order(X, X.labels)) {
+      if (extent(l) == 1) continue;
+      const bool fr = has(f, l);
+      if (runs.empty() || runs.back().first != fr) runs.emplace_back(fr, Labels{});
+      runs.back().second.push_back(l);
+    }
+    if (runs.size() != 3 || !runs[0].first || runs[1].first || !runs[2].first) continue;
+    if (!chain(X, runs[0].second) || !chain(X, runs[1].second) || !chain(X, runs[2].second)) continue;
+    auto prod = [&](const Labels& g) {
+      std::int64_t p = 1;
+      for (int l : g) p *= extent(l);
+      return p;
+    };
+    const bool first_is_m = prod(runs[0].second) >= prod(runs[2].second);
+    Labels m = first_is_m ? runs[0].second : runs[2].second;
+    Labels batch = first_is_m ? runs[2].second : runs[0].second;
+    if (prod(m) < 8) continue;
+    for (int l : f)  // extent-1 free labels stay free
+      if (extent(l) == 1) m.push_back(l);
+    // The other operand gets the batch labels as stride-0 axes.
+    const int sy = side == 0 ? sb : sa;
+    const Val& Y = val(sy);
+    Val r;
+    r.layout = Y.layout;
+    r.labels = Y.labels;
+    r.path_id = Y.path_id;
+    for (int l : batch) {
+      r.layout.shape.push_back(extent(l));
+      r.layout.strides.push_back(0);
+      r.labels.push_back(l);
+    }
+    Instr in;
+    in.kind = Instr::Kind::view;
+    in.a = sy;
+    in.layout = r.layout;
+    const int dst = in.dst = add(std::move(r));
+    instrs_.push_back(std::move(in));
+    (side == 0 ? sb : sa) = dst;
+    out = si;
+    (side == 0 ? out.fa : out.fb) = std::move(m);
+    out.bt = std::move(batch);
+    return true;
+  }
+  return false;
+}
+
+// A step with nothing to sum (K = 1: an outer or elementwise product, batched or not) as one
+// elementwise mul of broadcast views, stored directly in the order its consumer wants.
+int Planner::contract_mul(int k, int sa, int sb, EinsumStepStats& st) {
+  const StepInfo& si = steps_[static_cast<std::size_t>(k)];
+  const int id = static_cast<int>(n_) + k;
+  const int c = consumer_[static_cast<std::size_t>(id)];
+  Labels order;
+  if (c < 0) {
+    order = spec_.output;
+  } else {
+    const StepInfo& ci = steps_[static_cast<std::size_t>(c)];
+    const Labels& want = pref_[static_cast<std::size_t>(id)];
+    const Labels& f = ci.a == id ? ci.fa : ci.fb;
+    const Val* p = known(id);
+    auto group = [&](const Labels& g) {
+      if (p) {
+        const Labels theirs = stride_order(*p, g);
+        if (chain(*p, theirs)) return theirs;
+      }
+      return restrict_to(want, g);
+    };
+    const Labels fo = restrict_to(want, f), co = group(ci.c), bo = group(ci.bt);
+    order = ci.a == id ? concat({&fo, &co, &bo}) : concat({&co, &fo, &bo});
+  }
+  const Val& A = val(sa);
+  const Val& B = val(sb);
+  auto view_of = [&](const Val& x) {
+    Layout l;
+    l.offset = x.layout.offset;
+    for (int lab : order) {
+      l.shape.push_back(extent(lab));
+      const auto it = std::find(x.labels.begin(), x.labels.end(), lab);
+      l.strides.push_back(it == x.labels.end() ? 0 : x.layout.strides[static_cast<std::size_t>(it - x.labels.begin())]);
+    }
+    return l;
+  };
+  Instr in;
+  in.kind = Instr::Kind::mul;
+  in.a = sa;
+  in.b = sb;
+  in.layout = view_of(A);
+  in.layout_b = view_of(B);
+  for (int l : order) in.shape.push_back(extent(l));
+  std::int64_t M = 1, N = 1, Bn = 1;
+  for (int l : si.fa) M *= extent(l);
+  for (int l : si.fb) N *= extent(l);
+  for (int l : si.bt) Bn *= extent(l);
+  st.lhs = A.path_id;
+  st.rhs = B.path_id;
+  if (report_) {
+    st.lhs_labels = einsum_detail::labels_text(spec_, A.labels);
+    st.rhs_labels = einsum_detail::labels_text(spec_, B.labels);
+    st.out_labels = einsum_detail::labels_text(spec_, order);
+    st.kind = std::string(Bn > 1 ? "batched " : "") + step_kind(M, N, 1) + " (mul)";
+  }
+  st.M = M;
+  st.N = N;
+  st.K = 1;
+  st.B = Bn;
+  st.out_bytes = M * N * Bn * es_;
+  st.launches += st.out_bytes > 0 ? 1 : 0;
+  Val r;
+  r.layout = Layout::compact(in.shape);
+  r.labels = order;
+  r.path_id = id;
+  const int dst = in.dst = add(std::move(r));
+  instrs_.push_back(std::move(in));
+  return dst;
+}
+
+Program Planner::run(const Path& path, std::span<const Layout> layouts) {
+  n_ = spec_.num_inputs();
+  const std::size_t n = n_;
+  const std::size_t L = spec_.labels.size();
+  const std::size_t ids = n + path.size();
+  Program prog;
+  std::vector<char> in_output(L, 0);
+  for (int id : spec_.output) in_output[static_cast<std::size_t>(id)] = 1;
+  for (std::size_t i = 0; i < n; ++i) inputs_.push_back(prepared_form(i, layouts[i], nullptr));
+
+  // Pass 1: the label groups of every step, and who consumes each value.
+  {
+    std::vector<int> uses(L, 0);
+    std::vector<Labels> labels(ids);
+    std::vector<int> live;
+    for (std::size_t i = 0; i < n; ++i) {
+      labels[i] = spec_.reduced[i];
+      for (int l : labels[i]) ++uses[static_cast<std::size_t>(l)];
+      live.push_back(static_cast<int>(i));
+    }
+    consumer_.assign(ids, -1);
+    for (std::size_t k = 0; k < path.size(); ++k) {
+      const auto ia = static_cast<std::size_t>(path[k].first), ib = static_cast<std::size_t>(path[k].second);
+      StepInfo si;
+      si.a = live[ia];
+      si.b = live[ib];
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(std::max(ia, ib)));
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(std::min(ia, ib)));
+      const Labels& la = labels[static_cast<std::size_t>(si.a)];
+      const Labels& lb = labels[static_cast<std::size_t>(si.b)];
+      for (int l : la) --uses[static_cast<std::size_t>(l)];
+      for (int l : lb) --uses[static_cast<std::size_t>(l)];
+      auto needed = [&](int l) { return in_output[static_cast<std::size_t>(l)] || uses[static_cast<std::size_t>(l)] > 0; };
+      for (int l : la) {
+        if (!has(lb, l)) {
+          if (needed(l)) si.fa.push_back(l);
+        } else {
+          (needed(l) ? si.bt : si.c).push_back(l);
+        }
+      }
+      for (int l : lb)
+        if (!has(la, l) && needed(l)) si.fb.push_back(l);
+      const int id = static_cast<int>(n + k);
+      labels[static_cast<std::size_t>(id)] = concat({&si.fa, &si.fb, &si.bt});
+      for (int l : labels[static_cast<std::size_t>(id)]) ++uses[static_cast<std::size_t>(l)];
+      consumer_[static_cast<std::size_t>(si.a)] = static_cast<int>(k);
+      consumer_[static_cast<std::size_t>(si.b)] = static_cast<int>(k);
+      live.push_back(id);
+      steps_.push_back(std::move(si));
+    }
+  }
+  // Pass 2 (last step first): the order each intermediate would best be stored in, from its
+  // result's preferred order: [free, contracted, batch] for a, [contracted, free, batch] for b
+  // (column-major GEMM operands), contracted and batch orders taken from an input operand.
+  pref_.assign(ids, Labels{});
+  for (std::size_t k = path.size(); k-- > 0;) {
+    const StepInfo& si = steps_[k];
+    const int id = static_cast<int>(n + k);
+    const Labels& want = consumer_[static_cast<std::size_t>(id)] < 0 ? spec_.output : pref_[static_cast<std::size_t>(id)];
+    const bool fixed_a = si.a < static_cast<int>(n), fixed_b = si.b < static_cast<int>(n);
+    const Val* fixed = fixed_a ? &inputs_[static_cast<std::size_t>(si.a)]
+                               : fixed_b ? &inputs_[static_cast<std::size_t>(si.b)] : nullptr;
+    const Labels c = fixed ? stride_order(*fixed, si.c) : si.c;
+    const Labels bt = fixed ? stride_order(*fixed, si.bt) : restrict_to(want, si.bt);
+    const Labels fa = restrict_to(want, si.fa), fb = restrict_to(want, si.fb);
+    if (!fixed_a) pref_[static_cast<std::size_t>(si.a)] = concat({&fa, &c, &bt});
+    if (!fixed_b) pref_[static_cast<std::size_t>(si.b)] = concat({&c, &fb, &bt});
+  }
+  // Pass 3: the program.
+  slot_of_.assign(ids, -1);
+  std::vector<int> live;
   for (std::size_t i = 0; i < n; ++i) {
-    const TensorView& t = operands[i];
-    detail::check_resident(be, t, kOp, "operands");
+    Val v;
+    v.layout = layouts[i];
+    v.labels = spec_.reduced[i];
+    v.operand = static_cast<int>(i);
+    v.path_id = static_cast<int>(i);
+    slot_of_[i] = add(std::move(v));
+  }
+  for (std::size_t k = 0; k < path.size(); ++k) {
+    const StepInfo& si = steps_[k];
+    int sa = slot_of_[static_cast<std::size_t>(si.a)], sb = slot_of_[static_cast<std::size_t>(si.b)];
+    EinsumStepStats st;
+    prepare(sa, st.reduce_bytes, st.launches);
+    prepare(sb, st.reduce_bytes, st.launches);
+    sum_unneeded(sa, concat({&si.fa, &si.c, &si.bt}), st.reduce_bytes, st.launches);
+    sum_unneeded(sb, concat({&si.fb, &si.c, &si.bt}), st.reduce_bytes, st.launches);
+    std::int64_t K = 1;
+    for (int l : si.c) K *= extent(l);
+    int r = -1;
+    if (use_mul_ && K == 1) {
+      r = contract_mul(static_cast<int>(k), sa, sb, st);
+    } else {
+      StepInfo split;
+      const bool did = split_free(si, sa, sb, split);
+      r = contract_gemm(static_cast<int>(k), did ? split : si, sa, sb, st);
+    }
+    slot_of_[n + k] = r;
+    prog.stats.steps.push_back(std::move(st));
+  }
+  int s = slot_of_[ids - 1];
+  std::int64_t& fr = prog.stats.final_reduce_bytes;
+  prepare(s, fr, prog.stats.final_launches);
+  sum_unneeded(s, spec_.output, fr, prog.stats.final_launches);  // a single operand's sums
+  const Val& e = val(s);
+  TENFERRO_ASSERT(e.labels.size() == spec_.output.size());
+  Axes perm;
+  for (int id : spec_.output) perm.push_back(std::find(e.labels.begin(), e.labels.end(), id) - e.labels.begin());
+  Layout out;
+  out.offset = e.layout.offset;
+  for (std::int64_t ax : perm) {
+    out.shape.push_back(e.layout.shape[static_cast<std::size_t>(ax)]);
+    out.strides.push_back(e.layout.strides[static_cast<std::size_t>(ax)]);
+  }
+  // The result must be a tensor einsum created (not an operand's storage), compact in output
+  // order; then it is returned as is.
+  const bool created = !instrs_.empty() && instrs_.back().dst == s && instrs_.back().kind != Instr::Kind::view;
+  if (created && out.offset == 0 && out.is_compact()) {
+    prog.result = s;
+    prog.result_is_view = true;
+    prog.result_shape = out.shape;
+  } else {
+    Instr in;
+    in.kind = Instr::Kind::transpose;
+    in.a = s;
+    in.axes = perm;
+    prog.stats.final_transpose_bytes = e.layout.numel() * es_;
+    ++prog.stats.final_launches;
+    in.dst = add(Val{Layout::compact(out.shape), spec_.output, -1, -1});
+    prog.result = in.dst;
+    instrs_.push_back(std::move(in));
+  }
+  // Last uses.
+  std::vector<int> last(vals_.size(), -1);
+  for (std::size_t k = 0; k < instrs_.size(); ++k) {
+    const Instr& in = instrs_[k];
+    if (in.a >= 0) last[static_cast<std::size_t>(in.a)] = static_cast<int>(k);
+    if (in.b >= 0) last[static_cast<std::size_t>(in.b)] = static_cast<int>(k);
+  }
+  for (std::size_t v = 0; v < vals_.size(); ++v)
+    if (last[v] >= 0 && static_cast<int>(v) != prog.result)
+      instrs_[static_cast<std::size_t>(last[v])].release.push_back(static_cast<int>(v));
+  prog.num_slots = static_cast<int>(vals_.size());
+  prog.instrs = std::move(instrs_);
+  // Totals.
+  EinsumStats& t = prog.stats;
+  t.launches = t.final_launches;
+  t.copied_bytes = t.final_transpose_bytes;
+  for (const auto& st : t.steps) {
+    t.gemm_flops += st.flops;
+    t.packed_bytes += st.lhs_packed_bytes + st.rhs_packed_bytes;
+    t.copied_bytes += st.lhs_packed_bytes + st.rhs_packed_bytes + st.out_copy_bytes;
+    t.launches += st.launches;
+  }
+  return prog;
+}
+
+// ---- validation and running ----------------------------------------------------------------
+
+void check_shapes(const EinsumSpec& spec, std::span<const Layout> layouts) {
+  const std::size_t n = spec.num_inputs();
+  TENFERRO_CHECK(layouts.size() == n, invalid_argument, kOp, "operands", "the spec has ", n, " operand(s), got ",
+                 layouts.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const Layout& t = layouts[i];
     TENFERRO_CHECK(t.rank() == static_cast<std::int64_t>(spec.inputs[i].size()), rank_mismatch, kOp, "operands",
                    "operand ", i, " has rank ", t.rank(), ", expected ", spec.inputs[i].size());
     for (std::size_t ax = 0; ax < spec.inputs[i].size(); ++ax) {
       const int id = spec.inputs[i][ax];
       const std::int64_t want = id < 0 ? 1 : spec.extents[static_cast<std::size_t>(id)];
-      TENFERRO_CHECK(t.shape()[ax] == want, shape_mismatch, kOp, "operands", "operand ", i, " axis ", ax,
-                     " has extent ", t.shape()[ax], ", expected ", want);
+      TENFERRO_CHECK(t.shape[ax] == want, shape_mismatch, kOp, "operands", "operand ", i, " axis ", ax,
+                     " has extent ", t.shape[ax], ", expected ", want);
     }
-    TENFERRO_CHECK(t.dtype() == operands[0].dtype(), dtype_mismatch, kOp, "operands", "operand ", i, " has dtype ",
-                   dtype_name(t.dtype()), " but operand 0 has ", dtype_name(operands[0].dtype()));
   }
   TENFERRO_CHECK(n > 0, invalid_argument, kOp, "operands", "einsum needs at least one operand");
+}
+
+void check_path(std::size_t n, const Path& path) {
+  std::size_t cur = n;
+  TENFERRO_CHECK(path.size() == n - 1, invalid_argument, kOp, "path", "a path for ", n, " operand(s) needs ", n - 1,
+                 " steps, got ", path.size());
+  for (std::size_t k = 0; k < path.size(); ++k, --cur) {
+    const auto [i, j] = path[k];
+    TENFERRO_CHECK(i >= 0 && j >= 0 && static_cast<std::size_t>(i) < cur && static_cast<std::size_t>(j) < cur && i != j,
+                   invalid_argument, kOp, "path", "step ", k, " is [", i, ", ", j, "] but ", cur, " operands are left");
+  }
+}
+
+// Programs are cached by everything planning reads (label ids, extents, output, path, the
+// operands' layouts, dtype), so repeated calls skip planning: a few hundred steps cost
+// milliseconds of host time to plan, a key lookup costs microseconds.
+struct ProgramCache {
+  std::mutex mu;
+  std::list<std::pair<std::vector<std::int64_t>, std::shared_ptr<const Program>>> entries;  // most recent first
+  static constexpr std::size_t kCapacity = 32;
+};
+
+std::vector<std::int64_t> program_key(const EinsumSpec& spec, const Path& path, std::span<const Layout> layouts,
+                                      DType d, bool use_mul) {
+  std::vector<std::int64_t> k;
+  k.reserve(64 + 4 * spec.labels.size() + 8 * layouts.size() + 2 * path.size());
+  k.push_back(static_cast<std::int64_t>(d));
+  k.push_back(use_mul ? 1 : 0);
+  k.push_back(static_cast<std::int64_t>(spec.extents.size()));
+  k.insert(k.end(), spec.extents.begin(), spec.extents.end());
+  k.push_back(static_cast<std::int64_t>(spec.output.size()));
+  k.insert(k.end(), spec.output.begin(), spec.output.end());
+  k.push_back(static_cast<std::int64_t>(spec.inputs.size()));
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
+    k.push_back(static_cast<std::int64_t>(spec.inputs[i].size()));
+    k.insert(k.end(), spec.inputs[i].begin(), spec.inputs[i].end());
+    k.push_back(static_cast<std::int64_t>(spec.reduced[i].size()));
+    k.insert(k.end(), spec.reduced[i].begin(), spec.reduced[i].end());
+    k.insert(k.end(), layouts[i].strides.begin(), layouts[i].strides.end());
+    k.push_back(layouts[i].offset);
+  }
+  for (const auto& [i, j] : path) {
+    k.push_back(i);
+    k.push_back(j);
+  }
+  return k;
+}
+
+std::shared_ptr<const Program> program_for(const EinsumSpec& spec, const Path& path, std::span<const Layout> layouts,
+                                           DType d, bool use_mul) {
+  static ProgramCache cache;
+  std::vector<std::int64_t> key = program_key(spec, path, layouts, d, use_mul);
+  {
+    std::lock_guard<std::mutex> lock(cache.mu);
+    for (auto it = cache.entries.begin(); it != cache.entries.end(); ++it) {
+      if (it->first == key) {
+        cache.entries.splice(cache.entries.begin(), cache.entries, it);
+        return cache.entries.front().second;
+      }
+    }
+  }
+  auto prog = std::make_shared<const Program>(Planner(spec, d, use_mul, false).run(path, layouts));
+  std::lock_guard<std::mutex> lock(cache.mu);
+  cache.entries.emplace_front(std::move(key), prog);
+  if (cache.entries.size() > ProgramCache::kCapacity) cache.entries.pop_back();
+  return prog;
+}
+
+}  // namespace
+
+EinsumStats explain(const EinsumSpec& spec, const Path& path, std::span<const Layout> operand_layouts, DType dtype) {
+  check_shapes(spec, operand_layouts);
+  check_path(spec.num_inputs(), path);
+  return Planner(spec, dtype, true, true).run(path, operand_layouts).stats;
+}
+
+Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands) {
+  const std::size_t n = spec.num_inputs();
+  TENFERRO_CHECK(operands.size() == n, invalid_argument, kOp, "operands", "the spec has ", n, " operand(s), got ",
+                 operands.size());
+  std::vector<Layout> layouts;
+  layouts.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const TensorView& t = operands[i];
+    detail::check_resident(be, t, kOp, "operands");
+    layouts.push_back(t.layout());
+  }
+  check_shapes(spec, layouts);
+  for (std::size_t i = 0; i < n; ++i)
+    TENFERRO_CHECK(operands[i].dtype() == operands[0].dtype(), dtype_mismatch, kOp, "operands", "operand ", i,
+                   " has dtype ", dtype_name(operands[i].dtype()), " but operand 0 has ",
+                   dtype_name(operands[0].dtype()));
+  const DType d = operands[0].dtype();
   if (n >= 2) {
-    const DType d = operands[0].dtype();
-    TENFERRO_CHECK(is_inexact(d), unsupported, kOp, "operands", "contracting two or more operands needs f32, f64, c32 or c64, got ",
-                   dtype_name(d));
+    TENFERRO_CHECK(is_inexact(d), unsupported, kOp, "operands",
+                   "contracting two or more operands needs f32, f64, c32 or c64, got ", dtype_name(d));
     TENFERRO_CHECK(be.supports(OpId::dot_general, d), unsupported, kOp, "operands", "[", be.name(),
                    "] einsum: dot_general on ", dtype_name(d), " not supported by this backend");
   }
-  // Validate the path before any work.
-  {
-    std::size_t cur = n;
-    TENFERRO_CHECK(path.size() == n - 1, invalid_argument, kOp, "path", "a path for ", n, " operand(s) needs ",
-                   n - 1, " steps, got ", path.size());
-    for (std::size_t k = 0; k < path.size(); ++k, --cur) {
-      const auto [i, j] = path[k];
-      TENFERRO_CHECK(i >= 0 && j >= 0 && static_cast<std::size_t>(i) < cur && static_cast<std::size_t>(j) < cur && i != j,
-                     invalid_argument, kOp, "path", "step ", k, " is [", i, ", ", j, "] but ", cur,
-                     " operands are left");
-    }
-  }
+  check_path(n, path);  // before any work
 
-  // needed[l]: occurrences of label l in live entries (planner view) + output.
-  const std::size_t L = spec.labels.size();
-  std::vector<int> uses(L, 0);
-  std::vector<char> in_output(L, 0);
-  for (int id : spec.output) in_output[static_cast<std::size_t>(id)] = 1;
-  std::vector<Entry> live;
-  for (std::size_t i = 0; i < n; ++i) {
-    Entry e;
-    e.view = operands[i];
-    e.labels = spec.reduced[i];  // planner view until prepared
-    e.operand = static_cast<int>(i);
-    for (int id : e.labels) ++uses[static_cast<std::size_t>(id)];
-    live.push_back(std::move(e));
-  }
-  for (std::size_t k = 0; k < path.size(); ++k) {
-    const auto ia = static_cast<std::size_t>(path[k].first);
-    const auto ib = static_cast<std::size_t>(path[k].second);
-    Entry a = std::move(live[ia]);
-    Entry b = std::move(live[ib]);
-    live.erase(live.begin() + static_cast<std::ptrdiff_t>(std::max(ia, ib)));
-    live.erase(live.begin() + static_cast<std::ptrdiff_t>(std::min(ia, ib)));
-    for (int id : a.labels) --uses[static_cast<std::size_t>(id)];
-    for (int id : b.labels) --uses[static_cast<std::size_t>(id)];
-    prepare(be, spec, a);
-    prepare(be, spec, b);
-    std::vector<char> needed(L, 0);
-    for (std::size_t l = 0; l < L; ++l) needed[l] = in_output[l] || uses[l] > 0;
-    const bool last = k + 1 == path.size();
-    // Last step: pick the operand order whose result needs no final transpose if any.
-    bool swap = false;
-    if (last) {
-      const auto fwd = result_labels(a.labels, b.labels, spec.output);
-      const auto bwd = result_labels(b.labels, a.labels, spec.output);
-      swap = fwd != spec.output && bwd == spec.output;
+  const std::shared_ptr<const Program> prog_ptr = program_for(spec, path, layouts, d, be.supports(OpId::mul, d));
+  const Program& prog = *prog_ptr;
+  std::vector<TensorView> v(static_cast<std::size_t>(prog.num_slots));
+  std::vector<Tensor> own(static_cast<std::size_t>(prog.num_slots));
+  for (std::size_t i = 0; i < n; ++i) v[i] = operands[i];
+  const Scalar one = Scalar::of(d, 1.0), zero = detail::zero_of(d);
+  for (const Instr& in : prog.instrs) {
+    const auto dst = static_cast<std::size_t>(in.dst);
+    const TensorView& a = v[static_cast<std::size_t>(in.a)];
+    switch (in.kind) {
+      case Instr::Kind::view:
+        v[dst] = TensorView(a.storage(), d, in.layout);
+        break;
+      case Instr::Kind::reduce_sum:
+        own[dst] = reduce_sum(be, a, in.axes);
+        break;
+      case Instr::Kind::dot: {
+        const TensorView& b = v[static_cast<std::size_t>(in.b)];
+        if (in.out_compact) {
+          own[dst] = dot_general(be, a, b, in.cfg);
+        } else {
+          own[dst] = be.allocate(d, in.shape);
+          dot_general_into(be, a, b, in.cfg, false, false, one, zero,
+                           TensorView(own[dst].storage(), d, in.layout));
+        }
+        break;
+      }
+      case Instr::Kind::mul: {
+        const TensorView& b = v[static_cast<std::size_t>(in.b)];
+        own[dst] = mul(be, TensorView(a.storage(), d, in.layout), TensorView(b.storage(), d, in.layout_b));
+        break;
+      }
+      case Instr::Kind::transpose:
+        own[dst] = transpose(be, a, in.axes);
+        break;
     }
-    Entry r = swap ? contract_pair(be, b, a, needed, spec.output) : contract_pair(be, a, b, needed, spec.output);
-    for (int id : r.labels) ++uses[static_cast<std::size_t>(id)];
-    live.push_back(std::move(r));
-    // a and b (and their storage, when einsum owned it) are released here.
+    if (own[dst].defined()) v[dst] = own[dst];
+    for (int s : in.release) {
+      v[static_cast<std::size_t>(s)] = TensorView();
+      own[static_cast<std::size_t>(s)] = Tensor();
+    }
   }
-  TENFERRO_ASSERT(live.size() == 1);
-  Entry& e = live.front();
-  prepare(be, spec, e);
-  {
-    // Labels not in the output can only remain for a single operand (already summed).
-    std::vector<char> needed(L, 0);
-    for (std::size_t l = 0; l < L; ++l) needed[l] = in_output[l];
-    sum_unneeded(be, e, needed, {});
-  }
-  TENFERRO_ASSERT(e.labels.size() == spec.output.size());
-  if (e.labels == spec.output && e.owned.defined() && e.owned.storage() == e.view.storage()) return e.owned;
-  Axes perm;
-  for (int id : spec.output) {
-    const auto it = std::find(e.labels.begin(), e.labels.end(), id);
-    TENFERRO_ASSERT(it != e.labels.end());
-    perm.push_back(it - e.labels.begin());
-  }
-  return transpose(be, e.view, perm);
+  Tensor r = std::move(own[static_cast<std::size_t>(prog.result)]);
+  if (prog.result_is_view && r.shape() != prog.result_shape) return Tensor(r.storage(), d, prog.result_shape);
+  return r;
 }
 
 Tensor einsum(Backend& be, std::string_view subscripts, std::span<const TensorView> operands,

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "core/check.hpp"
+#include "core/ops/dot_general_lowering.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro {
@@ -63,6 +64,14 @@ Axes gather_axes(const Axes& axes, const std::vector<std::size_t>& order) {
   Axes out;
   for (std::size_t i : order) out.push_back(axes[i]);
   return out;
+}
+
+/// The axes of x in neither b nor c, ascending.
+Axes free_axes(const Layout& x, const Axes& b, const Axes& c) {
+  Axes f;
+  for (I a = 0; a < x.rank(); ++a)
+    if (std::find(b.begin(), b.end(), a) == b.end() && std::find(c.begin(), c.end(), a) == c.end()) f.push_back(a);
+  return f;
 }
 
 /// Checks the rules of SEMANTICS.md for dot_general (op names the public op) and builds the plan.
@@ -123,15 +132,8 @@ DotPlan validate(const Backend& be, const TensorView& lhs, const TensorView& rhs
                    cfg.lhs_contracting_dims[i], ")");
   }
 
-  auto free_axes = [](const TensorView& x, const Axes& b, const Axes& c) {
-    Axes f;
-    for (I a = 0; a < x.rank(); ++a)
-      if (std::find(b.begin(), b.end(), a) == b.end() && std::find(c.begin(), c.end(), a) == c.end())
-        f.push_back(a);
-    return f;
-  };
-  p.lhs_free = free_axes(lhs, cfg.lhs_batching_dims, cfg.lhs_contracting_dims);
-  p.rhs_free = free_axes(rhs, cfg.rhs_batching_dims, cfg.rhs_contracting_dims);
+  p.lhs_free = free_axes(lhs.layout(), cfg.lhs_batching_dims, cfg.lhs_contracting_dims);
+  p.rhs_free = free_axes(rhs.layout(), cfg.rhs_batching_dims, cfg.rhs_contracting_dims);
   for (I a : p.lhs_free) p.out_shape.push_back(lhs.dim(a));
   for (I a : p.rhs_free) p.out_shape.push_back(rhs.dim(a));
   for (I a : cfg.lhs_batching_dims) p.out_shape.push_back(lhs.dim(a));
@@ -145,15 +147,15 @@ DotPlan validate(const Backend& be, const TensorView& lhs, const TensorView& rhs
 }
 
 /// Rank-3 view of x whose axes are the groups g[0], g[1], g[2] (extents e): in place when every
-/// group is a chain, else packed into a compact tensor ordered g[0] ++ g[1] ++ g[2].
-TensorView as_rank3(Backend& be, const TensorView& x, const Axes (&g)[3], const Shape& e) {
-  std::optional<Chain> ch[3];
-  bool in_place = true;
-  for (int i = 0; i < 3; ++i) in_place &= (ch[i] = chain_of(x.layout(), g[i])).has_value();
+/// group is a chain (in_place, as decided by lower_dot_general), else packed into a compact
+/// tensor ordered g[0] ++ g[1] ++ g[2].
+TensorView as_rank3(Backend& be, const TensorView& x, const Axes (&g)[3], const Shape& e, bool in_place) {
   if (x.numel() == 0) return TensorView(x.storage(), x.dtype(), Layout::compact(e));
-  if (in_place)
-    return TensorView(x.storage(), x.dtype(),
-                      Layout{e, {ch[0]->stride, ch[1]->stride, ch[2]->stride}, x.offset()});
+  if (in_place) {
+    I st[3];
+    for (int i = 0; i < 3; ++i) st[i] = chain_of(x.layout(), g[i])->stride;
+    return TensorView(x.storage(), x.dtype(), Layout{e, {st[0], st[1], st[2]}, x.offset()});
+  }
   Axes perm;
   for (const Axes& a : g) perm.insert(perm.end(), a.begin(), a.end());
   const TensorView src = x.transpose(perm);
@@ -163,53 +165,18 @@ TensorView as_rank3(Backend& be, const TensorView& x, const Axes (&g)[3], const 
 }
 
 /// True when the groups of x are all stride chains (x is read in place).
-bool reads_in_place(const TensorView& x, const Axes& g0, const Axes& g1, const Axes& g2) {
-  return chain_of(x.layout(), g0) && chain_of(x.layout(), g1) && chain_of(x.layout(), g2);
-}
-
-/// Contracting pairs in the order, among config order, sorted by lhs stride and sorted by rhs
-/// stride, that leaves the fewest operands to pack (ties: the earlier one).
-void pick_contract_order(const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
-                         const DotPlan& p, Axes& lc, Axes& rc) {
-  const std::size_t n = cfg.lhs_contracting_dims.size();
-  std::vector<std::size_t> cfg_order(n);
-  std::iota(cfg_order.begin(), cfg_order.end(), std::size_t{0});
-  auto by_stride = [&](const TensorView& x, const Axes& axes) {
-    std::vector<std::size_t> o = cfg_order;
-    std::stable_sort(o.begin(), o.end(), [&](std::size_t i, std::size_t j) {
-      const I si = x.strides()[static_cast<std::size_t>(axes[i])];
-      const I sj = x.strides()[static_cast<std::size_t>(axes[j])];
-      return (si < 0 ? -si : si) < (sj < 0 ? -sj : sj);
-    });
-    return o;
-  };
-  const std::vector<std::size_t> orders[] = {cfg_order, by_stride(lhs, cfg.lhs_contracting_dims),
-                                             by_stride(rhs, cfg.rhs_contracting_dims)};
-  int best = -1;
-  for (const auto& o : orders) {
-    Axes l = gather_axes(cfg.lhs_contracting_dims, o), r = gather_axes(cfg.rhs_contracting_dims, o);
-    const int score = int{reads_in_place(lhs, p.lhs_free, l, cfg.lhs_batching_dims)} +
-                      int{reads_in_place(rhs, r, p.rhs_free, cfg.rhs_batching_dims)};
-    if (score > best) {
-      best = score;
-      lc = std::move(l);
-      rc = std::move(r);
-    }
-    if (best == 2) return;
-  }
+bool reads_in_place(const Layout& x, const Axes& g0, const Axes& g1, const Axes& g2) {
+  return chain_of(x, g0) && chain_of(x, g1) && chain_of(x, g2);
 }
 
 /// Runs c = alpha * dot + beta * c for c a rank-3 [M,N,B] view.
 void run_gemm(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
               const DotPlan& p, bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
               const TensorView& c3) {
-  Axes lc, rc;
-  pick_contract_order(lhs, rhs, cfg, p, lc, rc);
-  const Axes lg[3] = {p.lhs_free, lc, cfg.lhs_batching_dims};
-  const Axes rg[3] = {rc, p.rhs_free, cfg.rhs_batching_dims};
+  const detail::DotLowering lw = detail::lower_dot_general(lhs.layout(), rhs.layout(), cfg);
   GemmCall call;
-  call.a = as_rank3(be, lhs, lg, {p.M, p.K, p.B});
-  call.b = as_rank3(be, rhs, rg, {p.K, p.N, p.B});
+  call.a = as_rank3(be, lhs, lw.lhs_groups, {p.M, p.K, p.B}, lw.lhs_in_place);
+  call.b = as_rank3(be, rhs, lw.rhs_groups, {p.K, p.N, p.B}, lw.rhs_in_place);
   call.c = c3;
   // Conjugating a real operand is the identity.
   call.conj_a = lhs_conj && is_complex(p.dtype);
@@ -235,6 +202,67 @@ bool ranges_overlap(const TensorView& a, const TensorView& b) {
 }
 
 }  // namespace
+
+namespace detail {
+
+bool is_stride_chain(const Layout& l, const Axes& axes) { return chain_of(l, axes).has_value(); }
+
+bool dot_out_in_place(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free) {
+  Axes g[3];
+  for (I i = 0; i < out.rank(); ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    g[u < n_lhs_free ? 0 : u < n_lhs_free + n_rhs_free ? 1 : 2].push_back(i);
+  }
+  return reads_in_place(out, g[0], g[1], g[2]);
+}
+
+/// The contracting pairs take the order, among config order, sorted by lhs stride and sorted by
+/// rhs stride, that leaves the fewest operands to pack (ties: the earlier one).
+DotLowering lower_dot_general(const Layout& lhs, const Layout& rhs, const DotGeneralConfig& cfg) {
+  DotLowering lw;
+  const Axes lf = free_axes(lhs, cfg.lhs_batching_dims, cfg.lhs_contracting_dims);
+  const Axes rf = free_axes(rhs, cfg.rhs_batching_dims, cfg.rhs_contracting_dims);
+  for (I a : lf) lw.M *= lhs.shape[static_cast<std::size_t>(a)];
+  for (I a : rf) lw.N *= rhs.shape[static_cast<std::size_t>(a)];
+  for (I a : cfg.lhs_contracting_dims) lw.K *= lhs.shape[static_cast<std::size_t>(a)];
+  for (I a : cfg.lhs_batching_dims) lw.B *= lhs.shape[static_cast<std::size_t>(a)];
+  const std::size_t n = cfg.lhs_contracting_dims.size();
+  std::vector<std::size_t> cfg_order(n);
+  std::iota(cfg_order.begin(), cfg_order.end(), std::size_t{0});
+  auto by_stride = [&](const Layout& x, const Axes& axes) {
+    std::vector<std::size_t> o = cfg_order;
+    std::stable_sort(o.begin(), o.end(), [&](std::size_t i, std::size_t j) {
+      const I si = x.strides[static_cast<std::size_t>(axes[i])];
+      const I sj = x.strides[static_cast<std::size_t>(axes[j])];
+      return (si < 0 ? -si : si) < (sj < 0 ? -sj : sj);
+    });
+    return o;
+  };
+  const std::vector<std::size_t> orders[] = {cfg_order, by_stride(lhs, cfg.lhs_contracting_dims),
+                                             by_stride(rhs, cfg.rhs_contracting_dims)};
+  int best = -1;
+  for (const auto& o : orders) {
+    Axes l = gather_axes(cfg.lhs_contracting_dims, o), r = gather_axes(cfg.rhs_contracting_dims, o);
+    const bool li = reads_in_place(lhs, lf, l, cfg.lhs_batching_dims);
+    const bool ri = reads_in_place(rhs, r, rf, cfg.rhs_batching_dims);
+    const int score = int{li} + int{ri};
+    if (score > best) {
+      best = score;
+      lw.lhs_groups[1] = std::move(l);
+      lw.rhs_groups[0] = std::move(r);
+      lw.lhs_in_place = li;
+      lw.rhs_in_place = ri;
+    }
+    if (best == 2) break;
+  }
+  lw.lhs_groups[0] = lf;
+  lw.lhs_groups[2] = cfg.lhs_batching_dims;
+  lw.rhs_groups[1] = rf;
+  lw.rhs_groups[2] = cfg.rhs_batching_dims;
+  return lw;
+}
+
+}  // namespace detail
 
 Tensor dot_general(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
                    bool lhs_conj, bool rhs_conj) {

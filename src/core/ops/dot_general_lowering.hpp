@@ -1,0 +1,36 @@
+// How dot_general lowers onto one Backend::gemm call (see the comment at the top of
+// dot_general.cpp): the decision, on layouts only, so that callers (einsum's step report and
+// its layout choices) can see what a call would do without running it. dot_general itself
+// runs exactly this decision.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "tenferro/layout.hpp"
+#include "tenferro/ops.hpp"
+
+namespace tenferro::detail {
+
+struct DotLowering {
+  std::int64_t M = 1, N = 1, K = 1, B = 1;
+  /// Axis groups in the order they are read: lhs [free, contracting, batch], rhs
+  /// [contracting, free, batch]. Contracting pairs are ordered identically on both sides.
+  Axes lhs_groups[3], rhs_groups[3];
+  /// False: the operand is packed once (be.copy into a compact tensor of its numel).
+  bool lhs_in_place = true, rhs_in_place = true;
+};
+
+/// The lowering of dot_general(lhs, rhs, cfg). @pre cfg is valid for the layouts (dot_general
+/// validates before calling it; callers building their own configs must get them right).
+DotLowering lower_dot_general(const Layout& lhs, const Layout& rhs, const DotGeneralConfig& cfg);
+
+/// True when dot_general_into writes `out` in place: its first n_lhs_free axes, the next
+/// n_rhs_free axes and the rest each form one stride chain (else it goes through a temp and
+/// one extra copy, two when beta != 0).
+bool dot_out_in_place(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free);
+
+/// One stride chain of `axes` of l in the given order (extent-1 axes skipped): consecutive
+/// non-trivial axes satisfy stride[i+1] == stride[i] * extent[i].
+bool is_stride_chain(const Layout& l, const Axes& axes);
+
+}  // namespace tenferro::detail
