@@ -16,6 +16,6 @@ for l in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libgomp.so.1; do
 done
 cp ../shared/tools/peer_bench.py tools/summarize_bench.py .gpubench/ 2>/dev/null || true
 cp tools/summarize_bench.py .gpubench/summarize.py
-cp tools/peer_einsum_jax.py tools/peer_gemm_small.py .gpubench/
+cp tools/peer_einsum_jax.py tools/peer_gemm_small.py tools/peer_warm.py tools/gpu_bench.sh .gpubench/
 cp data/instances/*.json .gpubench/instances/
 du -sh .gpubench

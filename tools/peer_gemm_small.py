@@ -19,6 +19,10 @@ def main():
     import torch
     torch.backends.cuda.matmul.allow_tf32 = False
     dev = torch.device("cuda")
+    w = torch.randn(4096, 4096, device=dev)  # GPU clock warm-up, as tools/peer_warm.py
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < 0.5:
+        torch.mm(w, w); torch.cuda.synchronize()
     jax = jnp = None
     if "--no-jax" not in sys.argv:
         import jax, jax.numpy as jnp

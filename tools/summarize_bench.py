@@ -1,58 +1,75 @@
 #!/usr/bin/env python3
-"""Prints the short table of one GPU benchmark run (tools/gpu_bench.sh): ours vs the peers
+"""Prints the short tables of one GPU benchmark run (tools/gpu_bench.sh): ours vs the peers
 measured in the same run. Usage: summarize_bench.py OUTDIR"""
-import json, os, sys
+import json, os, re, sys
 
 def lines(path):
-    if not os.path.exists(path):
-        return []
     out = []
-    for line in open(path):
-        line = line.strip()
-        if line.startswith("{"):
-            try:
-                out.append(json.loads(line))
-            except ValueError:
-                pass
+    if os.path.exists(path):
+        for line in open(path):
+            line = line.strip()
+            if line.startswith("{"):
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    pass
     return out
+
+def fmt(x, f="%.3f"):
+    return "-" if x is None else f % x
 
 def main():
     d = sys.argv[1]
     ours = {r["op"]: r for r in lines(os.path.join(d, "vk_bench.jsonl"))}
     peers = lines(os.path.join(d, "peers.jsonl"))
     peer = {(p["group"], p["case"], p["who"]): p for p in peers}
-    print("== memory-bound and overhead (ours: tenferro Vulkan; peer: PyTorch) ==")
+    def pv(g, c, w, k):
+        return peer.get((g, c, w), {}).get(k)
+    print("== memory-bound and overhead (ours: tenferro Vulkan; peer: PyTorch, same run) ==")
     copy = ours.get("copy")
-    rows = [("copy f32 2^28 (TB/s)", copy and copy["gbps"] / 1e3, peer.get(("membound", "copy_f32_2^28", "torch"), {}).get("tbps")),
-            ("add f32 2^28 (TB/s)", ours.get("add") and ours["add"]["gbps"] / 1e3, peer.get(("membound", "add_f32_2^28", "torch"), {}).get("tbps")),
+    rows = [("copy f32 2^28 (TB/s)", copy and copy["gbps"] / 1e3, pv("membound", "copy_f32_2^28", "torch", "tbps")),
+            ("add f32 2^28 (TB/s)", ours.get("add") and ours["add"]["gbps"] / 1e3, pv("membound", "add_f32_2^28", "torch", "tbps")),
             ("upload 1 GiB (GB/s)", ours.get("upload") and ours["upload"]["gbps"], None),
             ("download 1 GiB (GB/s)", ours.get("download") and ours["download"]["gbps"], None),
             ("small-op overhead (us/op)", ours.get("overhead_small_add") and ours["overhead_small_add"]["median_us"],
-             peer.get(("overhead", "us_per_small_op(2000_adds_1000_elems)", "torch"), {}).get("ms"))]
+             pv("overhead", "us_per_small_op(2000_adds_1000_elems)", "torch", "ms")),
+            ("  of which recording (us/op)", ours.get("overhead_small_add_record") and ours["overhead_small_add_record"]["median_us"], None)]
     for name, a, b in rows:
-        fa = "-" if a is None else "%.3f" % a
-        fb = "-" if b is None else "%.3f" % b
-        print("%-28s ours %10s   torch %10s" % (name, fa, fb))
+        print("%-30s ours %10s   torch %10s" % (name, fmt(a), fmt(b)))
     if copy and ours.get("add"):
-        print("add / device copy bandwidth (same run): %.1f%%" % ours["add"].get("pct_of_ceiling", 0))
-    gp = os.path.join(d, "vk_gemm.jsonl")
-    gemm = [l.rstrip() for l in open(gp)] if os.path.exists(gp) else []
-    gemm = [l for l in gemm if "TFLOP/s" in l]
-    if gemm:
-        print("== GEMM (TFLOP/s) ==")
-        for g in gemm:
-            print("ours   " + " ".join(g.split()))
-        for p in peers:
-            if p["group"] == "gemm":
-                print("%-6s %-28s %8.2f TFLOP/s" % (p["who"], p["case"], p.get("tflops", 0)))
+        print("add / device copy bandwidth (same run): %.1f%%" % (100.0 * ours["add"]["gbps"] / copy["gbps"]))
+    # GEMM: our text lines "case dtype M=.. ... median X ms  Y TFLOP/s"
+    gp = os.path.join(d, "vk_gemm.txt")
+    names = {"f32_4096": "float32_4096", "f32_8192": "float32_8192", "f64_4096": "float64_4096",
+             "c32_4096": "complex64_4096", "c64_2048": "complex128_2048", "f64_batched": "bmm_float64_b1024_256"}
+    for n in (64, 128, 256, 512):
+        names["f32_%d" % n] = "float32_%d" % n
+        names["f64_%d" % n] = "float64_%d" % n
+    if os.path.exists(gp):
+        print("== GEMM (ours Vulkan; PyTorch / JAX same run) ==")
+        print("%-12s %10s %10s %10s %10s %8s" % ("case", "ours ms", "TFLOP/s", "torch ms", "jax ms", "torch/ours"))
+        for l in open(gp):
+            m = re.match(r"(\S+)\s+\S+\s+M=.*median ([\d.]+) ms\s+([\d.]+) TFLOP/s", l)
+            if not m:
+                continue
+            c, ms, tf = m.group(1), float(m.group(2)), float(m.group(3))
+            t = pv("gemm", names.get(c, c), "torch", "ms")
+            j = pv("gemm", names.get(c, c), "jax", "ms")
+            print("%-12s %10.4f %10.2f %10s %10s %8s" % (c, ms, tf, fmt(t, "%.4f"), fmt(j, "%.4f"),
+                                                        "-" if t is None else "%.2f" % (t / ms)))
     es = lines(os.path.join(d, "einsum.jsonl"))
     if es:
-        print("== einsum f64, stored opt_size path (ms; ours Vulkan vs PyTorch+opt_einsum) ==")
+        print("== einsum f64, stored opt_size path (ms; ours Vulkan vs PyTorch+opt_einsum and JAX, same run) ==")
+        print("%-52s %9s %9s %9s %7s %5s  %s" % ("instance", "ours", "torch", "jax", "t/ours", "check", "GPU us per run: family=us/dispatches, idle"))
         for e in es:
-            t = peer.get(("einsum", e["instance"] + ":opt_size", "torch"), {}).get("ms")
+            t = pv("einsum", e["instance"] + ":opt_size", "torch", "ms")
+            j = pv("einsum", e["instance"] + ":opt_size", "jax", "ms")
             o = e["median_seconds"] * 1e3
-            ratio = "" if not t else "  torch/ours %.2fx" % (t / o)
-            print("%-48s ours %10.3f   torch %10s%s" % (e["instance"], o, "-" if t is None else "%.3f" % t, ratio))
+            p = e.get("profile_per_run", {})
+            fam = " ".join("%s=%.0f/%d" % (k, v["gpu_us"], v["dispatches"]) for k, v in p.get("families", {}).items())
+            idle = p.get("span_us", 0) - p.get("busy_us", 0)
+            print("%-52s %9.3f %9s %9s %7s %5s  %s idle=%.0f" % (e["instance"], o, fmt(t), fmt(j),
+                  "-" if t is None else "%.2f" % (t / o), str(e.get("check", {}).get("ok", "-")), fam, idle))
 
 if __name__ == "__main__":
     main()
