@@ -161,7 +161,7 @@ std::uint64_t VulkanBackend::upload_params(std::span<const std::int64_t> words) 
   if (!arena_ || arena_value_ != value || arena_used_ + bytes > kArenaBytes) {
     if (arena_) release_after(arena_, arena_value_);
     arena_ = Allocation{};
-    arena_ = allocate_memory(kArenaBytes, MemoryIntent::upload);
+    arena_ = allocate_memory(kArenaBytes, MemoryIntent::params);
     arena_value_ = value;
     arena_used_ = 0;
   }

@@ -49,6 +49,7 @@ Allocator::Allocator(const Device& device, std::uint64_t cap, std::uint64_t cach
   types_[0] = static_cast<std::uint32_t>(dl);
   types_[1] = static_cast<std::uint32_t>(up);
   types_[2] = static_cast<std::uint32_t>(rb);
+  types_[3] = static_cast<std::uint32_t>(dl_hv >= 0 ? dl_hv : up);
   if (cap_ == 0) cap_ = largest_dl ? largest_dl : m.memoryHeaps[0].size;
   if (cache_ == kCacheAuto) cache_ = std::min<std::uint64_t>(cap_ / 8, std::uint64_t{8} << 30);
 }

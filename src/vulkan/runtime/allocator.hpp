@@ -17,9 +17,12 @@
 
 namespace tenferro::vk {
 
-/// What the memory is for. device_local: tensors; upload: host-written staging and kernel
-/// parameters; readback: host-read staging and the error word.
-enum class MemoryIntent : std::uint8_t { device_local, upload, readback };
+/// What the memory is for. device_local: tensors; upload: host-written staging; readback:
+/// host-read staging and the error word; params: small host-written blocks that kernels read
+/// (layout words, gemm extents): device-local host-visible memory when the device has it (the
+/// BAR of a discrete GPU), so that every workgroup's reads of them stay in device memory
+/// instead of crossing PCIe; else as upload.
+enum class MemoryIntent : std::uint8_t { device_local, upload, readback, params };
 
 struct MemoryStats {
   std::uint64_t bytes_in_use = 0;    // sum of live allocation sizes (after alignment)
@@ -83,7 +86,7 @@ class Allocator {
 
   const Device& device_;
   std::uint64_t cap_, cache_;
-  std::uint32_t types_[3];
+  std::uint32_t types_[4];
   std::vector<std::unique_ptr<Block>> blocks_;
   std::uint64_t in_use_ = 0, reserved_ = 0, live_ = 0;
   std::uint64_t completed_ = 0;
