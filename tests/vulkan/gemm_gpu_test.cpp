@@ -5,6 +5,7 @@
 // outside the view must stay untouched. The Forced* tests pin kernel configurations through the
 // internal hook (vulkan/kernels/gemm_config.hpp): fast path, warp mappings, 8x8 f64, single
 // buffer, split K, tall-skinny tiles.
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -192,6 +193,21 @@ class GemmForcedTest : public GemmGpuTest {
     run(c, seed);
     vk::set_gemm_config_override(std::nullopt);
   }
+  // An f32 129 x 130 x 37 product in 2 batches per layout triple (A, B, C) under the forced
+  // configuration cfg(i) of triple i; beta alternates 0 / 0.5 (edge tiles, partial slices).
+  template <class Cfg>
+  void run_layouts(std::initializer_list<std::array<Lay, 3>> lays, Cfg cfg) {
+    int i = 0;
+    for (const auto& l : lays) {
+      Case c = make_case(DType::F32, 129, 130, 37, 2);
+      c.la = l[0];
+      c.lb = l[1];
+      c.lc = l[2];
+      c.beta = i % 2 ? 0.5 : 0.0;
+      run_with(cfg(i), c, static_cast<std::uint64_t>(i + 1));
+      ++i;
+    }
+  }
   void TearDown() override {
     vk::set_gemm_config_override(std::nullopt);
     GemmGpuTest::TearDown();
@@ -287,19 +303,11 @@ TEST_F(GemmForcedTest, FastPath) {
   // Interior tiles with full slices take the unguarded loads; edge tiles and the last partial
   // slice the guarded ones. Vector loads (col), along k (row), strided elements (padded,
   // misaligned) and negative strides (reversed).
-  const Lay lays[][3] = {{Lay::col, Lay::col, Lay::col},
-                         {Lay::row, Lay::row, Lay::row},
-                         {Lay::padded, Lay::misaligned, Lay::misaligned},
-                         {Lay::reversed, Lay::reversed, Lay::padded}};
-  int i = 0;
-  for (const auto& l : lays) {
-    Case c = make_case(DType::F32, 129, 130, 37, 2);
-    c.la = l[0];
-    c.lb = l[1];
-    c.lc = l[2];
-    c.beta = i % 2 ? 0.5 : 0.0;
-    run_with("64,64,16,4,4,f,1", c, static_cast<std::uint64_t>(++i));
-  }
+  run_layouts({{Lay::col, Lay::col, Lay::col},
+               {Lay::row, Lay::row, Lay::row},
+               {Lay::padded, Lay::misaligned, Lay::misaligned},
+               {Lay::reversed, Lay::reversed, Lay::padded}},
+              [](int) { return "64,64,16,4,4,f,1"; });
   Case c = make_case(DType::F32, 128, 64, 64, 1);  // interior tiles only, full slices only
   run_with("64,64,16,4,4,f,1", c);
   c = make_case(DType::C64, 33, 40, 19, 2);
@@ -365,19 +373,8 @@ TEST_F(GemmForcedTest, SplitK) {
 // TFG_OPT_REGDB (r): double-buffered register fragments, every dtype, edge tiles and partial
 // slices, with and without the fast path and warp maps; 256-thread f64 tiles of 4 x 8 / 8 x 4.
 TEST_F(GemmForcedTest, RegisterDoubleBuffer) {
-  const Lay lays[][3] = {{Lay::col, Lay::col, Lay::col},
-                         {Lay::row, Lay::row, Lay::padded},
-                         {Lay::reversed, Lay::misaligned, Lay::col}};
-  int i = 0;
-  for (const auto& l : lays) {
-    Case c = make_case(DType::F32, 129, 130, 37, 2);
-    c.la = l[0];
-    c.lb = l[1];
-    c.lc = l[2];
-    c.beta = i % 2 ? 0.5 : 0.0;
-    const char* cfg = i == 1 ? "64,64,16,4,4,r,1" : "64,64,16,4,4,fr,1";
-    run_with(cfg, c, static_cast<std::uint64_t>(++i));
-  }
+  run_layouts({{Lay::col, Lay::col, Lay::col}, {Lay::row, Lay::row, Lay::padded}, {Lay::reversed, Lay::misaligned, Lay::col}},
+              [](int i) { return i == 1 ? "64,64,16,4,4,r,1" : "64,64,16,4,4,fr,1"; });
   Case c = make_case(DType::F64, 129, 131, 41, 1);
   c.la = Lay::row;
   run_with("64,64,8,8,8,wfr,1", c);

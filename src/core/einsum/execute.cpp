@@ -113,6 +113,15 @@ class Planner {
   bool chain(const Val& v, const Labels& order) const;
   // The layout of the partner of value `id` at its consumer step, when already known.
   const Val* known(int id) const;
+  // The order of the labels `g` (one group of a consumer step): the partner p's own stride
+  // order when those axes form one chain in p, else their order in `want`.
+  Labels group_order(const Val* p, const Labels& want, const Labels& g) const {
+    if (p) {
+      Labels theirs = stride_order(*p, g);
+      if (chain(*p, theirs)) return theirs;
+    }
+    return restrict_to(want, g);
+  }
   // What the consumer step of value `id` wants of its storage order (per label: its group
   // there, the rank the partner's order requires, the rank in the preferred order).
   struct Target {
@@ -480,14 +489,7 @@ int Planner::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStep
     const StepInfo& cs = steps_[static_cast<std::size_t>(ci)];
     const Labels& cf = cs.a == id ? cs.fa : cs.fb;
     const Val* p = known(id);
-    auto group = [&](const Labels& g) {
-      if (p) {
-        const Labels theirs = stride_order(*p, g);
-        if (chain(*p, theirs)) return theirs;
-      }
-      return restrict_to(want, g);
-    };
-    const Labels gf = restrict_to(want, cf), gc = group(cs.c), gb = group(cs.bt);
+    const Labels gf = restrict_to(want, cf), gc = group_order(p, want, cs.c), gb = group_order(p, want, cs.bt);
     const Labels* groups[3] = {&gf, &gc, &gb};
     int perm[3] = {0, 1, 2};
     do {
@@ -621,14 +623,7 @@ int Planner::contract_mul(int k, int sa, int sb, EinsumStepStats& st) {
     const Labels& want = pref_[static_cast<std::size_t>(id)];
     const Labels& f = ci.a == id ? ci.fa : ci.fb;
     const Val* p = known(id);
-    auto group = [&](const Labels& g) {
-      if (p) {
-        const Labels theirs = stride_order(*p, g);
-        if (chain(*p, theirs)) return theirs;
-      }
-      return restrict_to(want, g);
-    };
-    const Labels fo = restrict_to(want, f), co = group(ci.c), bo = group(ci.bt);
+    const Labels fo = restrict_to(want, f), co = group_order(p, want, ci.c), bo = group_order(p, want, ci.bt);
     order = ci.a == id ? concat({&fo, &co, &bo}) : concat({&co, &fo, &bo});
   }
   const Val& A = val(sa);
