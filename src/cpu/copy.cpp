@@ -40,34 +40,6 @@ template <class F> void dispatch_size(std::size_t bytes, F&& f) {
   }
 }
 
-int max_threads() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
-/// Runs body(begin, end) over [0, n) split in contiguous chunks, one per thread, when
-/// `parallel`; body must not throw.
-template <class Body> void parallel_chunks(std::int64_t n, bool parallel, Body&& body) {
-  if (!parallel || n < 2) {
-    body(std::int64_t{0}, n, 0);
-    return;
-  }
-  const int nt = static_cast<int>(std::min<std::int64_t>(max_threads(), n));
-#pragma omp parallel num_threads(nt)
-  {
-#ifdef _OPENMP
-    const std::int64_t t = omp_get_thread_num(), cnt = omp_get_num_threads();
-#else
-    const std::int64_t t = 0, cnt = 1;
-#endif
-    const std::int64_t chunk = (n + cnt - 1) / cnt, b = t * chunk, e = std::min(n, b + chunk);
-    if (b < e) body(b, e, static_cast<int>(t));
-  }
-}
-
 // ---- fill --------------------------------------------------------------------------------
 
 template <class W> void fill_words(const TensorView& out, W w) {

@@ -30,14 +30,6 @@ using I64 = std::int64_t;
 
 using detail::contains_axis;
 
-int max_threads() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
 /// Runs body(nthreads, thread) on a team when `parallel`, else body(1, 0). Exceptions thrown
 /// inside the team are caught there and the first one is rethrown after the region.
 template <class Body> void run_team(bool parallel, Body&& body) {

@@ -236,14 +236,6 @@ i64 product(const std::vector<Ax>& axes, std::size_t from = 0) {
   return p;
 }
 
-int max_threads() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
 using Plan = detail::ReduceLayout;
 
 template <class Op>
@@ -287,20 +279,7 @@ template <class Op, class T> void run_inner(const Plan& pl, const T* px, T* po) 
       for (i64 o = ob; o < oe; ++o, ko.next())
         po[ko.ooff] = Op::finish(reduce_range<Op>(px, pl.red, ro, ko.xoff, 0, N));
     };
-    if (!parallel) {
-      body(0, O);
-      return;
-    }
-#pragma omp parallel num_threads(nt)
-    {
-#ifdef _OPENMP
-      const i64 t = omp_get_thread_num(), n = omp_get_num_threads();
-#else
-      const i64 t = 0, n = 1;
-#endif
-      const i64 ch = (O + n - 1) / n, b = std::min(O, t * ch), e = std::min(O, b + ch);
-      if (b < e) body(b, e);
-    }
+    parallel_chunks(O, parallel, [&](i64 b, i64 e, int) { body(b, e); });
     return;
   }
   std::vector<A> part(static_cast<std::size_t>(O * C));
@@ -391,20 +370,7 @@ template <class Op, class T> void run_outer(const Plan& pl, const T* px, T* po) 
       }
     }
   };
-  if (!parallel) {
-    body(0, tasks * C);
-  } else {
-#pragma omp parallel num_threads(nt)
-    {
-#ifdef _OPENMP
-      const i64 t = omp_get_thread_num(), n = omp_get_num_threads();
-#else
-      const i64 t = 0, n = 1;
-#endif
-      const i64 all = tasks * C, ch = (all + n - 1) / n, b = std::min(all, t * ch), e = std::min(all, b + ch);
-      if (b < e) body(b, e);
-    }
-  }
+  parallel_chunks(tasks * C, parallel, [&](i64 b, i64 e, int) { body(b, e); });
   if (C == 1) return;
   Odo ko;
   ko.init(pl.kept, 1);

@@ -18,6 +18,35 @@ namespace tenferro::cpu {
 /// Below this many elements a kernel runs on one thread.
 inline constexpr std::int64_t kParallelThreshold = 1 << 15;
 
+/// Threads an OpenMP parallel region gets (1 without OpenMP).
+inline int max_threads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+/// Runs body(begin, end, thread) over [0, n) split in contiguous chunks, one per thread, when
+/// `parallel`; body must not throw.
+template <class Body> inline void parallel_chunks(std::int64_t n, bool parallel, Body&& body) {
+  if (!parallel || n < 2) {
+    body(std::int64_t{0}, n, 0);
+    return;
+  }
+  const int nt = static_cast<int>(std::min<std::int64_t>(max_threads(), n));
+#pragma omp parallel num_threads(nt)
+  {
+#ifdef _OPENMP
+    const std::int64_t t = omp_get_thread_num(), cnt = omp_get_num_threads();
+#else
+    const std::int64_t t = 0, cnt = 1;
+#endif
+    const std::int64_t chunk = (n + cnt - 1) / cnt, b = t * chunk, e = std::min(n, b + chunk);
+    if (b < e) body(b, e, static_cast<int>(t));
+  }
+}
+
 /// Typed base pointer of a view (element 0 of the storage; add layout offsets).
 template <class T> T* base_ptr(const TensorView& v) {
   return reinterpret_cast<T*>(v.storage()->host_data());
@@ -78,35 +107,17 @@ void for_each_row(const std::array<const Layout*, N>& layouts, Row&& row) {
   if (numel < kParallelThreshold || rows == 1) {
     if (rows == 1 && numel >= kParallelThreshold) {
       // One long row: split it into chunks instead.
-#pragma omp parallel
-      {
-#ifdef _OPENMP
-        const std::int64_t nt = omp_get_num_threads(), t = omp_get_thread_num();
-#else
-        const std::int64_t nt = 1, t = 0;
-#endif
-        const std::int64_t chunk = (count + nt - 1) / nt, b = t * chunk, e = std::min(count, b + chunk);
-        if (b < e) {
-          std::array<std::int64_t, N> offs{};
-          for (std::size_t j = 0; j < N; ++j) offs[j] = ls[j].offset + b * inner[j];
-          row(e - b, offs, inner);
-        }
-      }
+      parallel_chunks(count, true, [&](std::int64_t b, std::int64_t e, int) {
+        std::array<std::int64_t, N> offs{};
+        for (std::size_t j = 0; j < N; ++j) offs[j] = ls[j].offset + b * inner[j];
+        row(e - b, offs, inner);
+      });
       return;
     }
     run(0, rows);
     return;
   }
-#pragma omp parallel
-  {
-#ifdef _OPENMP
-    const std::int64_t nt = omp_get_num_threads(), t = omp_get_thread_num();
-#else
-    const std::int64_t nt = 1, t = 0;
-#endif
-    const std::int64_t chunk = (rows + nt - 1) / nt, b = t * chunk, e = std::min(rows, b + chunk);
-    if (b < e) run(b, e);
-  }
+  parallel_chunks(rows, true, [&](std::int64_t b, std::int64_t e, int) { run(b, e); });
 }
 
 }  // namespace tenferro::cpu

@@ -1,6 +1,7 @@
 // Reference gather / scatter: one loop over the result (gather) or the updates (scatter),
 // following the index arithmetic of the StableHLO spec step by step.
 #include "indexing.hpp"
+#include "structural.hpp"  // unravel
 
 #include <algorithm>
 #include <cmath>
@@ -9,16 +10,9 @@ namespace tenferro::test {
 
 namespace {
 
-bool has(const Axes& axes, std::int64_t a) { return std::find(axes.begin(), axes.end(), a) != axes.end(); }
+using structural_ref::unravel;
 
-Shape unravel(std::int64_t i, const Shape& shape) {
-  Shape idx(shape.size());
-  for (std::size_t a = 0; a < shape.size(); ++a) {
-    idx[a] = i % shape[a];
-    i /= shape[a];
-  }
-  return idx;
-}
+bool has(const Axes& axes, std::int64_t a) { return std::find(axes.begin(), axes.end(), a) != axes.end(); }
 
 std::int64_t index_value(const RefTensor& t, std::int64_t i) {
   const auto k = static_cast<std::size_t>(i);

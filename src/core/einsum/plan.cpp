@@ -59,6 +59,16 @@ Net make_net(const EinsumSpec& spec) {
   return net;
 }
 
+// holders[l]: the operands whose label set holds label l, in operand order.
+std::vector<std::vector<int>> label_holders(const Net& net) {
+  std::vector<std::vector<int>> holders(static_cast<std::size_t>(net.labels));
+  for (int i = 0; i < net.n; ++i)
+    for (std::size_t w = 0; w < static_cast<std::size_t>(net.words); ++w)
+      for (std::uint64_t x = net.in[static_cast<std::size_t>(i)][w]; x; x &= x - 1)
+        holders[w * 64 + static_cast<std::size_t>(std::countr_zero(x))].push_back(i);
+  return holders;
+}
+
 // Product of the extents of the labels in s.
 double prod_bits(const std::uint64_t* s, int words, const double* ext) {
   double p = 1;
@@ -232,18 +242,13 @@ GreedyResult greedy(const Net& net, const GreedyParams& p, std::mt19937_64* rng)
   std::vector<Bits> sets(static_cast<std::size_t>(total));
   std::vector<double> size(static_cast<std::size_t>(total), 1.0);
   std::vector<char> alive(static_cast<std::size_t>(total), 0);
+  std::vector<std::vector<int>> holders = label_holders(net);
   std::vector<int> count(static_cast<std::size_t>(net.labels), 0);
-  std::vector<std::vector<int>> holders(static_cast<std::size_t>(net.labels));
+  for (std::size_t l = 0; l < holders.size(); ++l) count[l] = static_cast<int>(holders[l].size());
   for (int i = 0; i < n; ++i) {
     sets[static_cast<std::size_t>(i)] = net.in[static_cast<std::size_t>(i)];
     size[static_cast<std::size_t>(i)] = prod_bits(sets[static_cast<std::size_t>(i)].data(), net.words, net.ext.data());
     alive[static_cast<std::size_t>(i)] = 1;
-    for (std::size_t w = 0; w < W; ++w)
-      for (std::uint64_t x = sets[static_cast<std::size_t>(i)][w]; x; x &= x - 1) {
-        const std::size_t l = w * 64 + static_cast<std::size_t>(std::countr_zero(x));
-        ++count[l];
-        holders[l].push_back(i);
-      }
   }
   struct Cand {
     bool over;
@@ -707,11 +712,7 @@ Ssa search(const Net& net, const PlanOptions& opts) {
   if (n > 3) {
     std::vector<std::tuple<double, int, int>> starts;
     const auto W = static_cast<std::size_t>(net.words);
-    std::vector<std::vector<int>> holders(static_cast<std::size_t>(net.labels));
-    for (int i = 0; i < n; ++i)
-      for (std::size_t w = 0; w < W; ++w)
-        for (std::uint64_t x = net.in[static_cast<std::size_t>(i)][w]; x; x &= x - 1)
-          holders[w * 64 + static_cast<std::size_t>(std::countr_zero(x))].push_back(i);
+    const std::vector<std::vector<int>> holders = label_holders(net);
     Bits u(W);
     for (const auto& hs : holders) {
       if (hs.size() > 32) continue;

@@ -11,11 +11,7 @@
 bool dp_connected(const Net& net, double bound, Work& work, double work_limit, Ssa& out) {
   const int n = net.n;
   const auto W = static_cast<std::size_t>(net.words);
-  std::vector<std::vector<int>> holders(static_cast<std::size_t>(net.labels));
-  for (int i = 0; i < n; ++i)
-    for (std::size_t w = 0; w < W; ++w)
-      for (std::uint64_t x = net.in[static_cast<std::size_t>(i)][w]; x; x &= x - 1)
-        holders[w * 64 + static_cast<std::size_t>(std::countr_zero(x))].push_back(i);
+  const std::vector<std::vector<int>> holders = label_holders(net);
   const auto in_out = [&](std::size_t l) { return (net.out[l / 64] >> (l % 64)) & 1; };
   // Components (global ids).
   std::vector<int> comp(static_cast<std::size_t>(n), -1);
