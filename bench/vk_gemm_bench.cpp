@@ -341,11 +341,10 @@ int main(int argc, char** argv) {
   }
   Backend& be = get_backend("vulkan");
   std::printf("device: %s\n", be.device_name().c_str());
-  for (const DeviceInfo& info : list_devices())
-    if (info.name + " (" + info.type + ", " + info.driver + ")" == be.device_name())
-      for (const std::string& line : info.details)
-        if (line.find("shared") != std::string::npos || line.find("subgroup") != std::string::npos)
-          std::printf("  %s\n", line.c_str());
+  if (const auto info = device_info(be))
+    for (const std::string& line : info->details)
+      if (line.find("shared") != std::string::npos || line.find("subgroup") != std::string::npos)
+        std::printf("  %s\n", line.c_str());
   bool ok = true;
   const auto start = Clock::now();
   try {

@@ -2,6 +2,7 @@
 // device exists. The default prefers a discrete GPU, then integrated, then a CPU Vulkan device
 // (lavapipe), then the CPU backend; TENFERRO_DEVICE (an ordinal or "cpu") overrides it.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct DeviceInfo {
 
 /// Every usable device; never throws (a Vulkan failure yields just the CPU row).
 std::vector<DeviceInfo> list_devices();
+/// The list_devices() row of the device `be` runs on (nullopt if none matches); never throws.
+std::optional<DeviceInfo> device_info(const Backend& be);
 /// True when at least one Vulkan device can be opened; never throws.
 bool vulkan_available() noexcept;
 /// "cpu" or "vulkan" (ordinal -1: the default Vulkan device). Throws Error{unsupported} for

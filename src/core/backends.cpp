@@ -25,6 +25,14 @@ std::vector<DeviceInfo> list_devices() {
   return out;
 }
 
+std::optional<DeviceInfo> device_info(const Backend& be) {
+  if (be.is_host()) return list_devices().front();
+  // Vulkan backends name their device "NAME (TYPE, DRIVER)" (VulkanBackend::device_name).
+  for (DeviceInfo& d : list_devices())
+    if (d.backend == "vulkan" && d.name + " (" + d.type + ", " + d.driver + ")" == be.device_name()) return d;
+  return std::nullopt;
+}
+
 bool vulkan_available() noexcept {
 #ifdef TENFERRO_HAVE_VULKAN
   try {

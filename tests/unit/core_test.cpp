@@ -262,5 +262,18 @@ TEST(Runtime, DeviceListAlwaysHasTheCpuAndSelectionByName) {
   EXPECT_EQ(kind_of([] { get_backend("tpu"); }), ErrorKind::unsupported);
 }
 
+TEST(Runtime, DeviceInfoFindsTheBackendsRow) {
+  const auto cpu = device_info(cpu_backend());
+  ASSERT_TRUE(cpu.has_value());
+  EXPECT_EQ(cpu->backend, "cpu");
+  if (vulkan_available()) {
+    Backend& vk = get_backend("vulkan");
+    const auto info = device_info(vk);
+    ASSERT_TRUE(info.has_value());
+    EXPECT_EQ(info->backend, "vulkan");
+    EXPECT_EQ(info->name + " (" + info->type + ", " + info->driver + ")", vk.device_name());
+  }
+}
+
 }  // namespace
 }  // namespace tenferro

@@ -113,12 +113,8 @@ Path stored_path(const Instance& inst, const std::string& key) {
 /// (tools/peer_warm.py). Only on discrete and integrated GPUs (not on the CPU backend or on
 /// CPU Vulkan devices such as lavapipe, where it would only cost time).
 void warm_gpu(Backend& be) {
-  if (be.is_host()) return;
-  bool gpu = false;
-  for (const DeviceInfo& info : list_devices())
-    if (info.backend == "vulkan" && info.name + " (" + info.type + ", " + info.driver + ")" == be.device_name())
-      gpu = info.type == "discrete" || info.type == "integrated";
-  if (!gpu) return;
+  const std::optional<DeviceInfo> info = device_info(be);
+  if (!info || (info->type != "discrete" && info->type != "integrated")) return;
   Tensor a = be.allocate(DType::F32, {2048, 2048});
   be.fill(a, Scalar::of(DType::F32, 0.5));
   DotGeneralConfig cfg;
