@@ -2,6 +2,7 @@
 // one JSON line per case with bytes or FLOPs turned into GB/s or GFLOP/s and the percentage
 // of a ceiling measured in the same run (copy bandwidth, or a peer library's rate).
 //   measure(f, opts) -> Timing      f() runs once per rep; the first `warmups` calls are dropped
+//   run_for(seconds, min_calls, f)  warm-up by time
 //   Record{...}.json()              {"op", "dtype", "shape", "layout", "backend", "threads",
 //                                    "median_us", "p10_us", "p90_us", "gbps"|"gflops",
 //                                    "ceiling", "pct_of_ceiling"}
@@ -32,6 +33,14 @@ inline double percentile(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0;
   const auto k = static_cast<std::size_t>(std::lround(p * static_cast<double>(sorted.size() - 1)));
   return sorted[std::min(k, sorted.size() - 1)];
+}
+
+/// Calls f() at least `min_calls` times and until `seconds` have passed (GPU warm-up: a GPU
+/// that sat idle runs its first work slowly, see bench/RESULTS.md).
+template <class F> void run_for(double seconds, int min_calls, F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < min_calls || std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds; ++i)
+    f();
 }
 
 template <class F> Timing measure(F&& f, const Options& o) {

@@ -22,6 +22,7 @@
 
 using namespace tenferro;
 using tenferro::bench::measure;
+using tenferro::bench::run_for;
 using tenferro::bench::Options;
 using tenferro::bench::Record;
 
@@ -102,15 +103,12 @@ int main(int argc, char** argv) {
   // GPU warm-up: >= 300 ms of back-to-back copies first. After the host-side upload/download
   // phase the H200 ran the first copies at 40% of their later speed (2026-11-29 runs: copy
   // 1276 us first, 519 us after add), which made the copy ceiling and add's ratio meaningless.
-  {
-    const auto w0 = std::chrono::steady_clock::now();
-    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < 0.3) {
-      with_session(be, [&] {
-        for (int k = 0; k < per_sample; ++k) copy_into(be, x, out);
-      });
-      be.synchronize();
-    }
-  }
+  run_for(0.3, 1, [&] {
+    with_session(be, [&] {
+      for (int k = 0; k < per_sample; ++k) copy_into(be, x, out);
+    });
+    be.synchronize();
+  });
   Record copy = make_record("copy", "[" + std::to_string(n) + "]");
   copy.t = timed([&] { copy_into(be, x, out); });
   copy.t.median_us /= per_sample, copy.t.p10_us /= per_sample, copy.t.p90_us /= per_sample;

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "harness.hpp"
 #include "tenferro/backend.hpp"
 #include "tenferro/runtime.hpp"
 #include "vulkan/kernels/gemm_config.hpp"
@@ -162,11 +163,10 @@ Timing measure(Backend& be, Problem& pr, int reps) {
   // Warm-up: at least 2 calls and 300 ms of back-to-back calls. A GPU that sat idle (uploads,
   // host checks) runs the first ~100 ms of work slowly (seen on the H200: 4.1 vs 16.4 TFLOP/s
   // for the same f64 batched configuration first vs later in a sweep).
-  const auto w0 = Clock::now();
-  for (int i = 0; i < 2 || std::chrono::duration<double>(Clock::now() - w0).count() < 0.3; ++i) {
+  bench::run_for(0.3, 2, [&] {
     be.gemm(pr.call);
     be.synchronize();
-  }
+  });
   std::vector<double> secs;
   for (int r = 0; r < reps; ++r) {
     const auto t0 = Clock::now();
