@@ -323,11 +323,10 @@ int run_einsum(const EinsumArgs& a) {
   }
   const std::vector<c64> vals = host_values(be, result);
   c64 sum(0, 0);
-  double abs_sum = 0, norm2 = 0;
+  double abs_sum = 0;
   for (const c64& x : vals) {
     sum += x;
     abs_sum += std::abs(x);
-    norm2 += std::norm(x);
   }
 
   // --check: the CPU backend in double precision; on the CPU in f64/c64 itself, along a
