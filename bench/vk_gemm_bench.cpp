@@ -68,6 +68,10 @@ constexpr BenchCase kCases[] = {
     {"f32_tall", DType::F32, 16384, 32, 4096, 1, false, true},
     {"f32_splitk", DType::F32, 256, 256, 65536, 1, false, true},
     {"f64_splitk", DType::F64, 256, 256, 65536, 1, false, true},
+    // einsum shapes: a narrow step of str_matrix_chain_multiplication_100 (latency-bound on the
+    // few tiles it has) and bin_matmul_1024.
+    {"f64_chain", DType::F64, 400, 21, 300, 1, false, true},
+    {"f64_1024", DType::F64, 1024, 1024, 1024, 1, false, true},
     // Small smoke cases (not in "all"): quick result checks on lavapipe.
     {"smoke_f32", DType::F32, 300, 260, 130, 2, false, false},
     {"smoke_c64", DType::C64, 70, 65, 33, 3, false, false},
@@ -156,8 +160,11 @@ bool check(Backend& be, const Problem& pr) {
 }
 
 /// Warm-up (>= 2 calls, >= 300 ms), `reps` timed gemm + synchronize, median; C is NaN before the
-/// first call.
+/// first call. Products under 0.1 GFLOP are timed as 50 calls in a row (each writes the same C, so
+/// they run one after the other, as the dependent steps of an einsum do) before the
+/// synchronize, divided by 50: the time of one call inside a stream, not the fence latency.
 Timing measure(Backend& be, Problem& pr, int reps) {
+  const int inner = pr.flops() < 1e8 ? 50 : 1;
   be.fill(pr.out, is_complex(pr.c.d) ? Scalar::of_complex(DType::C64, c64(std::nan(""), std::nan("")))
                                       : Scalar::of(DType::F64, std::nan("")));
   // Warm-up: at least 2 calls and 300 ms of back-to-back calls. A GPU that sat idle (uploads,
@@ -170,9 +177,9 @@ Timing measure(Backend& be, Problem& pr, int reps) {
   std::vector<double> secs;
   for (int r = 0; r < reps; ++r) {
     const auto t0 = Clock::now();
-    be.gemm(pr.call);
+    for (int i = 0; i < inner; ++i) be.gemm(pr.call);
     be.synchronize();
-    secs.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    secs.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / inner);
   }
   std::sort(secs.begin(), secs.end());
   return {secs[secs.size() / 2], secs.front(), check(be, pr)};
@@ -206,7 +213,15 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
   const bool big = c.M >= 512 && c.N >= 512;
   std::vector<int> splits = {0};
   std::vector<const char*> front;  // full configurations run right after the default
-  if (std::strstr(c.name, "splitk")) {
+  if (std::strstr(c.name, "chain")) {
+    tiles = {{128, 32, 16, 8, 4}, {64, 32, 16, 4, 4}, {32, 32, 16, 4, 4}, {32, 32, 8, 4, 4},
+             {64, 32, 8, 4, 4}, {32, 16, 16, 4, 4}, {16, 32, 16, 4, 4}};
+    splits = {1, 0, 2, 4, 8, 16};
+  } else if (std::strstr(c.name, "f64_1024")) {
+    tiles = {{64, 128, 16, 8, 8}, {64, 64, 16, 8, 8}, {128, 64, 16, 8, 4}, {64, 64, 16, 4, 4}};
+    splits = {0, 1, 2, 4};
+    front = {"64,128,16,8,8,fs,1", "64,128,16,8,8,fs,2", "64,128,16,8,8,fs,4", "64,128,16,8,8,fs,8"};
+  } else if (std::strstr(c.name, "splitk")) {
     tiles = {{64, 64, 16, 4, 4}, {32, 32, 16, 4, 4}, {64, 64, 8, 4, 4}};
     splits = {1, 0, 2, 4, 8, 16, 32};
   } else if (std::strstr(c.name, "tall")) {

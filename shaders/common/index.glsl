@@ -4,25 +4,35 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Lay
   int64_t v[];
 };
 
-// Rank <= 1 (the common coalesced case) is read once per invocation into registers, so
-// the per-element path does no memory reads for indexing and no division.
+// Rank <= 2 (the common coalesced cases: elementwise runs, broadcasts such as outer products,
+// transposed or offset 2-d views) is read once per invocation into registers, so the
+// per-element path does no memory reads for indexing and at most one division.
 IDX tf_off[TF_MAX_OPERANDS];
-IDX tf_stride[TF_MAX_OPERANDS];
+IDX tf_stride[TF_MAX_OPERANDS];   // stride along axis 0
+IDX tf_stride1[TF_MAX_OPERANDS];  // stride along axis 1 (rank 2)
+IDX tf_ext0;                      // extent of axis 0 (rank 2)
 
 void tf_prepare(uint nops) {
   LayoutRef L = LayoutRef(p.layout_addr);
   uint r = p.rank;
+  tf_ext0 = r == 2u ? IDX(L.v[0]) : IDX(1);
   for (uint j = 0u; j < nops; ++j) {
     tf_off[j] = IDX(L.v[r + j * (r + 1u)]);
-    tf_stride[j] = r == 1u ? IDX(L.v[r + j * (r + 1u) + 1u]) : IDX(0);
+    tf_stride[j] = r == 1u || r == 2u ? IDX(L.v[r + j * (r + 1u) + 1u]) : IDX(0);
+    tf_stride1[j] = r == 2u ? IDX(L.v[r + j * (r + 1u) + 2u]) : IDX(0);
   }
 }
 
 // offs[j] = offset_j + sum_k coord_k(i) * strides_j[k] for j < nops.
 void operand_offsets(IDX i, uint nops, out IDX offs[TF_MAX_OPERANDS]) {
   uint r = p.rank;
-  for (uint j = 0u; j < nops; ++j) offs[j] = tf_off[j] + i * tf_stride[j];
-  if (r <= 1u) return;
+  if (r <= 2u) {
+    const IDX c1 = r == 2u ? i / tf_ext0 : IDX(0);
+    const IDX c0 = i - c1 * tf_ext0;
+    for (uint j = 0u; j < nops; ++j) offs[j] = tf_off[j] + c0 * tf_stride[j] + c1 * tf_stride1[j];
+    return;
+  }
+  for (uint j = 0u; j < nops; ++j) offs[j] = tf_off[j];
   LayoutRef L = LayoutRef(p.layout_addr);
   for (uint k = 0u; k < r; ++k) {
     IDX e = IDX(L.v[k]);

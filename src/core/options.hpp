@@ -24,6 +24,10 @@ struct Options {
   // TENFERRO_VK_SPIN_US: microseconds a synchronization polls the GPU's progress before it
   // blocks in the driver (not on CPU devices such as lavapipe). Default 2000; 0 = block at once.
   std::uint32_t vk_spin_us = 2000;
+  // TENFERRO_VK_PIPELINE_STATS=1: pipelines are created with the driver's statistics captured
+  // (VK_KHR_pipeline_executable_properties, where the device has it) and each new pipeline's
+  // statistics (e.g. register count) are printed to stderr. Tuning only.
+  bool vk_pipeline_stats = false;
 };
 
 const Options& options();

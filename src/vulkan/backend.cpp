@@ -33,7 +33,7 @@ std::byte* VkStorage::host_data() {
 
 // ---- backend ---------------------------------------------------------------------------------
 VulkanBackend::VulkanBackend(int ordinal)
-    : ordinal_(ordinal), domain_(new_domain_id()), device_(std::make_unique<Device>(ordinal, options().vk_validation)) {
+    : ordinal_(ordinal), domain_(new_domain_id()), device_(std::make_unique<Device>(ordinal, options().vk_validation, options().vk_pipeline_stats)) {
   allocator_ = std::make_unique<Allocator>(*device_, options().vk_memory_cap, options().vk_cache_bytes);
   pipelines_ = std::make_unique<Pipelines>(*device_);
   recorder_ = std::make_unique<Recorder>(*device_);

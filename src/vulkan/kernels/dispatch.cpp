@@ -114,7 +114,7 @@ void launch(VulkanBackend& be, std::string_view variant, int op, Launch& L, std:
   if (!words.empty()) L.p.layout_addr = be.upload_params(words);
   L.p.error_addr = be.error_address();
   VkCommandBuffer cmd = be.recorder().record({L.reads.data(), L.nreads}, {L.writes.data(), L.nwrites}, L.bytes);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  be.recorder().bind(cmd, pipeline);
   vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(L.p), &L.p);
   const std::int64_t groups = std::clamp<std::int64_t>(L.groups, 1, be.device().caps().max_group_count_x);
   vkCmdDispatch(cmd, static_cast<std::uint32_t>(groups), 1, 1);

@@ -337,7 +337,7 @@ void dispatch(VulkanBackend& be, const std::string& variant, std::uint32_t cfg, 
   VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(cfg), threads);
   p.dims = be.upload_params(dims);
   VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  be.recorder().bind(cmd, pipeline);
   vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
   vkCmdDispatch(cmd, gx, gy, gz);
 }

@@ -128,7 +128,7 @@ void record_indexing(VulkanBackend& be, const std::string& variant, int op, OpId
   p.layout_addr = be.upload_params(words);
   p.error_addr = be.error_address();
   VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  be.recorder().bind(cmd, pipeline);
   vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
   const I64 groups = std::min<I64>((numel + local - 1) / local, be.device().caps().max_group_count_x);
   vkCmdDispatch(cmd, static_cast<std::uint32_t>(groups), 1, 1);

@@ -142,7 +142,7 @@ void record_pass(VulkanBackend& be, OpId op, const Pass& ps, const TensorView& x
   kp.layout_addr = be.upload_params(words);
   kp.error_addr = be.error_address();
   VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  be.recorder().bind(cmd, pipeline);
   vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(kp), &kp);
   const i64 tiles = (ps.O + ps.cols - 1) / ps.cols;
   const i64 gx = std::min<i64>(tiles, be.device().caps().max_group_count_x);

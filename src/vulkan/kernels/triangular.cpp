@@ -76,7 +76,7 @@ void triangular_kernel(VulkanBackend& be, const TensorView& x, std::int64_t k, b
   p.layout_addr = be.upload_params(words);
   p.error_addr = be.error_address();
   VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+  be.recorder().bind(cmd, pipeline);
   vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
   const std::int64_t groups = std::min<std::int64_t>((numel + local - 1) / local, be.device().caps().max_group_count_x);
   vkCmdDispatch(cmd, static_cast<std::uint32_t>(groups), 1, 1);

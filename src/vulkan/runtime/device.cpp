@@ -76,6 +76,8 @@ DeviceCaps query_caps(VkPhysicalDevice pd) {
     if (std::strcmp(e.extensionName, "VK_KHR_cooperative_matrix") == 0 ||
         std::strcmp(e.extensionName, "VK_NV_cooperative_matrix") == 0)
       c.cooperative_matrix = true;
+    else if (std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0)
+      c.executable_properties = true;
 
   vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
   std::vector<VkQueueFamilyProperties> qs(n);
@@ -138,12 +140,13 @@ std::vector<std::string> DeviceCaps::describe() const {
   d.push_back("shared memory: " + std::to_string(max_shared_memory / 1024) + " KiB");
   d.push_back("maxComputeWorkGroupCount[0]: " + std::to_string(max_group_count_x));
   d.push_back("cooperative matrix: " + yes(cooperative_matrix));
+  d.push_back("pipeline executable properties: " + yes(executable_properties));
   const std::string miss = missing();
   d.push_back("usable: " + (miss.empty() ? std::string("yes") : "no (needs " + miss + ")"));
   return d;
 }
 
-Device::Device(int ordinal, bool validation) : instance_(std::make_unique<Instance>(validation)) {
+Device::Device(int ordinal, bool validation, bool pipeline_stats) : instance_(std::make_unique<Instance>(validation)) {
   const auto pds = physical_devices(instance_->get());
   TENFERRO_CHECK(ordinal >= 0 && static_cast<std::size_t>(ordinal) < pds.size(), invalid_argument, "vulkan",
                  "ordinal", "Vulkan device ordinal ", ordinal, " does not exist (", pds.size(), " devices)");
@@ -172,10 +175,22 @@ Device::Device(int ordinal, bool validation) : instance_(std::make_unique<Instan
   f.features.shaderInt64 = VK_TRUE;
   f.features.shaderInt16 = caps_.i16;
   f.pNext = &f11;
+  auto fx = vk_struct<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+  const char* ext = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+  pipeline_stats_ = pipeline_stats && caps_.executable_properties;
+  if (pipeline_stats_) {
+    fx.pipelineExecutableInfo = VK_TRUE;
+    f12.pNext = &fx;
+  }
   auto info = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   info.pNext = &f;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &q;
+  if (pipeline_stats_) {
+    info.enabledExtensionCount = 1;
+    info.ppEnabledExtensionNames = &ext;
+  }
   TENFERRO_VK_CHECK(vkCreateDevice(physical_, &info, nullptr, &device_));
   vkGetDeviceQueue(device_, queue_family(), 0, &queue_);
 }

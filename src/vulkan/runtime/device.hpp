@@ -20,6 +20,7 @@ struct DeviceCaps {
   bool storage8 = false, storage16 = false;
   bool buffer_device_address = false, timeline_semaphore = false;
   bool cooperative_matrix = false;  // VK_KHR_cooperative_matrix or VK_NV_cooperative_matrix
+  bool executable_properties = false;  // VK_KHR_pipeline_executable_properties
   std::uint32_t subgroup_size = 0;
   std::uint64_t max_storage_buffer_range = 0;
   std::uint32_t max_push_constants = 0;
@@ -46,8 +47,9 @@ std::vector<VkPhysicalDevice> physical_devices(VkInstance instance);
 class Device {
  public:
   /// @pre `caps.missing()` is empty for this ordinal (else throws Error{unsupported}).
-  /// Bad ordinal: Error{invalid_argument}.
-  Device(int ordinal, bool validation);
+  /// Bad ordinal: Error{invalid_argument}. `pipeline_stats`: enable pipeline executable
+  /// statistics when the device has them (Options::vk_pipeline_stats).
+  Device(int ordinal, bool validation, bool pipeline_stats = false);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -58,6 +60,8 @@ class Device {
   std::uint32_t queue_family() const { return static_cast<std::uint32_t>(caps_.compute_queue_family); }
   const DeviceCaps& caps() const { return caps_; }
   bool validation_active() const { return instance_->validation_active(); }
+  /// Pipelines may be created with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR.
+  bool pipeline_stats() const { return pipeline_stats_; }
 
  private:
   std::unique_ptr<Instance> instance_;
@@ -65,6 +69,7 @@ class Device {
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
   DeviceCaps caps_;
+  bool pipeline_stats_ = false;
 };
 
 }  // namespace tenferro::vk

@@ -1,9 +1,55 @@
 #include "vulkan/runtime/pipelines.hpp"
 
 #include "shaders/common/params.h"
+#include <cstdio>
+
 #include "vulkan/runtime/shaders.hpp"
 
 namespace tenferro::vk {
+
+namespace {
+// Prints the driver's statistics of every executable of `p` (Options::vk_pipeline_stats) as
+// one line: "pipeline <variant> op=<op> local=<n> [<executable>] <name>=<value> ...".
+void print_stats(VkDevice dev, VkPipeline p, std::string_view variant, int op, std::uint32_t local) {
+  auto props_fn = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      vkGetDeviceProcAddr(dev, "vkGetPipelineExecutablePropertiesKHR"));
+  auto stats_fn = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+      vkGetDeviceProcAddr(dev, "vkGetPipelineExecutableStatisticsKHR"));
+  if (props_fn == nullptr || stats_fn == nullptr) return;
+  auto pi = vk_struct<VkPipelineInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR);
+  pi.pipeline = p;
+  std::uint32_t n = 0;
+  if (props_fn(dev, &pi, &n, nullptr) != VK_SUCCESS) return;
+  std::vector<VkPipelineExecutablePropertiesKHR> props(
+      n, vk_struct<VkPipelineExecutablePropertiesKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR));
+  if (props_fn(dev, &pi, &n, props.data()) != VK_SUCCESS) return;
+  for (std::uint32_t e = 0; e < n; ++e) {
+    auto ei = vk_struct<VkPipelineExecutableInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
+    ei.pipeline = p;
+    ei.executableIndex = e;
+    std::uint32_t ns = 0;
+    if (stats_fn(dev, &ei, &ns, nullptr) != VK_SUCCESS) continue;
+    std::vector<VkPipelineExecutableStatisticKHR> st(
+        ns, vk_struct<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
+    if (stats_fn(dev, &ei, &ns, st.data()) != VK_SUCCESS) continue;
+    std::string line = "pipeline " + std::string(variant) + " op=" + std::to_string(op) +
+                       " local=" + std::to_string(local) + " [" + props[e].name + "]";
+    for (const auto& s : st) {
+      line += " ";
+      for (const char* c = s.name; *c; ++c) line += *c == ' ' ? '_' : *c;
+      line += "=";
+      switch (s.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: line += s.value.b32 ? "true" : "false"; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: line += std::to_string(s.value.i64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: line += std::to_string(s.value.u64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: line += std::to_string(s.value.f64); break;
+        default: line += "?";
+      }
+    }
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+}
+}  // namespace
 
 Pipelines::Pipelines(const Device& device) : device_(device) {
   const VkDevice dev = device.get();
@@ -55,8 +101,10 @@ VkPipeline Pipelines::get(std::string_view variant, int op, std::uint32_t local_
   ci.stage.pName = "main";
   ci.stage.pSpecializationInfo = &si;
   ci.layout = layout_.get();
+  if (device_.pipeline_stats()) ci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline p = VK_NULL_HANDLE;
   TENFERRO_VK_CHECK(vkCreateComputePipelines(device_.get(), cache_.get(), 1, &ci, nullptr, &p));
+  if (device_.pipeline_stats()) print_stats(device_.get(), p, variant, op, local_size);
   if (it == pipelines_.end()) it = pipelines_.emplace(std::string(variant), std::vector<Entry>{}).first;
   it->second.push_back(Entry{op, local_size, Unique<VkPipeline>(device_.get(), p, vkDestroyPipeline)});
   ++count_;

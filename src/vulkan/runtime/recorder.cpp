@@ -77,6 +77,7 @@ VkCommandBuffer Recorder::record(std::span<const ByteRange> reads, std::span<con
     auto bi = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     TENFERRO_VK_CHECK(vkBeginCommandBuffer(open_->cmd, &bi));
+    bound_ = VK_NULL_HANDLE;
     hazards_.clear();
     commands_ = 0;
     bytes_ = 0;

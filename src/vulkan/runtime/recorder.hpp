@@ -45,6 +45,13 @@ class Recorder {
   /// with pending ones. `bytes` feeds the flush heuristic.
   VkCommandBuffer record(std::span<const ByteRange> reads, std::span<const ByteRange> writes,
                          std::uint64_t bytes);
+  /// Binds compute pipeline `p` on `cmd` (the buffer record() returned) unless it is the one
+  /// bound last in this batch (push constants stay valid across binds: one pipeline layout).
+  void bind(VkCommandBuffer cmd, VkPipeline p) {
+    if (p == bound_) return;
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p);
+    bound_ = p;
+  }
   /// The timeline value the open (or next) batch signals when it completes.
   std::uint64_t open_value() const { return submitted_ + 1; }
   std::uint64_t submitted_value() const { return submitted_; }
@@ -85,6 +92,7 @@ class Recorder {
   Unique<VkSemaphore> timeline_;
   std::deque<Slot> slots_;  // deque: open_ stays valid on growth
   Slot* open_ = nullptr;
+  VkPipeline bound_ = VK_NULL_HANDLE;  // last pipeline bound in the open batch
   HazardTracker hazards_;
   Profiler profiler_;
   std::uint64_t submitted_ = 0;
