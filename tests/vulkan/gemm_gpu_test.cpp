@@ -451,6 +451,19 @@ TEST_F(GemmGpuTest, AutoSplitK) {
   }
 }
 
+TEST_F(GemmGpuTest, AutoSplitShortK) {
+  // A narrow product with few tiles and 128 <= K < 512 (an einsum matrix-chain step): the
+  // default configuration splits K; checked for the dtypes with the rule's shapes.
+  for (DType d : {DType::F64, DType::C32}) {
+    Case c = make_case(d, 200, 21, 300, 1);
+    const vk::GemmConfig g = vk::gemm_default_config_on(be(), d, c.M, c.N, c.K, c.B);
+    EXPECT_GT(vk::gemm_splits(g, d, c.M, c.N, c.K, c.B), 1) << dtype_name(d);
+    c.beta = -1.5;
+    c.lb = Lay::row;
+    run(c);
+  }
+}
+
 TEST_F(GemmForcedTest, TallSkinny) {
   Case c = make_case(DType::F32, 520, 7, 33, 2);
   c.lb = Lay::row;

@@ -41,7 +41,7 @@ using I = std::int64_t;
 
 /// Size classes of an M x N product (first match): small (M, N <= 32), tall (N <= 32,
 /// M >= 512), wide (M <= 32, N >= 512), large (M, N >= 512), else medium; gemm_default_config
-/// turns medium into large (enough tiles) or few (M, N <= 256, few tiles).
+/// turns medium into large (enough tiles) or few (M, N <= 256, or one of them <= 32: few tiles).
 enum class SizeClass : std::uint8_t { small, tall, wide, large, medium, few };
 
 SizeClass size_class(I M, I N) {
@@ -97,13 +97,19 @@ constexpr DefaultRow kDefaults[] = {
 
 // A medium product whose large-tile grid (all batches) has at least this many tiles runs on the
 // large configuration (sweep: f64 1024 x 256^3 went from 4.1 to 16.4 TFLOP/s); with fewer tiles
-// and both extents <= 256 it runs on the `few` configuration.
+// and both extents <= 256, or one extent <= 32 (narrow products such as 400 x 21), it runs on the
+// `few` configuration.
 constexpr I kLargeMinTiles = 264;  // two waves of an H200's 132 SMs
 
-// Automatic split K: only when the output has at most kSplitMaxTiles tiles (all batches) and
-// K >= kSplitMinK; aims at kSplitTargetGroups workgroups, at least kSplitMinSliceK of K per
+// Automatic split K: when the output has at most kSplitMaxTiles tiles (all batches) and
+// K >= kSplitMinK (or the short-K rule below); aims at kSplitTargetGroups workgroups, at least kSplitMinSliceK of K per
 // split, scratch at most kSplitMaxScratch bytes.
 constexpr I kSplitMaxTiles = 128, kSplitMinK = 512, kSplitTargetGroups = 512, kSplitMinSliceK = 128;
+// Shorter K (kSplitShortMinK <= K < kSplitMinK) is split too when the output has at most
+// kSplitFewTiles tiles, in pieces of at least kSplitShortSliceK: such products run on a handful
+// of workgroups that each walk all of K (H200, f64 400 x 21 x 300, a step of the einsum matrix
+// chain: 37 us unsplit, 19-20 us in 8-16 splits, reduction pass included).
+constexpr I kSplitFewTiles = 32, kSplitShortMinK = 128, kSplitShortSliceK = 32;
 constexpr I kSplitMaxSplits = 256;
 constexpr std::uint64_t kSplitMaxScratch = 256ull << 20;
 
@@ -232,7 +238,7 @@ GemmConfig gemm_default_config(DType d, I M, I N, I /*K*/, I B, const DeviceCaps
     const GemmConfig l = default_row(d, SizeClass::large);
     const I tiles = ((M + l.bm - 1) / l.bm) * ((N + l.bn - 1) / l.bn) * B;
     if (tiles >= kLargeMinTiles) cls = SizeClass::large;
-    else if (M <= 256 && N <= 256) cls = SizeClass::few;
+    else if ((M <= 256 && N <= 256) || std::min(M, N) <= 32) cls = SizeClass::few;
   }
   const GemmConfig row = default_row(d, cls);
   // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold; when
@@ -260,8 +266,12 @@ int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
   I s = c.split;
   if (s == 0) {
     const I tiles = ((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn) * B;
-    if (tiles > kSplitMaxTiles || K < kSplitMinK) return 1;
-    s = std::min(kSplitTargetGroups / tiles, K / kSplitMinSliceK);
+    if (tiles <= kSplitFewTiles && K >= kSplitShortMinK && K < kSplitMinK)
+      s = std::min(kSplitTargetGroups / tiles, K / kSplitShortSliceK);
+    else if (tiles > kSplitMaxTiles || K < kSplitMinK)
+      return 1;
+    else
+      s = std::min(kSplitTargetGroups / tiles, K / kSplitMinSliceK);
   }
   const std::uint64_t out_bytes = static_cast<std::uint64_t>(M * N * B) * dtype_size(d);
   s = std::min({s, slices, kSplitMaxSplits, static_cast<I>(kSplitMaxScratch / std::max<std::uint64_t>(out_bytes, 1))});

@@ -42,6 +42,8 @@ DeviceCaps query_caps(VkPhysicalDevice pd) {
   c.api_version = base.apiVersion;
   if (base.apiVersion >= VK_API_VERSION_1_2) vkGetPhysicalDeviceFeatures2(pd, &f);
   auto drv = vk_struct<VkPhysicalDeviceDriverProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES);
+  auto p12 = vk_struct<VkPhysicalDeviceVulkan12Properties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES);
+  drv.pNext = &p12;
   auto sub = vk_struct<VkPhysicalDeviceSubgroupProperties>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
   sub.pNext = &drv;
   auto p = vk_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
@@ -52,6 +54,7 @@ DeviceCaps query_caps(VkPhysicalDevice pd) {
   c.type = type_name(base.deviceType);
   c.driver = drv.driverName[0] ? drv.driverName : "unknown";
   c.driver_info = drv.driverInfo;
+  c.denorm_preserve_f32 = p12.shaderDenormPreserveFloat32;
   c.f64 = f.features.shaderFloat64;
   c.i64 = f.features.shaderInt64;
   c.i16 = f.features.shaderInt16;
@@ -141,6 +144,7 @@ std::vector<std::string> DeviceCaps::describe() const {
   d.push_back("maxComputeWorkGroupCount[0]: " + std::to_string(max_group_count_x));
   d.push_back("cooperative matrix: " + yes(cooperative_matrix));
   d.push_back("pipeline executable properties: " + yes(executable_properties));
+  d.push_back("f32 denormals: " + std::string(denorm_preserve_f32 ? "preserved (shaders ask for it)" : "device default"));
   const std::string miss = missing();
   d.push_back("usable: " + (miss.empty() ? std::string("yes") : "no (needs " + miss + ")"));
   return d;

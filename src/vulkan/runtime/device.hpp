@@ -21,6 +21,7 @@ struct DeviceCaps {
   bool buffer_device_address = false, timeline_semaphore = false;
   bool cooperative_matrix = false;  // VK_KHR_cooperative_matrix or VK_NV_cooperative_matrix
   bool executable_properties = false;  // VK_KHR_pipeline_executable_properties
+  bool denorm_preserve_f32 = false;    // shaderDenormPreserveFloat32: shaders get DenormPreserve 32
   std::uint32_t subgroup_size = 0;
   std::uint64_t max_storage_buffer_range = 0;
   std::uint32_t max_push_constants = 0;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "vulkan/runtime/shaders.hpp"
+#include "vulkan/runtime/spirv_patch.hpp"
 
 namespace tenferro::vk {
 
@@ -76,6 +77,13 @@ VkShaderModule Pipelines::module(std::string_view variant) {
   auto mi = vk_struct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
   mi.codeSize = found->word_count * sizeof(std::uint32_t);
   mi.pCode = found->words;
+  // f32 denormals preserved where the device can be asked to (spirv_patch.hpp).
+  std::vector<std::uint32_t> patched;
+  if (device_.caps().denorm_preserve_f32) {
+    patched = with_denorm_preserve({found->words, found->word_count}, 32);
+    mi.codeSize = patched.size() * sizeof(std::uint32_t);
+    mi.pCode = patched.data();
+  }
   VkShaderModule m = VK_NULL_HANDLE;
   TENFERRO_VK_CHECK(vkCreateShaderModule(device_.get(), &mi, nullptr, &m));
   return modules_.emplace(std::string(variant), Unique<VkShaderModule>(device_.get(), m, vkDestroyShaderModule))
