@@ -46,6 +46,14 @@ struct ProfileReport {
   double busy_us = 0;                   // sum of gpu_us over families
   double span_us = 0;                   // first begin to last end timestamp; span - busy = GPU idle
                                         // (waiting for the host: recording, submission, sync)
+  /// Every dispatch in GPU order (by begin timestamp): family name and GPU time. At most
+  /// kMaxTrace entries (the first ones); totals above count all.
+  struct Dispatch {
+    const char* family;
+    double gpu_us;
+  };
+  static constexpr std::size_t kMaxTrace = 1 << 16;
+  std::vector<Dispatch> trace;
 };
 /// A small table of a report ("family dispatches gpu_us %busy" rows, then busy/span/idle).
 std::string format_profile(const ProfileReport& r);

@@ -18,7 +18,10 @@ R cm_pow2(int k) { return d_pow2(k); }
 #define CM_SINH_SERIES_MAX 9.0
 #define CM_EXP_OVF 88.0
 #define CM_BIG 1.0e37
-#define CM_TINY 1.0e-36
+// Scaled up below 2^-60, not only near the subnormal range: the error-free products inside
+// hypot, sqrt and the corrected divisions have low parts ~2^-48 below their operands, which a
+// device that flushes f32 subnormals (NVIDIA) would lose (docs/accuracy.md).
+#define CM_TINY cm_pow2(-60)
 R cm_nan() { return f_nan(); }
 R cm_inf() { return f_inf(); }
 R cm_pow2(int k) { return f_pow2(k); }

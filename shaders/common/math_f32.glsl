@@ -485,6 +485,12 @@ float m_atan2(float y, float x) {
     return sy ? -a : a;
   }
   if (isinf(y)) return sy ? -pi_o_2 : pi_o_2;
+  // atan2 is scale invariant: tiny pairs are scaled up by 2^64 (exactly) so that the corrected
+  // division keeps its low part normal on devices that flush subnormals.
+  if (max(abs(x), abs(y)) < f_pow2(-60)) {
+    x *= f_pow2(64);
+    y *= f_pow2(64);
+  }
   const int k = (int(floatBitsToUint(abs(y)) >> 23) - int(floatBitsToUint(abs(x)) >> 23));
   float z;
   if (k > 26) {

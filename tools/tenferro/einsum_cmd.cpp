@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <iomanip>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -321,6 +322,22 @@ int run_einsum(const EinsumArgs& a) {
     for (int r = 0; r < kProfileRuns; ++r) run_once();
     prof = be.profile_end();
   }
+  // Per-dispatch GPU times of one run, in GPU order, averaged over the profiled runs (when every
+  // run dispatched the same kernels; else those of the first run).
+  std::vector<ProfileReport::Dispatch> trace;
+  if (a.profile && prof.supported && !prof.trace.empty()) {
+    const std::size_t per_run = prof.trace.size() % kProfileRuns == 0 ? prof.trace.size() / kProfileRuns : prof.trace.size();
+    bool same = per_run * kProfileRuns == prof.trace.size();
+    for (std::size_t i = 0; same && i < per_run; ++i)
+      for (int r = 1; r < kProfileRuns; ++r)
+        if (std::string_view(prof.trace[i].family) != prof.trace[r * per_run + i].family) same = false;
+    for (std::size_t i = 0; i < per_run; ++i) {
+      double us = prof.trace[i].gpu_us;
+      if (same)
+        for (int r = 1; r < kProfileRuns; ++r) us += prof.trace[r * per_run + i].gpu_us;
+      trace.push_back({prof.trace[i].family, same ? us / kProfileRuns : us});
+    }
+  }
   const std::vector<c64> vals = host_values(be, result);
   c64 sum(0, 0);
   double abs_sum = 0;
@@ -421,6 +438,9 @@ int run_einsum(const EinsumArgs& a) {
                               {"span_us", prof.span_us / kProfileRuns},
                               {"batches", prof.batches / kProfileRuns},
                               {"runs", kProfileRuns}};
+      nlohmann::json t = nlohmann::json::array();
+      for (const auto& d : trace) t.push_back({d.family, d.gpu_us});
+      j["profile_per_run"]["trace_us"] = t;
     }
     std::cout << j.dump() << "\n";
   } else {
@@ -452,6 +472,10 @@ int run_einsum(const EinsumArgs& a) {
             << fam.dispatches / kProfileRuns << " dispatches\n";
         o << "             busy " << prof.busy_us / kProfileRuns << " us, span " << prof.span_us / kProfileRuns
           << " us (GPU idle " << (prof.span_us - prof.busy_us) / kProfileRuns << " us: host work, submission)\n";
+        o << "dispatches   GPU us of each dispatch of a run, in order (a split-K gemm is two):\n";
+        for (std::size_t i = 0; i < trace.size(); ++i)
+          o << (i % 8 == 0 ? "            " : "") << " " << trace[i].family << " " << std::fixed << std::setprecision(1)
+            << trace[i].gpu_us << std::defaultfloat << std::setprecision(6) << (i % 8 == 7 || i + 1 == trace.size() ? "\n" : ",");
       }
     }
     std::cout << o.str();

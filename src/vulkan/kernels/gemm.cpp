@@ -42,7 +42,8 @@ using I = std::int64_t;
 /// Size classes of an M x N product (first match): small (M, N <= 32), tall (N <= 32,
 /// M >= 512), wide (M <= 32, N >= 512), large (M, N >= 512), else medium; gemm_default_config
 /// turns medium into large (enough tiles) or few (M, N <= 256, or one of them <= 32: few tiles).
-enum class SizeClass : std::uint8_t { small, tall, wide, large, medium, few };
+/// A large product whose large-tile grid has fewer than kLargeMinTiles tiles is `mid`.
+enum class SizeClass : std::uint8_t { small, tall, wide, large, medium, few, mid };
 
 SizeClass size_class(I M, I N) {
   if (M <= 32 && N <= 32) return SizeClass::small;
@@ -63,6 +64,7 @@ struct DefaultRow {
 // tile until measured (candidates: {256, 32, 16, 8, 4} / {32, 256, 16, 4, 8}).
 constexpr std::uint32_t kNoOpts = 0;
 constexpr std::uint32_t kF = TFG_OPT_FAST, kFS = TFG_OPT_FAST | TFG_OPT_SINGLE, kWF = TFG_OPT_WARP | TFG_OPT_FAST;
+constexpr std::uint32_t kWFS = kWF | TFG_OPT_SINGLE;
 constexpr DefaultRow kDefaults[] = {
     // Large (and medium with enough tiles to fill the device): best of the H200 sweep of
     // 2026-11-29 (bench/RESULTS.md, issue 5).
@@ -70,6 +72,13 @@ constexpr DefaultRow kDefaults[] = {
     {DType::F64, SizeClass::large, {64, 128, 16, 8, 8, kFS, 0}},
     {DType::C32, SizeClass::large, {128, 128, 8, 8, 4, kWF, 0}},
     {DType::C64, SizeClass::large, {64, 32, 8, 4, 4, kNoOpts, 0}},  // second sweep: 18.2 ('-') vs 11.5 (wf)
+    // Mid (large, but under two waves of large tiles): f64 on 256-thread 128 x 64 tiles (H200
+    // sweep, f64 1024^3: 14.5 TFLOP/s vs 10.8 on the large tile, both unsplit; 9.3 split in 2-4).
+    // The other dtypes keep their large tile until measured.
+    {DType::F32, SizeClass::mid, {128, 128, 16, 8, 8, kF, 0}},
+    {DType::F64, SizeClass::mid, {128, 64, 16, 8, 4, kWFS, 0}},
+    {DType::C32, SizeClass::mid, {128, 128, 8, 8, 4, kWF, 0}},
+    {DType::C64, SizeClass::mid, {64, 32, 8, 4, 4, kNoOpts, 0}},
     {DType::F32, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
     {DType::F64, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
     {DType::C32, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
@@ -104,7 +113,7 @@ constexpr I kLargeMinTiles = 264;  // two waves of an H200's 132 SMs
 // Automatic split K: when the output has at most kSplitMaxTiles tiles (all batches) and
 // K >= kSplitMinK (or the short-K rule below); aims at kSplitTargetGroups workgroups, at least kSplitMinSliceK of K per
 // split, scratch at most kSplitMaxScratch bytes.
-constexpr I kSplitMaxTiles = 128, kSplitMinK = 512, kSplitTargetGroups = 512, kSplitMinSliceK = 128;
+constexpr I kSplitMaxTiles = 64, kSplitMinK = 512, kSplitTargetGroups = 512, kSplitMinSliceK = 128;
 // Shorter K (kSplitShortMinK <= K < kSplitMinK) is split too when the output has at most
 // kSplitFewTiles tiles, in pieces of at least kSplitShortSliceK: such products run on a handful
 // of workgroups that each walk all of K (H200, f64 400 x 21 x 300, a step of the einsum matrix
@@ -239,6 +248,10 @@ GemmConfig gemm_default_config(DType d, I M, I N, I /*K*/, I B, const DeviceCaps
     const I tiles = ((M + l.bm - 1) / l.bm) * ((N + l.bn - 1) / l.bn) * B;
     if (tiles >= kLargeMinTiles) cls = SizeClass::large;
     else if ((M <= 256 && N <= 256) || std::min(M, N) <= 32) cls = SizeClass::few;
+  }
+  if (cls == SizeClass::large) {
+    const GemmConfig l = default_row(d, SizeClass::large);
+    if (((M + l.bm - 1) / l.bm) * ((N + l.bn - 1) / l.bn) * B < kLargeMinTiles) cls = SizeClass::mid;
   }
   const GemmConfig row = default_row(d, cls);
   // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold; when

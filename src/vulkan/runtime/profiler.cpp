@@ -40,6 +40,7 @@ void Profiler::start() {
   first_ = ~std::uint64_t{0};
   last_ = 0;
   batches_ = 0;
+  trace_.clear();
 }
 
 void Profiler::begin(VkCommandBuffer cmd, CommandQueries& q, KernelFamily f) {
@@ -82,6 +83,7 @@ void Profiler::harvest(CommandQueries& q) {
       const auto f = static_cast<std::size_t>(q.families[base + k]);
       ++count_[f];
       ticks_[f] += e >= b ? e - b : 0;
+      if (trace_.size() < ProfileReport::kMaxTrace) trace_.push_back({b, e >= b ? e - b : 0, q.families[base + k]});
       first_ = std::min(first_, b);
       last_ = std::max(last_, e);
     }
@@ -103,6 +105,11 @@ ProfileReport Profiler::report() const {
     r.busy_us += pf.gpu_us;
     r.families.push_back(std::move(pf));
   }
+  // Batches are harvested when their command buffers are reused, not necessarily in order.
+  std::vector<Stamp> t = trace_;
+  std::stable_sort(t.begin(), t.end(), [](const Stamp& a, const Stamp& b) { return a.begin < b.begin; });
+  r.trace.reserve(t.size());
+  for (const Stamp& s : t) r.trace.push_back({family_name(s.family), static_cast<double>(s.ticks) * period_ns_ * 1e-3});
   if (last_ >= first_ && r.dispatches > 0) r.span_us = static_cast<double>(last_ - first_) * period_ns_ * 1e-3;
   return r;
 }

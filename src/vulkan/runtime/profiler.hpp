@@ -71,6 +71,11 @@ class Profiler {
   std::array<std::uint64_t, kKernelFamilies> count_{};
   std::array<std::uint64_t, kKernelFamilies> ticks_{};
   std::uint64_t first_ = ~std::uint64_t{0}, last_ = 0, batches_ = 0;
+  struct Stamp {
+    std::uint64_t begin, ticks;
+    KernelFamily family;
+  };
+  std::vector<Stamp> trace_;  // every dispatch (up to ProfileReport::kMaxTrace), sorted in report()
 };
 
 }  // namespace tenferro::vk
