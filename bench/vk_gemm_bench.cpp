@@ -72,6 +72,12 @@ constexpr BenchCase kCases[] = {
     // few tiles it has) and bin_matmul_1024.
     {"f64_chain", DType::F64, 400, 21, 300, 1, false, true},
     {"f64_1024", DType::F64, 1024, 1024, 1024, 1, false, true},
+    // lm_batch_likelihood_sentence_3_12d steps: batches of 12 x 12 products (K 144 and 12), and
+    // products with K = 11-12 whose output dominates.
+    {"f64_lm_b144", DType::F64, 12, 12, 144, 1100, false, true},
+    {"f64_lm_b12", DType::F64, 12, 12, 12, 1100, false, true},
+    {"f64_lm_k12", DType::F64, 13200, 144, 12, 1, false, true},
+    {"f64_lm_k11", DType::F64, 144, 1100, 11, 11, false, true},
     // Small smoke cases (not in "all"): quick result checks on lavapipe.
     {"smoke_f32", DType::F32, 300, 260, 130, 2, false, false},
     {"smoke_c64", DType::C64, 70, 65, 33, 3, false, false},
@@ -217,6 +223,14 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
     tiles = {{128, 32, 16, 8, 4}, {64, 32, 16, 4, 4}, {32, 32, 16, 4, 4}, {32, 32, 8, 4, 4},
              {64, 32, 8, 4, 4}, {32, 16, 16, 4, 4}, {16, 32, 16, 4, 4}};
     splits = {1, 0, 2, 4, 8, 16};
+  } else if (std::strstr(c.name, "f64_lm_b")) {
+    tiles = {{16, 16, 16, 4, 4}, {16, 16, 8, 4, 4}, {16, 16, 16, 2, 2}, {16, 16, 32, 4, 4},
+             {32, 32, 16, 4, 4}, {16, 16, 16, 8, 8}, {32, 16, 16, 4, 4}};
+    splits = {1};
+  } else if (std::strstr(c.name, "f64_lm_k")) {
+    tiles = {{64, 128, 16, 8, 8}, {128, 64, 16, 8, 4}, {64, 64, 16, 4, 4}, {128, 128, 16, 8, 8},
+             {64, 64, 16, 8, 8}, {128, 32, 16, 8, 4}, {32, 128, 16, 4, 8}, {64, 64, 8, 4, 4}};
+    splits = {1};
   } else if (std::strstr(c.name, "f64_1024")) {
     tiles = {{64, 128, 16, 8, 8}, {64, 64, 16, 8, 8}, {128, 64, 16, 8, 4}, {64, 64, 16, 4, 4}};
     splits = {0, 1, 2, 4};

@@ -477,7 +477,7 @@ TEST_F(GemmForcedTest, TallSkinny) {
 }
 
 // gemm_small.comp (one invocation per output) and the tiled kernel on both sides of the
-// small_product threshold (M*N <= 256 or min(M, N) <= 8, with K <= 256).
+// small_product threshold (M*N <= 256 with K <= 64, or min(M, N) <= 8 with K <= 256).
 TEST_F(GemmGpuTest, SmallProductKernel) {
   int i = 0;
   for (DType d : kTypes) {
@@ -493,6 +493,10 @@ TEST_F(GemmGpuTest, SmallProductKernel) {
     tiny.conj_a = tiny.conj_b = is_complex(d);
     run(tiny);
     run(make_case(d, 17, 16, 9, 3));  // just above the threshold: the tiled kernel
+    run(make_case(d, 12, 12, 64, 5));   // batched 12 x 12, K at the limit
+    Case longer = make_case(d, 12, 12, 65, 5);  // K above it: the tiled kernel (small tiles)
+    longer.la = Lay::row;
+    run(longer);
     run(make_case(d, 129, 1, 256, 2));  // matrix-vector, K at the limit
     run(make_case(d, 129, 1, 257, 2));  // K above it: the tiled kernel
     run(make_case(d, 300, 8, 20, 1));   // tall-skinny, N at the limit

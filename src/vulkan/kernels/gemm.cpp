@@ -99,7 +99,7 @@ constexpr DefaultRow kDefaults[] = {
     {DType::C32, SizeClass::wide, {64, 64, 16, 4, 4, kNoOpts, 0}},
     {DType::C64, SizeClass::wide, {64, 64, 4, 4, 4, kNoOpts, 0}},
     {DType::F32, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
-    {DType::F64, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
+    {DType::F64, SizeClass::small, {16, 16, 16, 2, 2, kNoOpts, 0}},  // sweep: f64 12 x 12 x 144 x 1100
     {DType::C32, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
     {DType::C64, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
 };
@@ -194,7 +194,9 @@ void add_range(const TensorView& v, std::vector<ByteRange>& out, std::uint64_t& 
 /// True for products whose tiles would be mostly empty (few outputs per matrix, short K): they
 /// run on gemm_small.comp, one invocation per output element. Long K stays on the tiled kernel,
 /// whose shared-memory staging pays off there.
-bool small_product(I M, I N, I K) { return (M * N <= 256 || std::min(M, N) <= 8) && K <= 256; }
+/// Batches of tiny matrices with longer K run faster tiled (H200, f64 12 x 12 x 144 x 1100: 54 us
+/// here, 33 us on 16 x 16 tiles; 12 x 12 x 12 x 1100: 14 us here, 16 us tiled).
+bool small_product(I M, I N, I K) { return (M * N <= 256 && K <= 64) || (std::min(M, N) <= 8 && K <= 256); }
 
 constexpr I kSmallIdx32Limit = (I{1} << 31) - (I{1} << 26);  // headroom for the grid stride
 
