@@ -5,7 +5,7 @@
 // (2*M*N*K*B flops real, 8*M*N*K*B complex) and checks 16 sampled elements of C against a
 // double-precision host dot product.
 //
-// Usage: tenferro_bench_vk_gemm [case...] [--reps N]; cases: f32_4096 f32_8192 f64_4096
+// Usage: tenferro_bench_vk_gemm [case...] [--reps N] [--stream]; cases: f32_4096 f32_8192 f64_4096
 // c32_4096 c64_2048 f64_batched, or "all" (default); smoke_f32 smoke_c64 are small checks.
 // TENFERRO_VK_GEMM_TILE="bm,bn,bk,tm,tn[,opts[,split]]" overrides the kernel's configuration
 // (src/vulkan/kernels/gemm_config.hpp). Exit code 1 on a wrong result.
@@ -166,11 +166,13 @@ bool check(Backend& be, const Problem& pr) {
 }
 
 /// Warm-up (>= 2 calls, >= 300 ms), `reps` timed gemm + synchronize, median; C is NaN before the
-/// first call. Products under 0.1 GFLOP are timed as 50 calls in a row (each writes the same C, so
-/// they run one after the other, as the dependent steps of an einsum do) before the
-/// synchronize, divided by 50: the time of one call inside a stream, not the fence latency.
-Timing measure(Backend& be, Problem& pr, int reps) {
-  const int inner = pr.flops() < 1e8 ? 50 : 1;
+/// first call. With `stream`, products under 0.1 GFLOP are timed as 50 calls in a row (each
+/// writes the same C, so they run one after the other, as the dependent steps of an einsum do)
+/// before the synchronize, divided by 50: the time of one call inside a stream, not the fence
+/// latency (the sweep always; plain runs with --stream). Without it each timed call is one gemm
+/// + synchronize, as tools/peer_gemm_small.py times PyTorch.
+Timing measure(Backend& be, Problem& pr, int reps, bool stream) {
+  const int inner = stream && pr.flops() < 1e8 ? 50 : 1;
   be.fill(pr.out, is_complex(pr.c.d) ? Scalar::of_complex(DType::C64, c64(std::nan(""), std::nan("")))
                                       : Scalar::of(DType::F64, std::nan("")));
   // Warm-up: at least 2 calls and 300 ms of back-to-back calls. A GPU that sat idle (uploads,
@@ -191,9 +193,9 @@ Timing measure(Backend& be, Problem& pr, int reps) {
   return {secs[secs.size() / 2], secs.front(), check(be, pr)};
 }
 
-bool run_case(Backend& be, const BenchCase& c, int reps) {
+bool run_case(Backend& be, const BenchCase& c, int reps, bool stream) {
   Problem pr(be, c);
-  const Timing t = measure(be, pr, reps);
+  const Timing t = measure(be, pr, reps, stream);
   const char* tile = std::getenv("TENFERRO_VK_GEMM_TILE");
   const std::string dflt = vk::gemm_config_string(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
   std::printf("%-12s %-4s M=%lld N=%lld K=%lld B=%lld tile=%s  median %.3f ms  %.2f TFLOP/s (best %.2f)  check %s\n",
@@ -321,7 +323,7 @@ bool sweep_case(Backend& be, const BenchCase& c, int reps, double budget) {
     Timing t;
     std::string err;
     try {
-      t = measure(be, pr, r);
+      t = measure(be, pr, r, true);
     } catch (const std::exception& e) {
       err = e.what();
     }
@@ -352,7 +354,7 @@ bool sweep_case(Backend& be, const BenchCase& c, int reps, double budget) {
 int main(int argc, char** argv) {
   int reps = 0;
   double budget = 25, total = 210;
-  bool sweep = false;
+  bool sweep = false, stream = false;
   std::vector<std::string> names;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -360,6 +362,7 @@ int main(int argc, char** argv) {
     else if (arg == "--budget" && i + 1 < argc) budget = std::atof(argv[++i]);
     else if (arg == "--total" && i + 1 < argc) total = std::atof(argv[++i]);
     else if (arg == "sweep") sweep = true;
+    else if (arg == "--stream") stream = true;
     else names.emplace_back(arg);
   }
   if (reps == 0) reps = sweep ? 5 : 10;
@@ -386,7 +389,7 @@ int main(int argc, char** argv) {
         continue;
       }
       if (!sweep) {
-        ok &= run_case(be, c, reps);
+        ok &= run_case(be, c, reps, stream);
         continue;
       }
       const double left = total - std::chrono::duration<double>(Clock::now() - start).count();

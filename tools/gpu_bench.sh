@@ -31,6 +31,9 @@ done
 timeout 90 "$B/tenferro_bench_vk" > "$OUT/vk_bench.jsonl" 2> "$OUT/vk_bench.txt"
 timeout 120 "$B/tenferro_bench_vk_gemm" all f32_64 f32_128 f32_256 f32_512 f64_64 f64_128 f64_256 f64_512 \
   --reps 10 > "$OUT/vk_gemm.txt" 2>&1
+# The small sizes again, per call inside a stream of 50 (tools/peer_gemm_small.py: torch_stream).
+timeout 60 "$B/tenferro_bench_vk_gemm" f32_64 f32_128 f32_256 f32_512 f64_64 f64_128 f64_256 f64_512 \
+  --reps 10 --stream > "$OUT/vk_gemm_stream.txt" 2>&1
 : > "$OUT/einsum.jsonl"
 for f in "$B"/instances/*.json; do
   case "$f" in *permutation_patterns*) continue ;; esac

@@ -2,7 +2,9 @@
 """PyTorch (and JAX) GEMM at the small sizes of issue 5 (64-512), which tools/peer_bench.py
 does not time. Square n x n x n products, f32 (TF32 off) and f64, compact operands; median of
 15 timed calls after 3 warm-ups, each call followed by a device synchronization (the same
-method as peer_bench.py). One JSON line per case in peer_bench.py's format.
+method as peer_bench.py). Also "torch_stream": 50 calls in a row and one synchronization, per
+call (the time of a product inside a stream of work; tenferro_bench_vk_gemm --stream times the
+same way). One JSON line per case in peer_bench.py's format.
 Usage: peer_gemm_small.py [--no-jax]"""
 import json, sys, time
 
@@ -33,6 +35,13 @@ def main():
             fl = 2 * n ** 3
             ms = median_ms(lambda: torch.mm(x, y), torch.cuda.synchronize)
             print(json.dumps({"group": "gemm", "case": f"{dt}_{n}", "who": "torch", "ms": round(ms, 5),
+                              "tflops": round(fl / ms / 1e9, 3)}), flush=True)
+            out = torch.empty_like(x)
+            def stream():
+                for _ in range(50):
+                    torch.mm(x, y, out=out)
+            ms = median_ms(stream, torch.cuda.synchronize) / 50
+            print(json.dumps({"group": "gemm", "case": f"{dt}_{n}", "who": "torch_stream", "ms": round(ms, 5),
                               "tflops": round(fl / ms / 1e9, 3)}), flush=True)
             if jax:
                 f = jax.jit(lambda p, q: jnp.matmul(p, q, precision=jax.lax.Precision.HIGHEST))

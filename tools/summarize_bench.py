@@ -57,6 +57,16 @@ def main():
             j = pv("gemm", names.get(c, c), "jax", "ms")
             print("%-12s %10.4f %10.2f %10s %10s %8s" % (c, ms, tf, fmt(t, "%.4f"), fmt(j, "%.4f"),
                                                         "-" if t is None else "%.2f" % (t / ms)))
+    sp = os.path.join(d, "vk_gemm_stream.txt")
+    if os.path.exists(sp):
+        print("== small GEMM per call inside a stream of 50 (ours --stream; PyTorch torch_stream) ==")
+        for l in open(sp):
+            m = re.match(r"(\S+)\s+\S+\s+M=.*median ([\d.]+) ms\s+([\d.]+) TFLOP/s", l)
+            if not m:
+                continue
+            c, ms = m.group(1), float(m.group(2))
+            t = pv("gemm", names.get(c, c), "torch_stream", "ms")
+            print("%-12s %10.4f %10s %8s" % (c, ms, fmt(t, "%.4f"), "-" if t is None else "%.2f" % (t / ms)))
     es = lines(os.path.join(d, "einsum.jsonl"))
     if es:
         print("== einsum f64, stored opt_size path (ms; ours Vulkan vs PyTorch+opt_einsum and JAX, same run) ==")
