@@ -202,5 +202,35 @@ TEST_F(FastPathTest, DivisionByZeroIsReportedFromTheVectorAndTailPaths) {
   }
 }
 
+// Not the fast path: the strided path on a large rank-2 output (an outer product of broadcast
+// operands and a transposed sum), where each invocation handles several elements.
+TEST_F(FastPathTest, LargeRank2StridedOutputs) {
+  const std::int64_t m = 2048, n = 2051;
+  std::vector<Val> av, bv, tv;
+  for (std::int64_t k = 0; k < m + 1; ++k) av.push_back(value(DType::F32, k, 0));
+  for (std::int64_t k = 0; k < n + 2; ++k) bv.push_back(value(DType::F32, k, 1));
+  for (std::int64_t k = 0; k < m * n; ++k) tv.push_back(value(DType::F32, k, 2));
+  const Tensor ha = host_of(DType::F32, {m + 1}, av), hb = host_of(DType::F32, {n + 2}, bv);
+  const Tensor ht = host_of(DType::F32, {n, m}, tv);
+  const Tensor da = be().upload(ha), db = be().upload(hb), dt = be().upload(ht);
+  const TensorView a(da.storage(), DType::F32, Layout{{m, n}, {1, 0}, 1});   // a[i] along rows
+  const TensorView b(db.storage(), DType::F32, Layout{{m, n}, {0, 1}, 2});   // b[j] along columns
+  const TensorView t(dt.storage(), DType::F32, Layout{{m, n}, {n, 1}, 0});   // transposed
+  auto at = [](const Tensor& h, std::int64_t e) { return read_elem(h.storage()->host_data() + e * 4, DType::F32); };
+  for (OpId op : {OpId::mul, OpId::add}) {
+    Tensor out = be().allocate(DType::F32, {m, n});
+    const TensorView in[2] = {a, op == OpId::mul ? b : t};
+    be().elementwise(op, in, out, CompareDir::EQ);
+    const Tensor got = be().download(out);
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < m; ++i) {
+        const double x = at(ha, 1 + i).c.real();
+        const double y = op == OpId::mul ? at(hb, 2 + j).c.real() : at(ht, i * n + j).c.real();
+        const double want = op == OpId::mul ? x * y : x + y;
+        ASSERT_EQ(at(got, i + j * m).c.real(), want) << op_name(op) << " i=" << i << " j=" << j;
+      }
+  }
+}
+
 }  // namespace
 }  // namespace tenferro::vktest

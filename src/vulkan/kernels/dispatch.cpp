@@ -24,6 +24,8 @@ constexpr std::int64_t kIdx32Limit = (std::int64_t{1} << 31) - (std::int64_t{1} 
 constexpr std::uint32_t kContigBcast = 1;  // << j: operand j has stride 0
 constexpr std::uint32_t kContigVec = 16;   // every stride-1 operand is aligned for 4-element accesses
 constexpr std::int64_t kContigElems = 4;   // elements per invocation per grid-stride step
+// Generic strided path: elements per invocation for outputs of at least kStridedMinNumel.
+constexpr std::int64_t kStridedElems = 4, kStridedMinNumel = std::int64_t{1} << 22;
 
 // permute_<bits>: TA x TB = 1024-element tiles (TA, TB powers of two in [4, 256]), 256
 // invocations (shaders/copy/permute.comp); a group takes axes until it reaches kTile indices.
@@ -225,7 +227,11 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d) {
   L.p.value[1] = d.value[1];
   L.p.rank = static_cast<std::uint32_t>(rank);
   L.p.tag = d.tag;
-  L.groups = (numel + L.local - 1) / L.local;  // one invocation per element (grid-stride beyond the cap)
+  // One invocation per element, or kStridedElems per invocation (the grid-stride loop visits them,
+  // warp-coalesced each pass) for large outputs, where the per-invocation reads of the layout
+  // block would otherwise cost as much as the element (H200, f64 4096 x 4096 outer product).
+  const std::int64_t per_inv = numel >= kStridedMinNumel ? kStridedElems : 1;
+  L.groups = (numel + L.local * per_inv - 1) / (L.local * per_inv);
   std::optional<FamilyScope> family;
   if (d.kernel == "copy") family.emplace(KernelFamily::permute);
   launch(be, VariantName(d.kernel, d.type, idx64 ? "_idx64" : "").view(), d.op, L, words, {d.operands.data(), nops});
