@@ -17,22 +17,25 @@ void print_stats(VkDevice dev, VkPipeline p, std::string_view variant, int op, s
   auto stats_fn = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
       vkGetDeviceProcAddr(dev, "vkGetPipelineExecutableStatisticsKHR"));
   if (props_fn == nullptr || stats_fn == nullptr) return;
+  // Vulkan's two-call enumeration (count, then fill) of one query; empty on failure.
+  auto enumerate = [dev](auto fn, const auto* info, auto proto) {
+    std::uint32_t n = 0;
+    std::vector<decltype(proto)> out;
+    if (fn(dev, info, &n, nullptr) != VK_SUCCESS) return out;
+    out.assign(n, proto);
+    if (fn(dev, info, &n, out.data()) != VK_SUCCESS) out.clear();
+    return out;
+  };
   auto pi = vk_struct<VkPipelineInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR);
   pi.pipeline = p;
-  std::uint32_t n = 0;
-  if (props_fn(dev, &pi, &n, nullptr) != VK_SUCCESS) return;
-  std::vector<VkPipelineExecutablePropertiesKHR> props(
-      n, vk_struct<VkPipelineExecutablePropertiesKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR));
-  if (props_fn(dev, &pi, &n, props.data()) != VK_SUCCESS) return;
-  for (std::uint32_t e = 0; e < n; ++e) {
+  const auto props = enumerate(
+      props_fn, &pi, vk_struct<VkPipelineExecutablePropertiesKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR));
+  for (std::uint32_t e = 0; e < props.size(); ++e) {
     auto ei = vk_struct<VkPipelineExecutableInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
     ei.pipeline = p;
     ei.executableIndex = e;
-    std::uint32_t ns = 0;
-    if (stats_fn(dev, &ei, &ns, nullptr) != VK_SUCCESS) continue;
-    std::vector<VkPipelineExecutableStatisticKHR> st(
-        ns, vk_struct<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
-    if (stats_fn(dev, &ei, &ns, st.data()) != VK_SUCCESS) continue;
+    const auto st = enumerate(
+        stats_fn, &ei, vk_struct<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
     std::string line = "pipeline " + std::string(variant) + " op=" + std::to_string(op) +
                        " local=" + std::to_string(local) + " [" + props[e].name + "]";
     for (const auto& s : st) {
