@@ -202,6 +202,8 @@ constexpr I kSmallIdx32Limit = (I{1} << 31) - (I{1} << 26);  // headroom for the
 
 }  // namespace
 
+bool gemm_uses_small_kernel(I M, I N, I K) { return small_product(M, N, K); }
+
 int gemm_words_of(DType d) {
   switch (d) {
     case DType::F32: return 4;

@@ -55,6 +55,10 @@ GemmConfig gemm_default_config(DType d, std::int64_t M, std::int64_t N, std::int
 /// else a heuristic (few tiles, long K). 1 means no split.
 int gemm_splits(const GemmConfig& c, DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
 
+/// True when an unforced call with these extents runs gemm_small.comp (one invocation per
+/// output) instead of the tiled kernel.
+bool gemm_uses_small_kernel(std::int64_t M, std::int64_t N, std::int64_t K);
+
 /// The two above on the device of `be`, which must be a Vulkan backend (tests, bench).
 bool gemm_config_valid_on(Backend& be, DType d, const GemmConfig& c);
 GemmConfig gemm_default_config_on(Backend& be, DType d, std::int64_t M, std::int64_t N, std::int64_t K,
