@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "tenferro/ops.hpp"
 #include "vk_test_util.hpp"
 
 namespace tenferro::vktest {
@@ -332,6 +333,22 @@ TEST_F(ElementwiseTest, FillAndCopyEveryDtypeAndStridedViews) {
       ASSERT_TRUE(same(d, host_at(got, i), want, 0.0)) << dtype_name(d) << " element " << i;
     }
   }
+}
+
+// One session recording add, add, sub, ... over 600 ops: consecutive dispatches of one pipeline
+// bind it once (Recorder::bind), switches bind again, and every batch boundary (256 commands,
+// plus the early submissions) starts a fresh command buffer that must bind again. Also runs
+// under the validation layer (vk_elementwise_validation_test).
+TEST_F(ElementwiseTest, AlternatingPipelinesAcrossBatches) {
+  const std::vector<Val> zeros(64, Val{0, 0.0}), ones(64, Val{1, 1.0});
+  const Tensor one = be().upload(host_of(DType::F64, {64}, ones));
+  Tensor z = be().upload(host_of(DType::F64, {64}, zeros));
+  constexpr int kOps = 600;
+  with_session(be(), [&] {
+    for (int k = 0; k < kOps; ++k) z = k % 3 == 2 ? sub(be(), z, one) : add(be(), z, one);
+  });
+  const Tensor h = be().download(z);
+  for (std::int64_t i = 0; i < 64; ++i) EXPECT_EQ(host_at(h, i).c.real(), double(kOps / 3)) << i;
 }
 
 }  // namespace

@@ -59,6 +59,20 @@ TEST_F(ProfilerTest, CountsPerFamilyMatchTheOpsRun) {
   EXPECT_LE(r.busy_us, r.span_us * (1 + 1e-9) + 1e-3);  // stamps are ordered: intervals do not overlap
   EXPECT_GE(r.batches, 1u);
   EXPECT_NE(format_profile(r).find("elementwise"), std::string::npos);
+  // The per-dispatch trace: every dispatch once, in GPU order (the order recorded here), with
+  // the same times as the totals.
+  ASSERT_EQ(r.trace.size(), r.dispatches);
+  double traced = 0;
+  for (const auto& d : r.trace) {
+    EXPECT_GE(d.gpu_us, 0.0);
+    traced += d.gpu_us;
+  }
+  EXPECT_NEAR(traced, r.busy_us, 1e-6 * (1 + busy));
+  for (int k = 0; k < 5; ++k) EXPECT_STREQ(r.trace[k].family, "elementwise") << k;
+  EXPECT_STREQ(r.trace[5].family, "permute");
+  EXPECT_STREQ(r.trace[6].family, "copy");
+  EXPECT_STREQ(r.trace[7].family, "fill");
+  for (std::size_t k = 8; k < r.trace.size(); ++k) EXPECT_STREQ(r.trace[k].family, "reduce") << k;
 
   // Results are right while profiled: z = x + 5 y.
   const Tensor hz = be().download(z);
