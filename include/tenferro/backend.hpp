@@ -25,6 +25,14 @@ struct TransferStats {
   std::uint64_t downloads = 0;
 };
 
+/// Device memory held by a backend's tensors: the allocated bytes (after alignment) of tensors
+/// and kernel scratch, without staging buffers and kernel parameter blocks.
+struct MemoryUsage {
+  bool tracked = false;     // false: the backend does not track it (the CPU backend)
+  std::uint64_t in_use = 0;  // now
+  std::uint64_t peak = 0;    // the most in use at once since reset_memory_peak()
+};
+
 /// GPU time of one kernel family over a profiling window (Backend::profile_end).
 struct ProfileFamily {
   std::string name;              // see ProfileReport
@@ -105,6 +113,9 @@ class Backend {
   /// Tensor of this backend (any layout) -> new compact host tensor.
   virtual Tensor download(const TensorView& t) = 0;
   virtual TransferStats transfer_stats() const { return {}; }
+  virtual MemoryUsage memory_usage() const { return {}; }
+  /// Starts a new peak window of memory_usage() (peak = in_use).
+  virtual void reset_memory_peak() {}
   /// Waits for all recorded work; rethrows errors kernels detected.
   virtual void synchronize() {}
 

@@ -17,7 +17,9 @@ constexpr std::uint64_t kArenaBytes = 64 * 1024;
 
 // ---- storage ---------------------------------------------------------------------------------
 VkStorage::VkStorage(VulkanBackend& owner, const Allocation& a, std::size_t nbytes, Placement placement)
-    : Storage(nbytes, owner.domain(), placement), owner_(owner), alloc_(a) {}
+    : Storage(nbytes, owner.domain(), placement), owner_(owner), alloc_(a) {
+  last_use = a.reuse_after;  // host access waits for the bytes' previous users too
+}
 
 VkStorage::~VkStorage() {
   if (!alloc_) return;
@@ -131,12 +133,14 @@ void VulkanBackend::release_after(const Allocation& a, std::uint64_t value) {
   if (!a) return;
   if (value == 0 || (value <= recorder_->submitted_value() && value <= recorder_->completed()))
     allocator_->free(a);
-  else if (!a.mapped) {  // device-only bytes: stream-ordered reuse (see Allocator::free)
+  else if (!a.mapped || a.intent == MemoryIntent::device_local) {
+    // Stream-ordered reuse (see Allocator::free): GPU work is ordered after the pending work;
+    // host access to a mapped tensor reusing the bytes waits for Allocation::reuse_after.
     allocator_->free(a, value);
     busy_until_ = std::max(busy_until_, value);
-  }
-  else  // the host may write mapped bytes of a fresh allocation at once: wait for the GPU
+  } else {  // staging and parameter blocks: the host writes them at once, so wait for the GPU
     deferred_.emplace_back(value, a);
+  }
 }
 
 void VulkanBackend::reclaim() {
@@ -250,6 +254,17 @@ ProfileReport VulkanBackend::profile_end() {
 }
 
 TransferStats VulkanBackend::transfer_stats() const { return {up_bytes_, down_bytes_, ups_, downs_}; }
+
+MemoryUsage VulkanBackend::memory_usage() const {
+  auto guard = lock();
+  const MemoryStats s = allocator_->stats();
+  return {true, s.tensor_bytes_in_use, s.tensor_bytes_peak};
+}
+
+void VulkanBackend::reset_memory_peak() {
+  auto guard = lock();
+  allocator_->reset_peak();
+}
 
 // Entry points tag what they record for the profiler (record_dispatch refines copy/permute).
 void VulkanBackend::fill(const TensorView& out, const Scalar& value) {

@@ -52,6 +52,8 @@ class VulkanBackend final : public Backend {
   Tensor upload(const TensorView& host) override;
   Tensor download(const TensorView& t) override;
   TransferStats transfer_stats() const override;
+  MemoryUsage memory_usage() const override;
+  void reset_memory_peak() override;
   void synchronize() override;
 
   void fill(const TensorView& out, const Scalar& value) override;

@@ -65,8 +65,8 @@ Tensor VulkanBackend::upload(const TensorView& host) {
   up_bytes_ += bytes;
   if (bytes == 0) return out;
   VkStorage& s = storage_of(out);
-  if (s.allocation().mapped) {  // zero-copy: fresh memory no GPU work can still use
-    pack(host, s.allocation().mapped);
+  if (s.allocation().mapped) {  // zero-copy (host_data waits for earlier users of the bytes)
+    pack(host, s.host_data());
     return out;
   }
   auto guard = lock();

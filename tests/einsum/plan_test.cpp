@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iterator>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -17,6 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "tenferro/einsum.hpp"
+#include "tenferro/ops.hpp"
+#include "tenferro/runtime.hpp"
 
 namespace tenferro {
 namespace {
@@ -298,6 +301,58 @@ TEST(EinsumExplain, InstancesCopyNothingWhereNothingNeedsCopying) {
       EXPECT_EQ(s.copied_bytes, 0) << inst.name;
       EXPECT_EQ(s.launches, static_cast<int>(s.steps.size())) << inst.name;
     }
+  }
+}
+
+// Issue 6: the peak device memory of a contraction (Backend::memory_usage, the most held at once
+// by operands, intermediates, packing buffers, kernel scratch and the result) is at most 1.5x the
+// largest sum of simultaneously live tensors the plan implies (PathCost, inputs included), for
+// every instance along its stored opt_size path in f64 on the Vulkan device (lavapipe in CI).
+// The largest networks run with their extents clamped (as the CLI's --max-extent) to keep
+// lavapipe's time modest. Declared over the bound, with the reason, and asserted to stay over it
+// (this fails when they start meeting it, so the list is kept true).
+TEST(EinsumMemory, DevicePeakWithinOneAndAHalfOfThePlan) {
+  if (!vulkan_available()) GTEST_SKIP() << "no Vulkan device";
+  Backend& be = get_backend("vulkan");
+  const std::map<std::string, std::int64_t> clamp = {
+      {"str_nw_mera_open_26", 3}, {"str_nw_mera_closed_120", 3}, {"gm_queen5_5_3.wcsp", 2}};
+  // Steps that pack both operands while both are still live hold about twice their bytes
+  // (dot_general packs inside the step; the executor releases operands after it).
+  const std::map<std::string, const char*> over = {
+      {"tensornetwork_permutation_light_415", "a step packs both 16 MiB operands while they are live"},
+      {"tensornetwork_permutation_focus_step409_316", "a step packs both 16 MiB operands while they are live"}};
+  std::printf("%-45s %12s %12s %7s\n", "instance", "peak MiB", "plan MiB", "ratio");
+  for (const auto& inst : load_instances()) {
+    std::vector<Shape> shapes = inst.shapes;
+    if (auto c = clamp.find(inst.name); c != clamp.end())
+      for (auto& sh : shapes)
+        for (auto& e : sh) e = std::min(e, c->second);
+    EinsumOptions opts;
+    opts.path = inst.opt_size;
+    opts.use_path = true;
+    const auto plan = make_plan(inst.format, shapes, opts);
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<Tensor> ops;
+    for (const auto& sh : shapes) {
+      std::vector<double> v(static_cast<std::size_t>(shape_numel(sh, "test")));
+      for (double& x : v) x = u(rng);
+      ops.push_back(upload(be, host_tensor<double>(sh, v)));
+    }
+    std::vector<TensorView> views(ops.begin(), ops.end());
+    be.synchronize();
+    be.reset_memory_peak();
+    Tensor r = execute(be, plan->spec, plan->path, views);
+    be.synchronize();
+    const MemoryUsage m = be.memory_usage();
+    ASSERT_TRUE(m.tracked);
+    const double plan_bytes = (plan->cost.peak_live_intermediates + plan->cost.input_elements) * 8.0;
+    const double ratio = static_cast<double>(m.peak) / plan_bytes;
+    std::printf("%-45s %12.3f %12.3f %7.3f\n", inst.name.c_str(), m.peak / 1048576.0, plan_bytes / 1048576.0, ratio);
+    if (auto o = over.find(inst.name); o != over.end())
+      EXPECT_GT(ratio, 1.5) << inst.name << " now meets the bound: remove it from the declared list (" << o->second << ")";
+    else
+      EXPECT_LE(ratio, 1.5) << inst.name;
   }
 }
 

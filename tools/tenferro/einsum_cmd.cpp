@@ -313,6 +313,19 @@ int run_einsum(const EinsumArgs& a) {
     run_once();
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
+  // Device memory of one more run: the most held at once by the operands, intermediates,
+  // packing buffers, kernel scratch and the result (MemoryUsage; the previous result released
+  // first), against the plan's largest sum of simultaneously live tensors with the inputs.
+  const double plan_live_bytes =
+      (plan->cost.peak_live_intermediates + plan->cost.input_elements) * static_cast<double>(dtype_size(dtype));
+  MemoryUsage mem;
+  if (be.memory_usage().tracked) {
+    result = Tensor();
+    be.synchronize();
+    be.reset_memory_peak();
+    run_once();
+    mem = be.memory_usage();
+  }
   // --profile: kProfileRuns more runs with GPU timestamps around every dispatch (which
   // serializes them, so these runs are not the timed ones); per-run averages.
   constexpr int kProfileRuns = 3;
@@ -419,7 +432,11 @@ int run_einsum(const EinsumArgs& a) {
     j["largest_intermediate_elements"] = c.largest_intermediate;
     j["largest_intermediate_bytes"] = c.largest_intermediate * esize;
     j["peak_live_intermediate_elements"] = c.peak_live_intermediates;
-    j["peak_live_bytes_with_inputs"] = (c.peak_live_intermediates + c.input_elements) * esize;
+    j["peak_live_bytes_with_inputs"] = plan_live_bytes;
+    if (mem.tracked)
+      j["device_memory"] = {{"peak_bytes", mem.peak},
+                            {"plan_live_bytes_with_inputs", plan_live_bytes},
+                            {"ratio", plan_live_bytes > 0 ? double(mem.peak) / plan_live_bytes : 0.0}};
     j["plan_seconds"] = plan->plan_seconds;
     j["repeat"] = a.repeat;
     j["median_seconds"] = med;
@@ -454,6 +471,9 @@ int run_einsum(const EinsumArgs& a) {
     o << "largest      " << c.largest_intermediate << " elements (" << c.largest_intermediate * esize / 1048576.0
       << " MiB); peak live intermediates " << c.peak_live_intermediates << " elements, with inputs "
       << (c.peak_live_intermediates + c.input_elements) * esize / 1048576.0 << " MiB\n";
+    if (mem.tracked)
+      o << "memory       device peak " << mem.peak / 1048576.0 << " MiB = " << (plan_live_bytes > 0 ? mem.peak / plan_live_bytes : 0.0)
+        << "x the plan's live tensors with inputs (" << plan_live_bytes / 1048576.0 << " MiB)\n";
     o << "time         median " << med * 1e3 << " ms over " << a.repeat << " runs\n";
     o << "checksum     sum " << sum.real();
     if (is_complex(dtype)) o << (sum.imag() < 0 ? " - " : " + ") << std::abs(sum.imag()) << "i";

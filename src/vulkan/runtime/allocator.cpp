@@ -75,6 +75,7 @@ Allocation Allocator::allocate(VkDeviceSize size, MemoryIntent intent) {
   TENFERRO_ASSERT(size > 0);
   const VkDeviceSize need = round_up(size, kAlignment);
   const std::uint32_t type = type_for(intent);
+  const bool tensors = intent == MemoryIntent::device_local;
   Block* block = nullptr;
   VkDeviceSize offset = 0;
   auto try_fit = [&](Block* b) {
@@ -91,7 +92,7 @@ Allocation Allocator::allocate(VkDeviceSize size, MemoryIntent intent) {
   // Prefer partly used blocks so that cached empty blocks stay whole.
   for (int pass = 0; pass < 2 && !block; ++pass)
     for (auto& b : blocks_)
-      if (b->type == type && (pass == 1 || b->used > 0) && try_fit(b.get())) {
+      if (b->type == type && b->tensors == tensors && (pass == 1 || b->used > 0) && try_fit(b.get())) {
         block = b.get();
         break;
       }
@@ -106,12 +107,16 @@ Allocation Allocator::allocate(VkDeviceSize size, MemoryIntent intent) {
     }
     TENFERRO_CHECK(reserved_ + bsize <= cap_, out_of_memory, "allocate", "", "[vulkan] allocating ", size,
                    " bytes would exceed the memory cap: ", reserved_, " of ", cap_, " bytes reserved");
-    block = new_block(bsize, type);
+    block = new_block(bsize, type, tensors);
     try_fit(block);
   }
   block->used += need;
   in_use_ += need;
   ++live_;
+  if (intent == MemoryIntent::device_local) {
+    tensor_in_use_ += need;
+    tensor_peak_ = std::max(tensor_peak_, tensor_in_use_);
+  }
   Allocation a;
   a.block = block;
   a.buffer = block->buffer.get();
@@ -119,6 +124,8 @@ Allocation Allocator::allocate(VkDeviceSize size, MemoryIntent intent) {
   a.size = need;
   a.address = block->address + offset;
   a.mapped = block->mapped ? block->mapped + offset : nullptr;
+  a.intent = intent;
+  a.reuse_after = block->busy_until > completed_ ? block->busy_until : 0;  // the block's latest free
   return a;
 }
 
@@ -151,6 +158,7 @@ void Allocator::free(const Allocation& a, std::uint64_t busy_until) {
   b->used -= a.size;
   in_use_ -= a.size;
   --live_;
+  if (a.intent == MemoryIntent::device_local) tensor_in_use_ -= a.size;
   if (b->used == 0) enforce_cache();
 }
 
@@ -179,14 +187,17 @@ MemoryStats Allocator::stats() const {
   s.bytes_reserved = reserved_;
   s.blocks = blocks_.size();
   s.live_allocations = live_;
+  s.tensor_bytes_in_use = tensor_in_use_;
+  s.tensor_bytes_peak = tensor_peak_;
   for (const auto& b : blocks_)
     if (b->used == 0) s.bytes_cached += b->size;
   return s;
 }
 
-Block* Allocator::new_block(VkDeviceSize size, std::uint32_t type) {
+Block* Allocator::new_block(VkDeviceSize size, std::uint32_t type, bool tensors) {
   const VkDevice dev = device_.get();
   auto b = std::make_unique<Block>();
+  b->tensors = tensors;
   auto bi = vk_struct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   bi.size = size;
   bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |

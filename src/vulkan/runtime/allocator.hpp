@@ -30,6 +30,8 @@ struct MemoryStats {
   std::uint64_t bytes_cached = 0;    // bytes of empty blocks kept for reuse
   std::uint64_t blocks = 0;
   std::uint64_t live_allocations = 0;
+  std::uint64_t tensor_bytes_in_use = 0;  // the device_local part of bytes_in_use (tensors, scratch)
+  std::uint64_t tensor_bytes_peak = 0;    // max of tensor_bytes_in_use since reset_peak()
 };
 
 struct Block;
@@ -41,6 +43,11 @@ struct Allocation {
   VkDeviceSize offset = 0, size = 0;
   std::uint64_t address = 0;         // device address of byte 0 of this allocation
   std::byte* mapped = nullptr;       // host address of byte 0, or nullptr (not host-visible)
+  MemoryIntent intent = MemoryIntent::device_local;
+  /// Stream-ordered reuse: queued GPU work (up to this timeline value) may still use these bytes
+  /// for what was freed there; GPU work recorded now is ordered after it, the host must wait for
+  /// it before touching `mapped`. 0: nothing pending.
+  std::uint64_t reuse_after = 0;
   explicit operator bool() const { return block != nullptr; }
 };
 
@@ -75,12 +82,14 @@ class Allocator {
   std::uint64_t cap() const { return cap_; }
   std::uint64_t cache_limit() const { return cache_; }
   MemoryStats stats() const;
+  /// Starts a new peak window: tensor_bytes_peak = tensor_bytes_in_use.
+  void reset_peak() { tensor_peak_ = tensor_in_use_; }
   /// True when `intent` memory is host-mapped (device-local + host-visible: zero-copy tensors).
   bool host_visible(MemoryIntent intent) const;
 
  private:
   std::uint32_t type_for(MemoryIntent intent) const;
-  Block* new_block(VkDeviceSize size, std::uint32_t type);
+  Block* new_block(VkDeviceSize size, std::uint32_t type, bool tensors);
   void release_block(Block* b);
   void enforce_cache();
 
@@ -89,6 +98,7 @@ class Allocator {
   std::uint32_t types_[4];
   std::vector<std::unique_ptr<Block>> blocks_;
   std::uint64_t in_use_ = 0, reserved_ = 0, live_ = 0;
+  std::uint64_t tensor_in_use_ = 0, tensor_peak_ = 0;  // MemoryIntent::device_local only
   std::uint64_t completed_ = 0;
   bool releasable(const Block& b) const;
 };
@@ -104,6 +114,11 @@ struct Block {
   std::map<VkDeviceSize, VkDeviceSize> free_ranges;  // offset -> size, non-adjacent
   VkDeviceSize used = 0;
   std::uint64_t busy_until = 0;  // queued GPU work may use freed ranges until this value
+  // Serves device_local allocations (tensors, freed stream-ordered) or the host-written intents
+  // (staging, parameter blocks), never both: the host writes the latter at once, which must not
+  // land on bytes that queued GPU work still uses (one memory type may serve all intents, as on
+  // lavapipe).
+  bool tensors = true;
 };
 
 }  // namespace tenferro::vk
