@@ -966,7 +966,21 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
         break;
       case Instr::Kind::dot: {
         const TensorView& b = v[static_cast<std::size_t>(in.b)];
-        if (in.out_compact) {
+        auto last_use = [&](int s) { return std::find(in.release.begin(), in.release.end(), s) != in.release.end(); };
+        if (in.out_compact && in.a != in.b && (last_use(in.a) || last_use(in.b))) {
+          // Operands at their last use are handed over (this slot's references cleared), so
+          // that dot_general frees each as soon as it is packed, before the other is packed.
+          auto hand_over = [&](int s) {
+            const auto k = static_cast<std::size_t>(s);
+            if (!last_use(s)) return v[k];
+            TensorView t = std::move(v[k]);
+            v[k] = TensorView();
+            own[k] = Tensor();
+            return t;
+          };
+          TensorView la = hand_over(in.a), lb = hand_over(in.b);
+          own[dst] = detail::dot_general_consuming(be, std::move(la), std::move(lb), in.cfg);
+        } else if (in.out_compact) {
           own[dst] = dot_general(be, a, b, in.cfg);
         } else {
           own[dst] = be.allocate(d, in.shape);

@@ -169,14 +169,19 @@ bool reads_in_place(const Layout& x, const Axes& g0, const Axes& g1, const Axes&
   return chain_of(x, g0) && chain_of(x, g1) && chain_of(x, g2);
 }
 
-/// Runs c = alpha * dot + beta * c for c a rank-3 [M,N,B] view.
+/// Runs c = alpha * dot + beta * c for c a rank-3 [M,N,B] view. drop_lhs / drop_rhs (the caller's
+/// own copies of lhs / rhs, or null): cleared as soon as that operand is packed, so that its
+/// storage can be freed before the other operand is packed (its bytes are reused in stream
+/// order); lhs / rhs are not read after their packing.
 void run_gemm(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
               const DotPlan& p, bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
-              const TensorView& c3) {
+              const TensorView& c3, TensorView* drop_lhs = nullptr, TensorView* drop_rhs = nullptr) {
   const detail::DotLowering lw = detail::lower_dot_general(lhs.layout(), rhs.layout(), cfg);
   GemmCall call;
   call.a = as_rank3(be, lhs, lw.lhs_groups, {p.M, p.K, p.B}, lw.lhs_in_place);
+  if (drop_lhs && !lw.lhs_in_place) *drop_lhs = TensorView();
   call.b = as_rank3(be, rhs, lw.rhs_groups, {p.K, p.N, p.B}, lw.rhs_in_place);
+  if (drop_rhs && !lw.rhs_in_place) *drop_rhs = TensorView();
   call.c = c3;
   // Conjugating a real operand is the identity.
   call.conj_a = lhs_conj && is_complex(p.dtype);
@@ -260,6 +265,16 @@ DotLowering lower_dot_general(const Layout& lhs, const Layout& rhs, const DotGen
   lw.rhs_groups[1] = rf;
   lw.rhs_groups[2] = cfg.rhs_batching_dims;
   return lw;
+}
+
+Tensor dot_general_consuming(Backend& be, TensorView lhs, TensorView rhs, const DotGeneralConfig& cfg) {
+  const DotPlan p = validate(be, lhs, rhs, cfg, "dot_general");
+  Tensor out = be.allocate(p.dtype, p.out_shape);
+  if (out.numel() == 0) return out;
+  const TensorView c3(out.storage(), p.dtype, Layout::compact({p.M, p.N, p.B}));
+  // lhs / rhs are this call's own references: run_gemm clears each once it is packed.
+  run_gemm(be, lhs, rhs, cfg, p, false, false, Scalar::of(p.dtype, 1.0), detail::zero_of(p.dtype), c3, &lhs, &rhs);
+  return out;
 }
 
 }  // namespace detail

@@ -29,6 +29,12 @@ DotLowering lower_dot_general(const Layout& lhs, const Layout& rhs, const DotGen
 /// one extra copy, two when beta != 0).
 bool dot_out_in_place(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free);
 
+/// dot_general(lhs, rhs, cfg) without conjugation that takes its own references to the
+/// operands and drops each as soon as it has been packed, so that an operand at its last use
+/// (the caller passes its only reference) is freed before the other one is packed and the
+/// product runs (einsum steps: a packed operand no longer costs its bytes twice).
+Tensor dot_general_consuming(Backend& be, TensorView lhs, TensorView rhs, const DotGeneralConfig& cfg);
+
 /// One stride chain of `axes` of l in the given order (extent-1 axes skipped): consecutive
 /// non-trivial axes satisfy stride[i+1] == stride[i] * extent[i].
 bool is_stride_chain(const Layout& l, const Axes& axes);
