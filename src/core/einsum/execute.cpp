@@ -107,6 +107,16 @@ class Planner {
   void sum_unneeded(int& slot, const Labels& keep, std::int64_t& reduce_bytes, int& launches);
   int emit_reduce(int src, const Axes& axes, Labels kept, std::int64_t& reduce_bytes, int& launches);
   int emit_view(int src, const Labels& order);
+  /// Adds value v as a view (no work) of slot src's storage; returns v's slot.
+  int push_view(int src, Val v) {
+    Instr in;
+    in.kind = Instr::Kind::view;
+    in.a = src;
+    in.layout = v.layout;
+    in.dst = add(std::move(v));
+    instrs_.push_back(std::move(in));
+    return instrs_.back().dst;
+  }
 
   // Orders and chains. Extent-1 labels never break a chain and are ignored when comparing.
   Labels stride_order(const Val& v, const Labels& group) const;
@@ -227,13 +237,7 @@ void Planner::prepare(int& slot, std::int64_t& reduce_bytes, int& launches) {
   Axes sum_axes;
   Val v = prepared_form(static_cast<std::size_t>(v0.operand), v0.layout, &sum_axes);
   if (v.layout != v0.layout) {
-    Instr in;
-    in.kind = Instr::Kind::view;
-    in.a = slot;
-    in.layout = v.layout;
-    in.dst = add(std::move(v));
-    slot = in.dst;
-    instrs_.push_back(std::move(in));
+    slot = push_view(slot, std::move(v));
   } else {
     vals_[static_cast<std::size_t>(slot)].labels = v.labels;
     vals_[static_cast<std::size_t>(slot)].operand = -1;
@@ -276,13 +280,7 @@ int Planner::emit_view(int src, const Labels& order) {
   }
   r.labels = order;
   r.path_id = v.path_id;
-  Instr in;
-  in.kind = Instr::Kind::view;
-  in.a = src;
-  in.layout = r.layout;
-  const int dst = in.dst = add(std::move(r));
-  instrs_.push_back(std::move(in));
-  return dst;
+  return push_view(src, std::move(r));
 }
 
 // ---- orders ----
@@ -594,13 +592,7 @@ bool Planner::split_free(const StepInfo& si, int& sa, int& sb, StepInfo& out) {
       r.layout.strides.push_back(0);
       r.labels.push_back(l);
     }
-    Instr in;
-    in.kind = Instr::Kind::view;
-    in.a = sy;
-    in.layout = r.layout;
-    const int dst = in.dst = add(std::move(r));
-    instrs_.push_back(std::move(in));
-    (side == 0 ? sb : sa) = dst;
+    (side == 0 ? sb : sa) = push_view(sy, std::move(r));
     out = si;
     (side == 0 ? out.fa : out.fb) = std::move(m);
     out.bt = std::move(batch);

@@ -206,6 +206,18 @@ bool ranges_overlap(const TensorView& a, const TensorView& b) {
   return a.layout().min_offset() <= b.layout().max_offset() && b.layout().min_offset() <= a.layout().max_offset();
 }
 
+/// dot_general into a new compact tensor; drop_lhs / drop_rhs as in run_gemm.
+Tensor dot_general_new(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
+                       bool lhs_conj, bool rhs_conj, TensorView* drop_lhs, TensorView* drop_rhs) {
+  const DotPlan p = validate(be, lhs, rhs, cfg, "dot_general");
+  Tensor out = be.allocate(p.dtype, p.out_shape);
+  if (out.numel() == 0) return out;
+  const TensorView c3(out.storage(), p.dtype, Layout::compact({p.M, p.N, p.B}));
+  run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, Scalar::of(p.dtype, 1.0), detail::zero_of(p.dtype), c3,
+           drop_lhs, drop_rhs);
+  return out;
+}
+
 }  // namespace
 
 namespace detail {
@@ -268,25 +280,15 @@ DotLowering lower_dot_general(const Layout& lhs, const Layout& rhs, const DotGen
 }
 
 Tensor dot_general_consuming(Backend& be, TensorView lhs, TensorView rhs, const DotGeneralConfig& cfg) {
-  const DotPlan p = validate(be, lhs, rhs, cfg, "dot_general");
-  Tensor out = be.allocate(p.dtype, p.out_shape);
-  if (out.numel() == 0) return out;
-  const TensorView c3(out.storage(), p.dtype, Layout::compact({p.M, p.N, p.B}));
   // lhs / rhs are this call's own references: run_gemm clears each once it is packed.
-  run_gemm(be, lhs, rhs, cfg, p, false, false, Scalar::of(p.dtype, 1.0), detail::zero_of(p.dtype), c3, &lhs, &rhs);
-  return out;
+  return dot_general_new(be, lhs, rhs, cfg, false, false, &lhs, &rhs);
 }
 
 }  // namespace detail
 
 Tensor dot_general(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
                    bool lhs_conj, bool rhs_conj) {
-  const DotPlan p = validate(be, lhs, rhs, cfg, "dot_general");
-  Tensor out = be.allocate(p.dtype, p.out_shape);
-  if (out.numel() == 0) return out;
-  const TensorView c3(out.storage(), p.dtype, Layout::compact({p.M, p.N, p.B}));
-  run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, Scalar::of(p.dtype, 1.0), detail::zero_of(p.dtype), c3);
-  return out;
+  return dot_general_new(be, lhs, rhs, cfg, lhs_conj, rhs_conj, nullptr, nullptr);
 }
 
 void dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,

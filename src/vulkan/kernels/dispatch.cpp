@@ -154,15 +154,15 @@ void record_contig(VulkanBackend& be, const Dispatch& d, std::int64_t numel, std
   if (d.kernel == "copy") family.emplace(KernelFamily::copy);
   launch(be, VariantName(d.kernel, d.type, "_contig").view(), d.op, L, {}, {d.operands.data(), d.nops});
 }
+}  // namespace
 
-// Byte range [min, max] element of a view (non-empty).
 ByteRange range_of(const TensorView& v) {
+  if (v.numel() == 0) return {};
   const std::uint64_t a = VulkanBackend::storage_of(v).allocation().address;
   const std::uint64_t es = dtype_size(v.dtype());
   return {a + static_cast<std::uint64_t>(v.layout().min_offset()) * es,
           a + static_cast<std::uint64_t>(v.layout().max_offset() + 1) * es};
 }
-}  // namespace
 
 void record_dispatch(VulkanBackend& be, const Dispatch& d) {
   const std::size_t nops = d.nops;

@@ -53,6 +53,10 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d);
 /// for 16-byte elements).
 bool record_permute(VulkanBackend& be, const TensorView& dst, const TensorView& src, const std::vector<Layout>& ls);
 
+/// Byte range of a view's elements in its allocation, [min, max] element (empty for an empty
+/// view): what a dispatch reads or writes, for the hazard tracker.
+ByteRange range_of(const TensorView& v);
+
 /// Variant tag of a dtype: f32 f64 i32 i64 bool c32 c64.
 std::string type_tag(DType d);
 /// Raw-bit tag of a dtype's element size: b1 b4 b8 b16.

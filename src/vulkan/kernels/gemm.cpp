@@ -28,6 +28,7 @@
 #include "shaders/common/params.h"
 #include "shaders/gemm/gemm_params.h"
 #include "vulkan/backend.hpp"
+#include "vulkan/kernels/dispatch.hpp"
 #include "vulkan/kernels/gemm_config.hpp"
 
 namespace tenferro::vk {
@@ -123,6 +124,9 @@ constexpr I kSplitFewTiles = 32, kSplitShortMinK = 128, kSplitShortSliceK = 32;
 constexpr I kSplitMaxSplits = 256;
 constexpr std::uint64_t kSplitMaxScratch = 256ull << 20;
 
+/// Output tiles of configuration c over an M x N x B product (all batches).
+I tiles_of(const GemmConfig& c, I M, I N, I B) { return ((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn) * B; }
+
 bool pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
 std::uint32_t log2u(int x) { return static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(x))); }
@@ -184,10 +188,7 @@ std::uint64_t address_of(const TensorView& v) {
 /// Byte range a view reaches (empty views add nothing).
 void add_range(const TensorView& v, std::vector<ByteRange>& out, std::uint64_t& bytes) {
   if (v.numel() == 0) return;
-  const Allocation& a = VulkanBackend::storage_of(v).allocation();
-  const std::uint64_t es = dtype_size(v.dtype());
-  const ByteRange r{a.address + static_cast<std::uint64_t>(v.layout().min_offset()) * es,
-                    a.address + static_cast<std::uint64_t>(v.layout().max_offset() + 1) * es};
+  const ByteRange r = range_of(v);
   out.push_back(r);
   bytes += r.end - r.begin;
 }
@@ -248,15 +249,12 @@ GemmConfig default_row(DType d, SizeClass cls) {
 
 GemmConfig gemm_default_config(DType d, I M, I N, I /*K*/, I B, const DeviceCaps& caps) {
   SizeClass cls = size_class(M, N);
+  const I large_tiles = tiles_of(default_row(d, SizeClass::large), M, N, B);
   if (cls == SizeClass::medium) {
-    const GemmConfig l = default_row(d, SizeClass::large);
-    const I tiles = ((M + l.bm - 1) / l.bm) * ((N + l.bn - 1) / l.bn) * B;
-    if (tiles >= kLargeMinTiles) cls = SizeClass::large;
+    if (large_tiles >= kLargeMinTiles) cls = SizeClass::large;
     else if ((M <= 256 && N <= 256) || std::min(M, N) <= 32) cls = SizeClass::few;
-  }
-  if (cls == SizeClass::large) {
-    const GemmConfig l = default_row(d, SizeClass::large);
-    if (((M + l.bm - 1) / l.bm) * ((N + l.bn - 1) / l.bn) * B < kLargeMinTiles) cls = SizeClass::mid;
+  } else if (cls == SizeClass::large && large_tiles < kLargeMinTiles) {
+    cls = SizeClass::mid;
   }
   const GemmConfig row = default_row(d, cls);
   // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold; when
@@ -283,7 +281,7 @@ int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
   const I slices = (K + c.bk - 1) / c.bk;
   I s = c.split;
   if (s == 0) {
-    const I tiles = ((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn) * B;
+    const I tiles = tiles_of(c, M, N, B);
     if (tiles <= kSplitFewTiles && K >= kSplitShortMinK && K < kSplitMinK)
       s = std::min(kSplitTargetGroups / tiles, K / kSplitShortSliceK);
     else if (tiles > kSplitMaxTiles || K < kSplitMinK)

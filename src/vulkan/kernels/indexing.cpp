@@ -89,14 +89,6 @@ Geometry make_geometry(const TensorView& operand, const TensorView& indices, con
   return g;
 }
 
-/// Byte range of a view's elements (empty for an empty view).
-ByteRange range_of(const TensorView& v) {
-  if (v.numel() == 0) return {};
-  const Allocation& a = VulkanBackend::storage_of(v).allocation();
-  const std::uint64_t es = dtype_size(v.dtype());
-  return {a.address + static_cast<std::uint64_t>(v.layout().min_offset()) * es,
-          a.address + static_cast<std::uint64_t>(v.layout().max_offset() + 1) * es};
-}
 
 std::uint64_t address_of(const TensorView& v) {
   return v.numel() == 0 ? 0 : VulkanBackend::storage_of(v).allocation().address;

@@ -125,13 +125,10 @@ void record_pass(VulkanBackend& be, OpId op, const Pass& ps, const TensorView& x
   for (std::size_t j = 0; j < 2; ++j) {
     const TensorView& v = *views[j];
     reach = std::max(reach, v.layout().max_offset() + 1);
-    const Allocation& a = VulkanBackend::storage_of(v).allocation();
-    const std::uint64_t es = dtype_size(v.dtype());
-    const ByteRange r{a.address + static_cast<std::uint64_t>(v.layout().min_offset()) * es,
-                      a.address + static_cast<std::uint64_t>(v.layout().max_offset() + 1) * es};
+    const ByteRange r = range_of(v);
     (j == 0 ? writes : reads).push_back(r);
     bytes += r.end - r.begin;
-    kp.addr[j] = a.address;
+    kp.addr[j] = VulkanBackend::storage_of(v).allocation().address;
   }
   const std::string variant = "reduce_" + type_tag(x.dtype()) + (reach >= kIdx32Limit ? "_idx64" : "");
   kp.numel = ps.O;

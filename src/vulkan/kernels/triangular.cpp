@@ -55,13 +55,10 @@ void triangular_kernel(VulkanBackend& be, const TensorView& x, std::int64_t k, b
     words.push_back(v.strides()[1]);
     for (std::size_t a = 0; a < br; ++a) words.push_back(batch[j].strides[a]);
     reach = std::max(reach, v.layout().max_offset() + 1);
-    const Allocation& al = VulkanBackend::storage_of(v).allocation();
-    const std::uint64_t es = dtype_size(v.dtype());
-    const ByteRange br_{al.address + static_cast<std::uint64_t>(v.layout().min_offset()) * es,
-                        al.address + static_cast<std::uint64_t>(v.layout().max_offset() + 1) * es};
+    const ByteRange br_ = range_of(v);
     (j == 0 ? writes : reads).push_back(br_);
     bytes += br_.end - br_.begin;
-    p.addr[j] = al.address;
+    p.addr[j] = VulkanBackend::storage_of(v).allocation().address;
   }
   const bool idx64 = reach >= kIdx32Limit;
   const std::string variant = "triangular_" + bits_tag(out.dtype()) + (idx64 ? "_idx64" : "");
