@@ -306,6 +306,14 @@ int run_einsum(const EinsumArgs& a) {
     do run_once();
     while (std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < 0.3);
   }
+  // Device memory over the timed runs: the most held at once by the operands, intermediates,
+  // packing buffers, kernel scratch and the result (MemoryUsage; each run starts with the
+  // previous result released, so this is one run's peak), against the plan's largest sum of
+  // simultaneously live tensors with the inputs.
+  const double plan_live_bytes =
+      (plan->cost.peak_live_intermediates + plan->cost.input_elements) * static_cast<double>(dtype_size(dtype));
+  result = Tensor();
+  be.reset_memory_peak();
   std::vector<double> times;
   for (int r = 0; r < a.repeat; ++r) {
     result = Tensor();
@@ -313,19 +321,7 @@ int run_einsum(const EinsumArgs& a) {
     run_once();
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
-  // Device memory of one more run: the most held at once by the operands, intermediates,
-  // packing buffers, kernel scratch and the result (MemoryUsage; the previous result released
-  // first), against the plan's largest sum of simultaneously live tensors with the inputs.
-  const double plan_live_bytes =
-      (plan->cost.peak_live_intermediates + plan->cost.input_elements) * static_cast<double>(dtype_size(dtype));
-  MemoryUsage mem;
-  if (be.memory_usage().tracked) {
-    result = Tensor();
-    be.synchronize();
-    be.reset_memory_peak();
-    run_once();
-    mem = be.memory_usage();
-  }
+  const MemoryUsage mem = be.memory_usage();
   // --profile: kProfileRuns more runs with GPU timestamps around every dispatch (which
   // serializes them, so these runs are not the timed ones); per-run averages.
   constexpr int kProfileRuns = 3;
