@@ -183,6 +183,25 @@ int main(int argc, char** argv) {
                  rec.t.median_us, tenferro::bench::percentile(record_cpu_us, 0.5) / chain);
   }
 
+  // The same chain on a 10 x 10 x 10 view transposed (2, 1, 0) at every step: rank-3 strided
+  // operands, whose layout the kernel reads from a parameter block in device memory instead of
+  // push constants (diagnostic: the cost of that read against overhead_small_add).
+  {
+    Tensor s3 = upload(be, host_f32(1000, 0.5f)), one3 = upload(be, host_f32(1000, 1.0f));
+    const TensorView c3 = s3.reshape({10, 10, 10}), o3 = one3.reshape({10, 10, 10});
+    Record st = make_record("overhead_strided_add", "[10,10,10]^T");
+    st.t = measure([&] {
+      with_session(be, [&] {
+        Tensor z = add(be, c3.transpose({2, 1, 0}), o3);
+        for (int k = 1; k < chain; ++k) z = add(be, z.transpose({2, 1, 0}), o3);
+      });
+      be.synchronize();
+    }, ov_opt);
+    st.t.median_us /= chain, st.t.p10_us /= chain, st.t.p90_us /= chain;
+    st.flops = 1000.0;
+    rows.push_back(st);
+  }
+
   // GPU-side view (Backend::profile_begin/end, timestamps around every dispatch): one more
   // session of each case, reported as <case>_gpu records whose median_us is the GPU time per
   // dispatch, plus the GPU idle share of the session's span (host/submission overhead).

@@ -6,7 +6,8 @@
 // double-precision host dot product.
 //
 // Usage: tenferro_bench_vk_gemm [case...] [--reps N] [--stream]; cases: f32_4096 f32_8192 f64_4096
-// c32_4096 c64_2048 f64_batched, or "all" (default); smoke_f32 smoke_c64 are small checks.
+// c32_4096 c64_2048 f64_batched, or "all" (default); smoke_f32 smoke_c64 are small checks; any
+// other shape as dtype:MxNxK[xB] (e.g. f64:12x144x12).
 // TENFERRO_VK_GEMM_TILE="bm,bn,bk,tm,tn[,opts[,split]]" overrides the kernel's configuration
 // (src/vulkan/kernels/gemm_config.hpp). Exit code 1 on a wrong result.
 //
@@ -25,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <limits>
 #include <optional>
 #include <string>
@@ -65,6 +67,10 @@ constexpr BenchCase kCases[] = {
     {"f64_128", DType::F64, 128, 128, 128, 1, false, true},
     {"f64_256", DType::F64, 256, 256, 256, 1, false, true},
     {"f64_512", DType::F64, 512, 512, 512, 1, false, true},
+    // The mid class (large, under two waves of large tiles).
+    {"f32_1024", DType::F32, 1024, 1024, 1024, 1, false, true},
+    {"f32_2048", DType::F32, 2048, 2048, 2048, 1, false, true},
+    {"f64_2048", DType::F64, 2048, 2048, 2048, 1, false, true},
     {"f32_tall", DType::F32, 16384, 32, 4096, 1, false, true},
     {"f32_splitk", DType::F32, 256, 256, 65536, 1, false, true},
     {"f64_splitk", DType::F64, 256, 256, 65536, 1, false, true},
@@ -78,6 +84,8 @@ constexpr BenchCase kCases[] = {
     {"f64_lm_b12", DType::F64, 12, 12, 12, 1100, false, true},
     {"f64_lm_k12", DType::F64, 13200, 144, 12, 1, false, true},
     {"f64_lm_k11", DType::F64, 144, 1100, 11, 11, false, true},
+    // Its first step, a product of a dozen workgroups: the fixed cost of one GEMM dispatch.
+    {"f64_lm_tiny", DType::F64, 12, 144, 12, 1, false, true},
     // Small smoke cases (not in "all"): quick result checks on lavapipe.
     {"smoke_f32", DType::F32, 300, 260, 130, 2, false, false},
     {"smoke_c64", DType::C64, 70, 65, 33, 3, false, false},
@@ -168,8 +176,10 @@ bool check(Backend& be, const Problem& pr) {
 /// Warm-up (>= 2 calls, >= 300 ms), `reps` timed gemm + synchronize, median; C is NaN before the
 /// first call. With `stream`, products under 0.1 GFLOP are timed as 50 calls in a row (each
 /// writes the same C, so they run one after the other, as the dependent steps of an einsum do)
-/// before the synchronize, divided by 50: the time of one call inside a stream, not the fence
-/// latency (the sweep always; plain runs with --stream). Without it each timed call is one gemm
+/// inside one session (batched into one submission, as einsum runs its steps; outside a session
+/// every call is its own submission: 11-12 us per call on the H200 even for 1 x 1 x 1) before the
+/// synchronize, divided by 50: the time of one call inside a stream, not the fence latency (the
+/// sweep always; plain runs with --stream). Without it each timed call is one gemm
 /// + synchronize, as tools/peer_gemm_small.py times PyTorch.
 Timing measure(Backend& be, Problem& pr, int reps, bool stream) {
   const int inner = stream && pr.flops() < 1e8 ? 50 : 1;
@@ -182,14 +192,29 @@ Timing measure(Backend& be, Problem& pr, int reps, bool stream) {
     be.gemm(pr.call);
     be.synchronize();
   });
-  std::vector<double> secs;
+  std::vector<double> secs, cpu;  // wall per call; the calling thread's CPU time per call
+  auto thread_cpu = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  };
   for (int r = 0; r < reps; ++r) {
     const auto t0 = Clock::now();
-    for (int i = 0; i < inner; ++i) be.gemm(pr.call);
+    const double c0 = thread_cpu();
+    if (inner > 1) {  // a stream of calls: one session, batched as einsum batches its steps
+      with_session(be, [&] {
+        for (int i = 0; i < inner; ++i) be.gemm(pr.call);
+      });
+    } else {
+      be.gemm(pr.call);
+    }
+    cpu.push_back((thread_cpu() - c0) / inner);
     be.synchronize();
     secs.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / inner);
   }
   std::sort(secs.begin(), secs.end());
+  std::sort(cpu.begin(), cpu.end());
+  if (inner > 1) std::fprintf(stderr, "%s: host CPU %.2f us per call in the stream\n", pr.c.name, cpu[cpu.size() / 2] * 1e6);
   return {secs[secs.size() / 2], secs.front(), check(be, pr)};
 }
 
@@ -245,6 +270,14 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
   } else if (std::strstr(c.name, "tall")) {
     tiles = {{256, 32, 16, 8, 4}, {256, 32, 8, 8, 4}, {128, 32, 16, 4, 4}, {128, 32, 16, 8, 4},
              {256, 32, 16, 4, 4}, {64, 64, 16, 4, 4}, {64, 32, 16, 4, 4}};
+  } else if (big && c.B == 1 && c.M <= 2048 && c.N <= 2048 && (c.d == DType::F32 || c.d == DType::F64)) {
+    // Mid class (512-2048): tile size against wave count, split K.
+    front = {"64,64,16,4,4,f,0",   "64,64,16,4,4,f,1",   "64,64,16,4,4,f,2",   "64,64,16,4,4,wf,1",
+             "64,64,16,8,8,f,1",   "64,64,16,8,8,f,0",   "128,64,16,8,4,wf,1", "128,64,16,8,4,wf,0",
+             "128,64,16,8,4,wf,2", "64,128,16,4,8,wf,1", "128,128,16,8,8,f,1", "128,128,16,8,8,f,2",
+             "128,128,16,8,8,f,4", "64,128,16,8,8,f,1",  "64,128,16,8,8,fs,1", "64,128,16,8,8,fs,2",
+             "32,64,16,4,4,f,1",   "64,32,16,4,4,f,1",   "32,32,16,4,4,f,1",   "64,64,8,4,4,f,1",
+             "64,64,32,4,4,f,1",   "64,64,16,4,4,-,1",   "128,64,16,8,4,wfs,1"};
   } else if (c.d == DType::F32 && big) {
     tiles = {{128, 128, 16, 8, 8}, {64, 128, 16, 8, 8}, {128, 64, 16, 8, 8}, {128, 128, 8, 8, 8},
              {128, 128, 32, 8, 8}, {64, 128, 32, 8, 8}, {128, 256, 16, 8, 8}, {256, 128, 16, 8, 8},
@@ -383,7 +416,17 @@ int main(int argc, char** argv) {
   const auto start = Clock::now();
   try {
     const bool all = std::find(names.begin(), names.end(), "all") != names.end();
-    for (const BenchCase& c : kCases) {
+    // Named cases, then any "dtype:MxNxK[xB]" given (e.g. f64:12x144x1: a shape to try ad hoc).
+    std::vector<BenchCase> cases(std::begin(kCases), std::end(kCases));
+    for (const std::string& n : names) {
+      long long m = 0, nn = 0, k = 0, b = 1;
+      char dt[8] = {0};
+      if (std::sscanf(n.c_str(), "%7[a-z0-9]:%lldx%lldx%lldx%lld", dt, &m, &nn, &k, &b) < 4) continue;
+      const std::optional<DType> d = parse_dtype(dt);
+      if (!d || m < 0 || nn < 0 || k < 0 || b < 1) continue;
+      cases.push_back({n.c_str(), *d, m, nn, k, b, false, false});
+    }
+    for (const BenchCase& c : cases) {
       const bool listed = std::find(names.begin(), names.end(), c.name) != names.end();
       if (!listed && !(all && (sweep ? c.in_sweep : c.in_all))) continue;
       if (!be.supports(OpId::dot_general, c.d)) {

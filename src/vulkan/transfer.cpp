@@ -52,7 +52,7 @@ void copy_buffer(VulkanBackend& be, const Allocation& src, std::uint64_t src_off
                  std::uint64_t dst_off, std::uint64_t bytes) {
   const ByteRange r[1] = {range_of(src, src_off, bytes)}, w[1] = {range_of(dst, dst_off, bytes)};
   FamilyScope family(KernelFamily::transfer);
-  VkCommandBuffer cmd = be.recorder().record(r, w, bytes);
+  VkCommandBuffer cmd = be.recorder().record(r, w, bytes, /*transfer=*/true);
   const VkBufferCopy region{src.offset + src_off, dst.offset + dst_off, bytes};
   vkCmdCopyBuffer(cmd, src.buffer, dst.buffer, 1, &region);
 }

@@ -464,6 +464,29 @@ TEST_F(GemmGpuTest, AutoSplitShortK) {
   }
 }
 
+TEST_F(GemmGpuTest, MidLadderAndWideFew) {
+  // Default configurations of the mid ladder (first rung with about a wave of tiles) and of
+  // few-tile products near 256 x 256 with long K: the chosen tile, then the result.
+  struct Row {
+    DType d;
+    I M, N, K;
+    const char* cfg;
+  };
+  for (const Row& r : {Row{DType::F32, 1000, 1030, 33, "64,128,16,4,8,wf,0"},
+                       Row{DType::F32, 520, 530, 70, "64,32,16,4,4,f,0"},
+                       Row{DType::F64, 520, 530, 70, "64,32,16,4,4,f,0"},
+                       Row{DType::F64, 200, 250, 130, "64,64,16,4,4,-,0"}}) {
+    // (A device with less shared memory than the tile needs gets it shrunk: lavapipe's 32 KiB
+    // halves BK of the f64 64 x 64 tile.)
+    if (vk::gemm_config_valid_on(be(), r.d, *vk::parse_gemm_config(r.cfg)))
+      EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config_on(be(), r.d, r.M, r.N, r.K, 1)), r.cfg);
+    Case c = make_case(r.d, r.M, r.N, r.K, 1);
+    c.beta = 0.25;
+    c.la = Lay::row;
+    run(c);
+  }
+}
+
 TEST_F(GemmForcedTest, TallSkinny) {
   Case c = make_case(DType::F32, 520, 7, 33, 2);
   c.lb = Lay::row;

@@ -75,7 +75,7 @@ constexpr DefaultRow kDefaults[] = {
     {DType::C64, SizeClass::large, {64, 32, 8, 4, 4, kNoOpts, 0}},  // second sweep: 18.2 ('-') vs 11.5 (wf)
     // Mid (large, but under two waves of large tiles): f64 on 256-thread 128 x 64 tiles (H200
     // sweep, f64 1024^3: 14.5 TFLOP/s vs 10.8 on the large tile, both unsplit; 9.3 split in 2-4).
-    // The other dtypes keep their large tile until measured.
+    // First rung of the mid ladder (kMidFiner below); complex keeps its large tile.
     {DType::F32, SizeClass::mid, {128, 128, 16, 8, 8, kF, 0}},
     {DType::F64, SizeClass::mid, {128, 64, 16, 8, 4, kWFS, 0}},
     {DType::C32, SizeClass::mid, {128, 128, 8, 8, 4, kWF, 0}},
@@ -104,6 +104,24 @@ constexpr DefaultRow kDefaults[] = {
     {DType::C32, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
     {DType::C64, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
 };
+
+// Finer rungs of the mid class, in order: gemm_default_config takes the first rung (the mid row
+// of kDefaults, then these) whose grid has at least kWaveTiles tiles, else the last rung. H200
+// sweep of 2026-12-01 (bench/RESULTS.md, fourth session; single call + synchronize): f32 1024^3
+// 0.126 ms on 128 x 128 (64 tiles) vs 0.089 on 64 x 128 (128 tiles); f32 512^3 0.049 (16 tiles,
+// split 4) vs 0.036 on 64 x 32 (128 tiles); f32 2048^3 stays on 128 x 128 (256 tiles); f64
+// 512^3 0.051 on 128 x 64 (32 tiles) vs 0.051 on 64 x 32.
+constexpr DefaultRow kMidFiner[] = {
+    {DType::F32, SizeClass::mid, {64, 128, 16, 4, 8, kWF, 0}},
+    {DType::F32, SizeClass::mid, {64, 32, 16, 4, 4, kF, 0}},
+    {DType::F64, SizeClass::mid, {64, 32, 16, 4, 4, kF, 0}},
+};
+constexpr I kWaveTiles = 128;  // about one wave of an H200's 132 SMs
+
+// Few-tile products of about 256 x 256 with K >= kFewWideMinK run on 64 x 64 tiles (H200 sweep:
+// f64 256^3 0.021 ms vs 0.028 on 32 x 32, f32 0.019 vs 0.022); shorter K keeps more tiles.
+constexpr I kFewWideMinMN = 192, kFewWideMinK = 128;
+constexpr GemmConfig kFewWide = {64, 64, 16, 4, 4, kNoOpts, 0};
 
 // A medium product whose large-tile grid (all batches) has at least this many tiles runs on the
 // large configuration (sweep: f64 1024 x 256^3 went from 4.1 to 16.4 TFLOP/s); with fewer tiles
@@ -247,7 +265,7 @@ GemmConfig default_row(DType d, SizeClass cls) {
   return {};
 }
 
-GemmConfig gemm_default_config(DType d, I M, I N, I /*K*/, I B, const DeviceCaps& caps) {
+GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
   SizeClass cls = size_class(M, N);
   const I large_tiles = tiles_of(default_row(d, SizeClass::large), M, N, B);
   if (cls == SizeClass::medium) {
@@ -256,7 +274,17 @@ GemmConfig gemm_default_config(DType d, I M, I N, I /*K*/, I B, const DeviceCaps
   } else if (cls == SizeClass::large && large_tiles < kLargeMinTiles) {
     cls = SizeClass::mid;
   }
-  const GemmConfig row = default_row(d, cls);
+  GemmConfig row = default_row(d, cls);
+  if (cls == SizeClass::mid && tiles_of(row, M, N, B) < kWaveTiles) {
+    for (const DefaultRow& r : kMidFiner) {
+      if (r.d != d) continue;
+      row = r.c;
+      if (tiles_of(row, M, N, B) >= kWaveTiles) break;
+    }
+  } else if (cls == SizeClass::few && (d == DType::F32 || d == DType::F64) && std::min(M, N) >= kFewWideMinMN &&
+             K >= kFewWideMinK) {
+    row = kFewWide;
+  }
   // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold; when
   // the row's options (warp mapping, fast path) fit no shrunk tile, retry without them.
   const int vw = gemm_words_of(d);

@@ -11,13 +11,14 @@ namespace tenferro::vk {
 namespace {
 thread_local KernelFamily t_family = KernelFamily::other;
 
-// Compute and transfer writes made visible to compute and transfer reads/writes.
-void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+// Compute writes (and transfer writes when `transfer`) made visible to `dst_stage`.
+void memory_barrier(VkCommandBuffer cmd, bool transfer, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
   auto b = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | (transfer ? VK_ACCESS_TRANSFER_WRITE_BIT : 0u);
   b.dstAccessMask = dst_access;
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, dst_stage, 0, 1,
-                       &b, 0, nullptr, 0, nullptr);
+  const VkPipelineStageFlags src_stage =
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | (transfer ? VK_PIPELINE_STAGE_TRANSFER_BIT : 0u);
+  vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &b, 0, nullptr, 0, nullptr);
 }
 }  // namespace
 
@@ -54,7 +55,7 @@ Recorder::~Recorder() {
 }
 
 VkCommandBuffer Recorder::record(std::span<const ByteRange> reads, std::span<const ByteRange> writes,
-                                 std::uint64_t bytes) {
+                                 std::uint64_t bytes, bool transfer) {
   if (!open_) {
     const std::uint64_t done = completed();
     for (Slot& s : slots_)
@@ -78,6 +79,7 @@ VkCommandBuffer Recorder::record(std::span<const ByteRange> reads, std::span<con
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     TENFERRO_VK_CHECK(vkBeginCommandBuffer(open_->cmd, &bi));
     bound_ = VK_NULL_HANDLE;
+    transfer_pending_ = false;
     hazards_.clear();
     commands_ = 0;
     bytes_ = 0;
@@ -85,11 +87,15 @@ VkCommandBuffer Recorder::record(std::span<const ByteRange> reads, std::span<con
   const bool profiled = profiler_.enabled();
   profiler_.end(open_->cmd, open_->queries);  // closes the previous command's pair, if any
   if (hazards_.access(reads, writes)) {
-    memory_barrier(open_->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+    // Earlier transfers were ordered before every later stage by the barrier that followed
+    // them, so only transfers since the last barrier put the transfer stage in the source.
+    memory_barrier(open_->cmd, transfer_pending_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                        VK_ACCESS_TRANSFER_WRITE_BIT);
+    transfer_pending_ = false;
     ++barriers_;
   }
+  transfer_pending_ = transfer_pending_ || transfer;
   if (profiled) profiler_.begin(open_->cmd, open_->queries, t_family);
   ++commands_;
   bytes_ += bytes;
@@ -124,7 +130,7 @@ void Recorder::submit() {
   profiler_.count_batch();
   if (commands_ >= early_ && early_ < kMaxCommands) early_ *= 2;
   // Make device writes visible to the host (readback staging, zero-copy tensors, error word).
-  memory_barrier(open_->cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  memory_barrier(open_->cmd, true, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   TENFERRO_VK_CHECK(vkEndCommandBuffer(open_->cmd));
   const std::uint64_t value = submitted_ + 1, wait_value = submitted_;
   const VkSemaphore sem = timeline_.get();

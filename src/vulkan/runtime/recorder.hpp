@@ -42,9 +42,12 @@ class Recorder {
   Recorder& operator=(const Recorder&) = delete;
 
   /// The open command buffer (begun on demand), after a barrier when the access conflicts
-  /// with pending ones. `bytes` feeds the flush heuristic.
+  /// with pending ones. `bytes` feeds the flush heuristic. `transfer`: the caller records a
+  /// transfer command (vkCmdCopyBuffer), else a dispatch. A barrier waits for the transfer
+  /// stage only when a transfer was recorded since the previous barrier (a chain of dispatches
+  /// waits for compute work alone); it always makes the writes visible to both stages.
   VkCommandBuffer record(std::span<const ByteRange> reads, std::span<const ByteRange> writes,
-                         std::uint64_t bytes);
+                         std::uint64_t bytes, bool transfer = false);
   /// Binds compute pipeline `p` on `cmd` (the buffer record() returned) unless it is the one
   /// bound last in this batch (push constants stay valid across binds: one pipeline layout).
   void bind(VkCommandBuffer cmd, VkPipeline p) {
@@ -93,6 +96,7 @@ class Recorder {
   std::deque<Slot> slots_;  // deque: open_ stays valid on growth
   Slot* open_ = nullptr;
   VkPipeline bound_ = VK_NULL_HANDLE;  // last pipeline bound in the open batch
+  bool transfer_pending_ = false;      // a transfer recorded since the last barrier
   HazardTracker hazards_;
   Profiler profiler_;
   std::uint64_t submitted_ = 0;
