@@ -17,6 +17,7 @@
 #include "backends.hpp"
 #include "dot_general.hpp"
 #include "ref.hpp"
+#include "core/ops/dot_general_lowering.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro::test {
@@ -527,6 +528,59 @@ TEST(DotGeneralCanonicalTest, IntoChainOutIsWrittenInPlaceOtherOutsThroughOneTem
     EXPECT_EQ(be.gemms, 1);
     EXPECT_EQ(within_bound(ref_dot_general(l, r, k.c.cfg), read(be, ov), DType::F64, 1.0, k.beta, &out0), "");
   }
+}
+
+/// Lowers the size at which packed copies are made in pieces, for one scope.
+class PackChunkBytes {
+ public:
+  explicit PackChunkBytes(std::uint64_t bytes) : prev_(detail::set_pack_chunk_bytes(bytes)) {}
+  ~PackChunkBytes() { detail::set_pack_chunk_bytes(prev_); }
+  PackChunkBytes(const PackChunkBytes&) = delete;
+  PackChunkBytes& operator=(const PackChunkBytes&) = delete;
+
+ private:
+  std::uint64_t prev_;
+};
+
+TEST(DotGeneralCanonicalTest, LargePackedCopiesAreMadeInPieces) {
+  // With the piece size at 1 byte every packed copy is "large": the product runs once per
+  // index of the last batch axis, then of the packed operand's last free axis, down to pieces
+  // with no axis left to split. Counted on the CPU backend, checked on every backend.
+  DotCase batch;  // lhs contracting axes {0, 2} not adjacent: lhs packed; batch 3, lhs free 3
+  batch.lhs = {2, 3, 4, 3};
+  batch.rhs = {2, 4, 5, 3};
+  batch.cfg = {{3}, {3}, {0, 2}, {0, 1}};
+  DotCase rhs_free;  // lhs in place, rhs contracting axes {0, 2} not adjacent: rhs packed
+  rhs_free.lhs = {6, 2, 2};
+  rhs_free.rhs = {2, 7, 2};
+  rhs_free.cfg = {{}, {}, {1, 2}, {0, 2}};
+  const PackChunkBytes tiny(1);
+  const struct {
+    const DotCase& c;
+    int gemms;
+  } counted[] = {{batch, 9}, {rhs_free, 7}};
+  std::uint64_t seed = 1300;
+  for (const auto& k : counted) {
+    SCOPED_TRACE(k.c.describe());
+    CountingBackend be(cpu_backend());
+    std::mt19937_64 rng(seed++);
+    const RefTensor l = random_ref(DType::F64, k.c.lhs, rng), r = random_ref(DType::F64, k.c.rhs, rng);
+    const TensorView lv = place(be, l, LayoutCase::compact), rv = place(be, r, LayoutCase::compact);
+    be.copies = be.gemms = 0;
+    const Tensor out = dot_general(be, lv, rv, k.c.cfg);
+    EXPECT_EQ(be.gemms, k.gemms);
+    EXPECT_EQ(be.copies, k.gemms);  // one packed piece per product
+    EXPECT_EQ(within_bound(ref_dot_general(l, r, k.c.cfg), read(be, out), DType::F64, 1.0, 0.0, nullptr), "");
+  }
+  for (const auto& tb : test_backends())
+    for (DType d : kDotDTypes)
+      for (DotCase c : {batch, rhs_free}) {
+        c.llc = LayoutCase::negative_stride;
+        c.rconj = is_complex(d);
+        check_case(tb, d, c, seed++);
+        check_into(tb, d, c, {OutLayout::strided, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5), false},
+                   seed++);
+      }
 }
 
 // ---- property test --------------------------------------------------------------------------

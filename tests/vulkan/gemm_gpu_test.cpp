@@ -464,9 +464,9 @@ TEST_F(GemmGpuTest, AutoSplitShortK) {
   }
 }
 
-TEST_F(GemmGpuTest, MidLadderAndWideFew) {
-  // Default configurations of the mid ladder (first rung with about a wave of tiles) and of
-  // few-tile products near 256 x 256 with long K: the chosen tile, then the result.
+TEST_F(GemmGpuTest, MidLadder) {
+  // Default configurations of the mid ladder (the first rung with about a wave of tiles): the
+  // chosen tile, then the result.
   struct Row {
     DType d;
     I M, N, K;
@@ -474,12 +474,11 @@ TEST_F(GemmGpuTest, MidLadderAndWideFew) {
   };
   for (const Row& r : {Row{DType::F32, 1000, 1030, 33, "64,128,16,4,8,wf,0"},
                        Row{DType::F32, 520, 530, 70, "64,32,16,4,4,f,0"},
-                       Row{DType::F64, 520, 530, 70, "64,32,16,4,4,f,0"},
-                       Row{DType::F64, 200, 250, 130, "64,64,16,4,4,-,0"}}) {
-    // (A device with less shared memory than the tile needs gets it shrunk: lavapipe's 32 KiB
-    // halves BK of the f64 64 x 64 tile.)
-    if (vk::gemm_config_valid_on(be(), r.d, *vk::parse_gemm_config(r.cfg)))
+                       Row{DType::F64, 520, 530, 70, "64,32,16,4,4,f,0"}}) {
+    // (A device with less shared memory than the tile needs gets it shrunk.)
+    if (vk::gemm_config_valid_on(be(), r.d, *vk::parse_gemm_config(r.cfg))) {
       EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config_on(be(), r.d, r.M, r.N, r.K, 1)), r.cfg);
+    }
     Case c = make_case(r.d, r.M, r.N, r.K, 1);
     c.beta = 0.25;
     c.la = Lay::row;
@@ -524,7 +523,23 @@ TEST_F(GemmGpuTest, SmallProductKernel) {
     run(make_case(d, 129, 1, 257, 2));  // K above it: the tiled kernel
     run(make_case(d, 300, 8, 20, 1));   // tall-skinny, N at the limit
     run(make_case(d, 9, 300, 20, 1));   // M just above it: the tiled kernel
+    run(make_case(d, 40, 3, 16, 2));    // K == 16: the last unrolled K
+    run(make_case(d, 3, 40, 17, 2));    // K == 17: the K loop
     ++i;
+  }
+}
+
+TEST_F(GemmForcedTest, SmallKernelForced) {
+  // "small" forces gemm_small.comp on products the default sends to tiles (short K unrolled,
+  // longer K looped), with strided operands, conjugation and beta.
+  for (DType d : kTypes) {
+    Case c = make_case(d, 100, 90, 12, 2);
+    c.la = Lay::row;
+    c.lc = Lay::padded;
+    c.conj_b = is_complex(d);
+    c.beta = -0.5;
+    run_with("small", c);
+    run_with("small", make_case(d, 70, 33, 40, 1));
   }
 }
 

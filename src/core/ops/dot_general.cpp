@@ -12,6 +12,7 @@
 // The output is compact [lhs free, rhs free, batch] = c [M,N,B]; dot_general_into writes its
 // out view in place when its three groups are chains, else it goes through a compact temp.
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -169,14 +170,82 @@ bool reads_in_place(const Layout& x, const Axes& g0, const Axes& g1, const Axes&
   return chain_of(x, g0) && chain_of(x, g1) && chain_of(x, g2);
 }
 
+/// A packed copy at least this large is made in pieces (detail::set_pack_chunk_bytes).
+std::atomic<std::uint64_t> g_pack_chunk_bytes{64ull << 20};
+
+/// x with axis `ax` narrowed to index i (extent 1, same rank).
+TensorView narrow(const TensorView& x, I ax, I i) {
+  Layout l = x.layout();
+  l.offset += i * l.strides[static_cast<std::size_t>(ax)];
+  l.shape[static_cast<std::size_t>(ax)] = 1;
+  return TensorView(x.storage(), x.dtype(), std::move(l));
+}
+
+/// Position in `axes` of the last axis of x with extent > 1, or -1.
+int last_nontrivial(const TensorView& x, const Axes& axes) {
+  for (auto j = static_cast<int>(axes.size()) - 1; j >= 0; --j)
+    if (x.dim(axes[static_cast<std::size_t>(j)]) > 1) return j;
+  return -1;
+}
+
+void run_gemm(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
+              const DotPlan& p, bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
+              const TensorView& c3, TensorView* drop_lhs = nullptr, TensorView* drop_rhs = nullptr);
+
+/// When an operand must be packed and its copy would reach kPackChunkBytes, runs the product
+/// once per index of one axis and returns true: the last batch axis of extent > 1 (both
+/// operands and C's batch range shrink), else the last free axis of extent > 1 of the larger
+/// packed operand (C's row or column range). The index of that axis is the slowest-varying of
+/// its group in C's combined index, so each piece of C is one contiguous range of [M, N, B].
+bool run_gemm_in_pieces(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
+                        const detail::DotLowering& lw, const DotPlan& p, bool lhs_conj, bool rhs_conj,
+                        const Scalar& alpha, const Scalar& beta, const TensorView& c3) {
+  const auto es = static_cast<std::uint64_t>(dtype_size(p.dtype));
+  const std::uint64_t pack_l = lw.lhs_in_place ? 0 : static_cast<std::uint64_t>(lhs.numel()) * es;
+  const std::uint64_t pack_r = lw.rhs_in_place ? 0 : static_cast<std::uint64_t>(rhs.numel()) * es;
+  if (std::max(pack_l, pack_r) < g_pack_chunk_bytes.load(std::memory_order_relaxed)) return false;
+  // The piece: which operands narrow along which axis, and which axis of c3 it slices.
+  I ax_l = -1, ax_r = -1, extent = 1;
+  int c_axis = 2;
+  if (const int j = last_nontrivial(lhs, cfg.lhs_batching_dims); j >= 0) {
+    ax_l = cfg.lhs_batching_dims[static_cast<std::size_t>(j)];
+    ax_r = cfg.rhs_batching_dims[static_cast<std::size_t>(j)];
+    extent = lhs.dim(ax_l);
+  } else if (const int jl = last_nontrivial(lhs, lw.lhs_groups[0]); pack_l >= pack_r && jl >= 0) {
+    ax_l = lw.lhs_groups[0][static_cast<std::size_t>(jl)];
+    extent = lhs.dim(ax_l);
+    c_axis = 0;
+  } else if (const int jr = last_nontrivial(rhs, lw.rhs_groups[1]); pack_r > pack_l && jr >= 0) {
+    ax_r = lw.rhs_groups[1][static_cast<std::size_t>(jr)];
+    extent = rhs.dim(ax_r);
+    c_axis = 1;
+  } else {
+    return false;
+  }
+  DotPlan q = p;
+  I* dim = c_axis == 0 ? &q.M : c_axis == 1 ? &q.N : &q.B;
+  *dim /= extent;
+  const I step = *dim * c3.strides()[static_cast<std::size_t>(c_axis)];
+  for (I i = 0; i < extent; ++i) {
+    Layout lc = c3.layout();
+    lc.shape[static_cast<std::size_t>(c_axis)] = *dim;
+    lc.offset += i * step;
+    run_gemm(be, ax_l >= 0 ? narrow(lhs, ax_l, i) : lhs, ax_r >= 0 ? narrow(rhs, ax_r, i) : rhs, cfg, q, lhs_conj,
+             rhs_conj, alpha, beta, TensorView(c3.storage(), c3.dtype(), std::move(lc)));
+  }
+  return true;
+}
+
 /// Runs c = alpha * dot + beta * c for c a rank-3 [M,N,B] view. drop_lhs / drop_rhs (the caller's
 /// own copies of lhs / rhs, or null): cleared as soon as that operand is packed, so that its
 /// storage can be freed before the other operand is packed (its bytes are reused in stream
-/// order); lhs / rhs are not read after their packing.
+/// order); lhs / rhs are not read after their packing. A large packed copy is made in pieces
+/// (run_gemm_in_pieces; the operands are then kept to the end).
 void run_gemm(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
               const DotPlan& p, bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
-              const TensorView& c3, TensorView* drop_lhs = nullptr, TensorView* drop_rhs = nullptr) {
+              const TensorView& c3, TensorView* drop_lhs, TensorView* drop_rhs) {
   const detail::DotLowering lw = detail::lower_dot_general(lhs.layout(), rhs.layout(), cfg);
+  if (run_gemm_in_pieces(be, lhs, rhs, cfg, lw, p, lhs_conj, rhs_conj, alpha, beta, c3)) return;
   GemmCall call;
   call.a = as_rank3(be, lhs, lw.lhs_groups, {p.M, p.K, p.B}, lw.lhs_in_place);
   if (drop_lhs && !lw.lhs_in_place) *drop_lhs = TensorView();
@@ -223,6 +292,8 @@ Tensor dot_general_new(Backend& be, const TensorView& lhs, const TensorView& rhs
 namespace detail {
 
 bool is_stride_chain(const Layout& l, const Axes& axes) { return chain_of(l, axes).has_value(); }
+
+std::uint64_t set_pack_chunk_bytes(std::uint64_t bytes) { return g_pack_chunk_bytes.exchange(bytes); }
 
 bool dot_out_in_place(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free) {
   Axes g[3];

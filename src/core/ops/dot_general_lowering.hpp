@@ -35,6 +35,13 @@ bool dot_out_in_place(const Layout& out, std::size_t n_lhs_free, std::size_t n_r
 /// product runs (einsum steps: a packed operand no longer costs its bytes twice).
 Tensor dot_general_consuming(Backend& be, TensorView lhs, TensorView rhs, const DotGeneralConfig& cfg);
 
+/// Packed operand copies of at least this many bytes (default 64 MiB) are made in pieces:
+/// dot_general runs once per index of one axis (the last batch axis of extent > 1, else the
+/// last free axis of the larger packed operand), so that the copy of a large operand never
+/// exists whole next to it (einsum's device-memory bound). Sets it; returns the previous value
+/// (tests lower it to exercise the pieces on small tensors).
+std::uint64_t set_pack_chunk_bytes(std::uint64_t bytes);
+
 /// One stride chain of `axes` of l in the given order (extent-1 axes skipped): consecutive
 /// non-trivial axes satisfy stride[i+1] == stride[i] * extent[i].
 bool is_stride_chain(const Layout& l, const Axes& axes);

@@ -118,10 +118,6 @@ constexpr DefaultRow kMidFiner[] = {
 };
 constexpr I kWaveTiles = 128;  // about one wave of an H200's 132 SMs
 
-// Few-tile products of about 256 x 256 with K >= kFewWideMinK run on 64 x 64 tiles (H200 sweep:
-// f64 256^3 0.021 ms vs 0.028 on 32 x 32, f32 0.019 vs 0.022); shorter K keeps more tiles.
-constexpr I kFewWideMinMN = 192, kFewWideMinK = 128;
-constexpr GemmConfig kFewWide = {64, 64, 16, 4, 4, kNoOpts, 0};
 
 // A medium product whose large-tile grid (all batches) has at least this many tiles runs on the
 // large configuration (sweep: f64 1024 x 256^3 went from 4.1 to 16.4 TFLOP/s); with fewer tiles
@@ -219,6 +215,7 @@ void add_range(const TensorView& v, std::vector<ByteRange>& out, std::uint64_t& 
 bool small_product(I M, I N, I K) { return (M * N <= 256 && K <= 64) || (std::min(M, N) <= 8 && K <= 256); }
 
 constexpr I kSmallIdx32Limit = (I{1} << 31) - (I{1} << 26);  // headroom for the grid stride
+constexpr I kSmallUnrollMaxK = 16;  // gemm_small.comp unrolls K up to this (one pipeline per K)
 
 }  // namespace
 
@@ -240,6 +237,7 @@ std::uint64_t gemm_shared_bytes(const GemmConfig& c, DType d) {
 }
 
 bool gemm_config_valid(DType d, const GemmConfig& c, const DeviceCaps& caps) {
+  if (c.small) return c == GemmConfig{.small = true};
   const int vw = gemm_words_of(d);
   if (!pow2(c.bm) || !pow2(c.bn) || !pow2(c.bk) || !pow2(c.tm) || !pow2(c.tn)) return false;
   if (c.bm > 1 << 15 || c.bn > 1 << 15 || c.bk > 1 << 15) return false;
@@ -265,7 +263,7 @@ GemmConfig default_row(DType d, SizeClass cls) {
   return {};
 }
 
-GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+GemmConfig gemm_default_config(DType d, I M, I N, I /*K*/, I B, const DeviceCaps& caps) {
   SizeClass cls = size_class(M, N);
   const I large_tiles = tiles_of(default_row(d, SizeClass::large), M, N, B);
   if (cls == SizeClass::medium) {
@@ -281,9 +279,6 @@ GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& ca
       row = r.c;
       if (tiles_of(row, M, N, B) >= kWaveTiles) break;
     }
-  } else if (cls == SizeClass::few && (d == DType::F32 || d == DType::F64) && std::min(M, N) >= kFewWideMinMN &&
-             K >= kFewWideMinK) {
-    row = kFewWide;
   }
   // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold; when
   // the row's options (warp mapping, fast path) fit no shrunk tile, retry without them.
@@ -326,6 +321,7 @@ int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
 }
 
 std::string gemm_config_string(const GemmConfig& c) {
+  if (c.small) return "small";
   char o[12] = {0};
   int n = 0;
   if (c.opts & TFG_OPT_WARP) o[n++] = (c.opts & TFG_OPT_WARP_T) ? 't' : 'w';
@@ -341,6 +337,7 @@ std::string gemm_config_string(const GemmConfig& c) {
 }
 
 std::optional<GemmConfig> parse_gemm_config(std::string_view s) {
+  if (s == "small") return GemmConfig{.small = true};
   GemmConfig c;
   char opts[16] = {0};
   int split = 0;
@@ -409,7 +406,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   bool forced = false;
   const GemmConfig t = choose_config(d, M, N, K, B, caps, forced);
   const int vw = gemm_words_of(d);
-  const bool small = !forced && small_product(M, N, K);
+  const bool small = forced ? t.small : small_product(M, N, K);
   const I splits = small ? 1 : gemm_splits(t, d, M, N, K, B);
 
   const I sam = a.strides()[0], sak = a.strides()[1], sab = a.strides()[2];
@@ -446,7 +443,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
     add_range(a, reads, bytes);
     add_range(b, reads, bytes);
   }
-  const I tiles = ((M + t.bm - 1) / t.bm) * ((N + t.bn - 1) / t.bn);
+  const I tiles = small ? 1 : ((M + t.bm - 1) / t.bm) * ((N + t.bn - 1) / t.bn);
   const auto gx = static_cast<std::uint32_t>(std::min<I>(tiles, caps.max_group_count_x));
   const auto gy = static_cast<std::uint32_t>(std::min<I>(B, 65535));
   const std::string variant = "gemm_" + std::string(dtype_name(d));
@@ -468,8 +465,9 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
       const I total = M * N * B;
       constexpr std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
       const auto gxs = static_cast<std::uint32_t>(std::min<I>((total + local - 1) / local, caps.max_group_count_x));
-      dispatch(be, "gemm_small_" + std::string(dtype_name(d)), total >= kSmallIdx32Limit ? 1 : 0, local, p, dims,
-               reads, writes, bytes, gxs, 1, 1);
+      const std::uint32_t ku = K <= kSmallUnrollMaxK ? static_cast<std::uint32_t>(K) : 0u;
+      dispatch(be, "gemm_small_" + std::string(dtype_name(d)), (total >= kSmallIdx32Limit ? 1u : 0u) | ku << 1, local,
+               p, dims, reads, writes, bytes, gxs, 1, 1);
     } else {
       dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1);
     }

@@ -9,12 +9,13 @@
 // TFG_OPT_WARP_T, f = TFG_OPT_FAST, s = TFG_OPT_SINGLE, r = TFG_OPT_REGDB (double-buffered
 // register fragments), g = TFG_OPT_GROUP (tile order in groups of 8 along m), x = TFG_OPT_NOPAD
 // (unpadded shared rows, XOR swizzle for transposing stores); split 0 = automatic, 1 = never,
-// n >= 2 = n splits (at most one per BK slice of K).
+// n >= 2 = n splits (at most one per BK slice of K). "small" forces gemm_small.comp (one
+// invocation per output) instead of a tile.
 //
 // Selection order per gemm call: the override (set_gemm_config_override), else
 // Options::vk_gemm_tile, else gemm_default_config; an override that is not valid for the
-// call's dtype and device is ignored (the default is used). A forced configuration (override or
-// option) always runs the tiled kernel, also for the products that gemm_small.comp would take.
+// call's dtype and device is ignored (the default is used). A forced tile (override or option)
+// always runs the tiled kernel, also for the products that gemm_small.comp would take.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -35,6 +36,7 @@ struct GemmConfig {
   int bm = 0, bn = 0, bk = 0, tm = 0, tn = 0;
   std::uint32_t opts = 0;  // TFG_OPT_WARP | _WARP_T | _FAST | _SINGLE | _REGDB | _GROUP | _NOPAD
   int split = 0;           // 0 automatic, 1 never, n >= 2: n splits of K
+  bool small = false;      // gemm_small.comp instead of a tile (the fields above unused)
   int threads() const { return tm > 0 && tn > 0 ? (bm / tm) * (bn / tn) : 0; }
   bool operator==(const GemmConfig&) const = default;
 };
