@@ -321,7 +321,7 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
     if (g) add(*g);
   };
   add(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
-  if (c.K <= 64) front.insert(front.begin(), "small");  // gemm_small.comp (K unrolled up to 16)
+  if (c.K <= 64) front.insert(front.begin(), "small");  // gemm_small.comp
   for (const char* f : front) {  // double buffer too large for the device: single buffer
     auto g = vk::parse_gemm_config(f);
     if (g && !vk::gemm_config_valid_on(be, c.d, *g)) {

@@ -7,12 +7,11 @@
 //
 // One invocation per output element, m fastest, then n, then b (C is usually unit-stride along
 // m, so a warp's stores are coalesced); each invocation runs its own K loop through the strides.
-// Grid-stride over the elements. Specialization constant 1 (below): 64-bit index arithmetic
-// only when M*N*B needs it (64-bit division is slow on GPUs), and an unrolled K loop for short K.
+// Grid-stride over the elements. Specialization constant 1: 1 when M*N*B needs 64-bit index
+// arithmetic (64-bit division is slow on GPUs: the 32-bit form is used whenever it fits).
 // Variants: DT_F32 DT_F64 DT_C32 DT_C64.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-#extension GL_EXT_control_flow_attributes : require
 #include "gemm/gemm_params.h"
 
 #if defined(DT_F32)
@@ -32,12 +31,7 @@
 #endif
 
 layout(local_size_x_id = 0) in;
-// Specialization constant 1: bit 0 = 64-bit index arithmetic (M*N*B near 2^31 or more); bits
-// 1-5 = KU: when nonzero K == KU and the K loop is unrolled (all 2*KU loads of an output are in
-// flight at once instead of one pair per iteration: products with short K and many outputs).
-layout(constant_id = 1) const uint CFG = 0u;
-const uint IDX64 = CFG & 1u;
-const uint KU = (CFG >> 1) & 31u;
+layout(constant_id = 1) const uint IDX64 = 0u;
 layout(push_constant) uniform Push { GemmParams p; };
 
 layout(buffer_reference, std430, buffer_reference_align = ES) readonly buffer ERef { T v; };
@@ -81,15 +75,10 @@ void element(int64_t m, int64_t n, int64_t b, int64_t K, DimsRef D, T alpha, T b
     uint64_t pa = addr_of(p.a, m * D.v[4] + b * D.v[6]);
     uint64_t pb = addr_of(p.b, n * D.v[8] + b * D.v[9]);
     const uint64_t da = uint64_t(sak * int64_t(ES)), db = uint64_t(sbk * int64_t(ES));
-    if (KU > 0u) {
-      [[unroll]] for (uint k = 0u; k < KU; ++k)
-        acc = mac(conj_if(ERef(pa + uint64_t(k) * da).v, conj_a), conj_if(ERef(pb + uint64_t(k) * db).v, conj_b), acc);
-    } else {
-      for (int64_t k = 0; k < K; ++k) {
-        acc = mac(conj_if(ERef(pa).v, conj_a), conj_if(ERef(pb).v, conj_b), acc);
-        pa += da;
-        pb += db;
-      }
+    for (int64_t k = 0; k < K; ++k) {
+      acc = mac(conj_if(ERef(pa).v, conj_a), conj_if(ERef(pb).v, conj_b), acc);
+      pa += da;
+      pb += db;
     }
   }
   const uint64_t at = addr_of(p.c, m * D.v[10] + n * D.v[11] + b * D.v[12]);

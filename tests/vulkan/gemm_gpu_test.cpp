@@ -523,15 +523,13 @@ TEST_F(GemmGpuTest, SmallProductKernel) {
     run(make_case(d, 129, 1, 257, 2));  // K above it: the tiled kernel
     run(make_case(d, 300, 8, 20, 1));   // tall-skinny, N at the limit
     run(make_case(d, 9, 300, 20, 1));   // M just above it: the tiled kernel
-    run(make_case(d, 40, 3, 16, 2));    // K == 16: the last unrolled K
-    run(make_case(d, 3, 40, 17, 2));    // K == 17: the K loop
     ++i;
   }
 }
 
 TEST_F(GemmForcedTest, SmallKernelForced) {
-  // "small" forces gemm_small.comp on products the default sends to tiles (short K unrolled,
-  // longer K looped), with strided operands, conjugation and beta.
+  // "small" forces gemm_small.comp on products the default sends to tiles, with strided
+  // operands, conjugation and beta.
   for (DType d : kTypes) {
     Case c = make_case(d, 100, 90, 12, 2);
     c.la = Lay::row;

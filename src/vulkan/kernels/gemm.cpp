@@ -215,7 +215,6 @@ void add_range(const TensorView& v, std::vector<ByteRange>& out, std::uint64_t& 
 bool small_product(I M, I N, I K) { return (M * N <= 256 && K <= 64) || (std::min(M, N) <= 8 && K <= 256); }
 
 constexpr I kSmallIdx32Limit = (I{1} << 31) - (I{1} << 26);  // headroom for the grid stride
-constexpr I kSmallUnrollMaxK = 16;  // gemm_small.comp unrolls K up to this (one pipeline per K)
 
 }  // namespace
 
@@ -465,9 +464,8 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
       const I total = M * N * B;
       constexpr std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
       const auto gxs = static_cast<std::uint32_t>(std::min<I>((total + local - 1) / local, caps.max_group_count_x));
-      const std::uint32_t ku = K <= kSmallUnrollMaxK ? static_cast<std::uint32_t>(K) : 0u;
-      dispatch(be, "gemm_small_" + std::string(dtype_name(d)), (total >= kSmallIdx32Limit ? 1u : 0u) | ku << 1, local,
-               p, dims, reads, writes, bytes, gxs, 1, 1);
+      dispatch(be, "gemm_small_" + std::string(dtype_name(d)), total >= kSmallIdx32Limit ? 1 : 0, local, p, dims,
+               reads, writes, bytes, gxs, 1, 1);
     } else {
       dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1);
     }
