@@ -222,7 +222,7 @@ bool run_case(Backend& be, const BenchCase& c, int reps, bool stream) {
   Problem pr(be, c);
   const Timing t = measure(be, pr, reps, stream);
   const char* tile = std::getenv("TENFERRO_VK_GEMM_TILE");
-  const std::string dflt = vk::gemm_uses_small_kernel(c.M, c.N, c.K)
+  const std::string dflt = vk::gemm_uses_small_kernel(c.M, c.N, c.K, c.B)
                                ? std::string("gemm_small")
                                : vk::gemm_config_string(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
   std::printf("%-12s %-4s M=%lld N=%lld K=%lld B=%lld tile=%s  median %.3f ms  %.2f TFLOP/s (best %.2f)  check %s\n",

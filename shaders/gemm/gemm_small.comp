@@ -5,13 +5,15 @@
 // be mostly empty: small M x N with many batches (Hadamard and outer products, einsum steps of
 // small tensors), matrix-vector products with short K.
 //
-// One invocation per output element, m fastest, then n, then b (C is usually unit-stride along
-// m, so a warp's stores are coalesced); each invocation runs its own K loop through the strides.
+// One invocation per output element (or per RM consecutive elements along m, below), m fastest,
+// then n, then b (C is usually unit-stride along m, so a warp's stores are coalesced); each
+// invocation runs its own K loop through the strides.
 // Grid-stride over the elements. Specialization constant 1: 1 when M*N*B needs 64-bit index
 // arithmetic (64-bit division is slow on GPUs: the 32-bit form is used whenever it fits).
 // Variants: DT_F32 DT_F64 DT_C32 DT_C64.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_control_flow_attributes : require
 #include "gemm/gemm_params.h"
 
 #if defined(DT_F32)
@@ -31,7 +33,12 @@
 #endif
 
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint IDX64 = 0u;
+// Specialization constant 1: bit 0 = 64-bit index arithmetic (M*N*B near 2^31 or more); bit 1 =
+// four consecutive outputs along m per invocation (RM = 4: the index arithmetic and the B loads
+// are shared by four outputs; products with many outputs and short K, which are memory-bound).
+layout(constant_id = 1) const uint CFG = 0u;
+const uint IDX64 = CFG & 1u;
+const uint RM = 1u + 3u * ((CFG >> 1) & 1u);
 layout(push_constant) uniform Push { GemmParams p; };
 
 layout(buffer_reference, std430, buffer_reference_align = ES) readonly buffer ERef { T v; };
@@ -67,45 +74,58 @@ T scalar_of(uint64_t re, uint64_t im) { return rbits(re); }
 
 uint64_t addr_of(uint64_t base, int64_t off) { return base + uint64_t(off * int64_t(ES)); }
 
-void element(int64_t m, int64_t n, int64_t b, int64_t K, DimsRef D, T alpha, T beta) {
+// Outputs m0 .. m0 + RM - 1 (those < M) of column n, batch b.
+void element(int64_t m0, int64_t M, int64_t n, int64_t b, int64_t K, DimsRef D, T alpha, T beta) {
   const bool conj_a = (p.flags & TFG_CONJ_A) != 0u, conj_b = (p.flags & TFG_CONJ_B) != 0u;
-  T acc = T(0);
+  const int rows = int(min(M - m0, int64_t(RM)));
+  T acc[RM];
+  [[unroll]] for (uint e = 0u; e < RM; ++e) acc[e] = T(0);
+  const int64_t sam = D.v[4];
   if (K > 0) {
     const int64_t sak = D.v[5], sbk = D.v[7];
-    uint64_t pa = addr_of(p.a, m * D.v[4] + b * D.v[6]);
+    uint64_t pa = addr_of(p.a, m0 * sam + b * D.v[6]);
     uint64_t pb = addr_of(p.b, n * D.v[8] + b * D.v[9]);
     const uint64_t da = uint64_t(sak * int64_t(ES)), db = uint64_t(sbk * int64_t(ES));
+    const uint64_t de = uint64_t(sam * int64_t(ES));
     for (int64_t k = 0; k < K; ++k) {
-      acc = mac(conj_if(ERef(pa).v, conj_a), conj_if(ERef(pb).v, conj_b), acc);
+      const T bv = conj_if(ERef(pb).v, conj_b);
+      [[unroll]] for (uint e = 0u; e < RM; ++e)
+        if (int(e) < rows) acc[e] = mac(conj_if(ERef(pa + uint64_t(e) * de).v, conj_a), bv, acc[e]);
       pa += da;
       pb += db;
     }
   }
-  const uint64_t at = addr_of(p.c, m * D.v[10] + n * D.v[11] + b * D.v[12]);
-  T v = mul(alpha, acc);
-  if ((p.flags & TFG_READ_C) != 0u) v += mul(beta, OERef(at).v);
-  OERef(at).v = v;
+  const int64_t scm = D.v[10];
+  const uint64_t at = addr_of(p.c, m0 * scm + n * D.v[11] + b * D.v[12]);
+  const uint64_t dc = uint64_t(scm * int64_t(ES));
+  [[unroll]] for (uint e = 0u; e < RM; ++e) {
+    if (int(e) >= rows) break;
+    T v = mul(alpha, acc[e]);
+    if ((p.flags & TFG_READ_C) != 0u) v += mul(beta, OERef(at + uint64_t(e) * dc).v);
+    OERef(at + uint64_t(e) * dc).v = v;
+  }
 }
 
 void main() {
   DimsRef D = DimsRef(p.dims);
   const int64_t M = D.v[0], N = D.v[1], K = D.v[2], NB = D.v[3];
+  const int64_t MQ = (M + int64_t(RM) - 1) / int64_t(RM);  // groups of RM rows
   const T alpha = scalar_of(p.alpha[0], p.alpha[1]);
   const T beta = scalar_of(p.beta[0], p.beta[1]);
   const uint local = gl_WorkGroupSize.x;
   if (IDX64 == 0u) {
-    const uint m32 = uint(M), n32 = uint(N), total = uint(M * N * NB);
+    const uint mq32 = uint(MQ), n32 = uint(N), total = uint(MQ * N * NB);
     const uint stride = gl_NumWorkGroups.x * local;
     for (uint i = gl_WorkGroupID.x * local + gl_LocalInvocationID.x; i < total; i += stride) {
-      const uint mn = i / m32;
-      element(int64_t(i - mn * m32), int64_t(mn % n32), int64_t(mn / n32), K, D, alpha, beta);
+      const uint mn = i / mq32;
+      element(int64_t((i - mn * mq32) * RM), M, int64_t(mn % n32), int64_t(mn / n32), K, D, alpha, beta);
     }
   } else {
-    const int64_t total = M * N * NB;
+    const int64_t total = MQ * N * NB;
     const int64_t stride = int64_t(gl_NumWorkGroups.x) * int64_t(local);
     for (int64_t i = int64_t(gl_WorkGroupID.x * local + gl_LocalInvocationID.x); i < total; i += stride) {
-      const int64_t mn = i / M;
-      element(i - mn * M, mn % N, mn / N, K, D, alpha, beta);
+      const int64_t mn = i / MQ;
+      element((i - mn * MQ) * int64_t(RM), M, mn % N, mn / N, K, D, alpha, beta);
     }
   }
 }

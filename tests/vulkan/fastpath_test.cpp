@@ -232,5 +232,107 @@ TEST_F(FastPathTest, LargeRank2StridedOutputs) {
   }
 }
 
+// Not the fast path: rank > 2 strided layouts whose first axes make a block of 256..1024
+// elements run on the inner-block table of shaders/common/index.glsl (blocks of 512, 315 with a
+// partial last round of the workgroup, and 729 with two outer axes). Permuted, broadcast,
+// offset and negative-stride views, for binary ops, select (four operands), compare (bool out),
+// unary and fill, against host loops through Layout::offset_of.
+TEST_F(FastPathTest, HighRankStridedTable) {
+  const Shape shapes[] = {{8, 8, 8, 8}, {5, 7, 9, 11}, {3, 3, 3, 3, 3, 3, 3, 3}};
+  int role = 0;
+  for (const Shape& shape : shapes) {
+    const auto r = static_cast<std::int64_t>(shape.size());
+    // A view of `shape` over a device tensor of the same elements stored in reversed axis order
+    // (all strides permuted), with an offset; `bcast_axis` >= 0 gets stride 0 there instead.
+    struct Input {
+      Tensor host, dev;
+      TensorView view, host_view;
+    };
+    auto input = [&](DType d, std::int64_t bcast_axis, bool negate_last) {
+      Shape stored(shape.rbegin(), shape.rend());
+      const std::int64_t n = shape_numel(stored, "test") + 3;
+      std::vector<Val> vals;
+      for (std::int64_t k = 0; k < n; ++k) vals.push_back(value(d, k, role));
+      ++role;
+      Input in;
+      in.host = host_of(d, {n}, vals);
+      in.dev = be().upload(in.host);
+      Layout l{shape, Strides(shape.size()), 3};
+      std::int64_t st = 1;
+      for (std::int64_t a = r - 1; a >= 0; --a) {
+        l.strides[static_cast<std::size_t>(a)] = st;
+        st *= shape[static_cast<std::size_t>(a)];
+      }
+      if (negate_last) {  // axis r-1 walked backwards: start at its last element
+        l.offset += (shape.back() - 1) * l.strides.back();
+        l.strides.back() = -l.strides.back();
+      }
+      if (bcast_axis >= 0) l.strides[static_cast<std::size_t>(bcast_axis)] = 0;
+      in.view = TensorView(in.dev.storage(), d, l);
+      in.host_view = TensorView(in.host.storage(), d, l);
+      return in;
+    };
+    const std::int64_t numel = shape_numel(shape, "test");
+    auto check = [&](const Tensor& out, const std::string& what, auto&& want) {
+      const Tensor got = be().download(out);
+      for (std::int64_t i = 0; i < numel; ++i) {
+        const Val g = host_at(got, i), w = want(i);
+        ASSERT_TRUE(same(out.dtype(), g, w)) << what << " shape rank " << r << " i=" << i;
+      }
+    };
+    for (DType d : {DType::F32, DType::F64, DType::I64, DType::C64}) {
+      const Input a = input(d, -1, true), b = input(d, 1, false);
+      Tensor sum = be().allocate(d, shape);
+      const TensorView ab[2] = {a.view, b.view};
+      be().elementwise(OpId::add, ab, sum, CompareDir::EQ);
+      check(sum, std::string("add ") + std::string(dtype_name(d)), [&](std::int64_t i) {
+        Val x = host_at(a.host_view, i), y = host_at(b.host_view, i), z;
+        z.i = x.i + y.i;
+        z.c = x.c + y.c;
+        return z;
+      });
+      Tensor cmp = be().allocate(DType::Bool, shape);
+      be().elementwise(OpId::compare, ab, cmp, CompareDir::NE);
+      check(cmp, std::string("compare ") + std::string(dtype_name(d)), [&](std::int64_t i) {
+        Val z;
+        z.i = is_integer(d) ? host_at(a.host_view, i).i != host_at(b.host_view, i).i
+                            : host_at(a.host_view, i).c != host_at(b.host_view, i).c;
+        z.c = double(z.i);
+        return z;
+      });
+      const Input pred = input(DType::Bool, 0, false), f = input(d, 2, true);
+      Tensor sel = be().allocate(d, shape);
+      const TensorView pf[3] = {pred.view, a.view, f.view};
+      be().elementwise(OpId::select, pf, sel, CompareDir::EQ);
+      check(sel, std::string("select ") + std::string(dtype_name(d)), [&](std::int64_t i) {
+        return host_at(pred.host_view, i).i != 0 ? host_at(a.host_view, i) : host_at(f.host_view, i);
+      });
+      Tensor neg = be().allocate(d, shape);
+      const TensorView na[1] = {a.view};
+      be().elementwise(OpId::neg, na, neg, CompareDir::EQ);
+      check(neg, std::string("neg ") + std::string(dtype_name(d)), [&](std::int64_t i) {
+        Val x = host_at(a.host_view, i);
+        x.i = -x.i;
+        x.c = -x.c;
+        return x;
+      });
+      // fill into a permuted, offset view of a larger tensor: every element of the view set.
+      Tensor base = be().allocate(d, {numel + 5});
+      Layout fl{shape, Strides(shape.size()), 5};
+      std::int64_t st = 1;
+      for (std::int64_t k = r - 1; k >= 0; --k) {
+        fl.strides[static_cast<std::size_t>(k)] = st;
+        st *= shape[static_cast<std::size_t>(k)];
+      }
+      be().fill(TensorView(base.storage(), d, fl), Scalar::of(DType::F64, 2.0));
+      const Tensor filled = be().download(base);
+      for (std::int64_t i = 0; i < numel; ++i) {
+        const Val g = read_elem(filled.storage()->host_data() + fl.offset_of(i) * std::int64_t(dtype_size(d)), d);
+        ASSERT_TRUE(g.c == std::complex<double>(2.0) && (!is_integer(d) || g.i == 2)) << "fill " << dtype_name(d) << " i=" << i;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tenferro::vktest

@@ -527,6 +527,19 @@ TEST_F(GemmGpuTest, SmallProductKernel) {
   }
 }
 
+TEST_F(GemmGpuTest, ShortColumnsRunFourRowsPerInvocation) {
+  // Many short columns with short K (M <= 32, K <= 16, M*N*B >= 2^20): gemm_small with four
+  // outputs per invocation along m by default; M = 27 leaves a partial group of three.
+  EXPECT_TRUE(vk::gemm_uses_small_kernel(27, 729, 3, 64));
+  EXPECT_FALSE(vk::gemm_uses_small_kernel(27, 729, 17, 64));
+  for (DType d : {DType::F64, DType::C32}) {
+    Case c = make_case(d, 27, 729, 3, 64);
+    c.lb = Lay::row;
+    c.beta = 0.5;
+    run(c);
+  }
+}
+
 TEST_F(GemmForcedTest, SmallKernelForced) {
   // "small" forces gemm_small.comp on products the default sends to tiles, with strided
   // operands, conjugation and beta.

@@ -26,6 +26,10 @@ constexpr std::uint32_t kContigVec = 16;   // every stride-1 operand is aligned 
 constexpr std::int64_t kContigElems = 4;   // elements per invocation per grid-stride step
 // Generic strided path: elements per invocation for outputs of at least kStridedMinNumel.
 constexpr std::int64_t kStridedElems = 4, kStridedMinNumel = std::int64_t{1} << 22;
+// Inner-block table of the strided path for rank > 2 (shaders/common/index.glsl): the first axes
+// holding kTabMin..kTab elements, at most kTabOuter axes left; at most kTabGroups workgroups,
+// each walking many blocks so that its table pays off.
+constexpr std::int64_t kTab = 1024, kTabMin = 256, kTabOuter = 48, kTabGroups = 1024;
 
 // permute_<bits>: TA x TB = 1024-element tiles (TA, TB powers of two in [4, 256]), 256
 // invocations (shaders/copy/permute.comp); a group takes axes until it reaches kTile indices.
@@ -225,13 +229,27 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d) {
   L.p.numel = numel;
   L.p.value[0] = d.value[0];
   L.p.value[1] = d.value[1];
-  L.p.rank = static_cast<std::uint32_t>(rank);
   L.p.tag = d.tag;
-  // One invocation per element, or kStridedElems per invocation (the grid-stride loop visits them,
-  // warp-coalesced each pass) for large outputs, where the per-invocation reads of the layout
-  // block would otherwise cost as much as the element (H200, f64 4096 x 4096 outer product).
-  const std::int64_t per_inv = numel >= kStridedMinNumel ? kStridedElems : 1;
-  L.groups = (numel + L.local * per_inv - 1) / (L.local * per_inv);
+  // Rank > 2: the inner-block table when the first axes make a block of kTabMin..kTab elements.
+  std::size_t kin = 0;
+  std::int64_t block = 1;
+  if (rank > 2) {
+    while (kin < rank && block * ls[0].shape[kin] <= kTab) block *= ls[0].shape[kin++];
+    if (kin == 0 || kin == rank || block < kTabMin || block < L.local ||
+        rank - kin > static_cast<std::size_t>(kTabOuter))
+      kin = 0;
+  }
+  L.p.rank = static_cast<std::uint32_t>(rank | kin << 8);
+  if (kin > 0) {
+    L.groups = std::min(numel / block, kTabGroups);
+  } else {
+    // One invocation per element, or kStridedElems per invocation (the grid-stride loop visits
+    // them, warp-coalesced each pass) for large outputs, where the per-invocation reads of the
+    // layout block would otherwise cost as much as the element (H200, f64 4096 x 4096 outer
+    // product).
+    const std::int64_t per_inv = numel >= kStridedMinNumel ? kStridedElems : 1;
+    L.groups = (numel + L.local * per_inv - 1) / (L.local * per_inv);
+  }
   std::optional<FamilyScope> family;
   if (d.kernel == "copy") family.emplace(KernelFamily::permute);
   launch(be, VariantName(d.kernel, d.type, idx64 ? "_idx64" : "").view(), d.op, L, words, {d.operands.data(), nops});

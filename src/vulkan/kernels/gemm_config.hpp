@@ -9,8 +9,8 @@
 // TFG_OPT_WARP_T, f = TFG_OPT_FAST, s = TFG_OPT_SINGLE, r = TFG_OPT_REGDB (double-buffered
 // register fragments), g = TFG_OPT_GROUP (tile order in groups of 8 along m), x = TFG_OPT_NOPAD
 // (unpadded shared rows, XOR swizzle for transposing stores); split 0 = automatic, 1 = never,
-// n >= 2 = n splits (at most one per BK slice of K). "small" forces gemm_small.comp (one
-// invocation per output) instead of a tile.
+// n >= 2 = n splits (at most one per BK slice of K). "small" forces gemm_small.comp (four
+// outputs per invocation along m when M >= 4) instead of a tile.
 //
 // Selection order per gemm call: the override (set_gemm_config_override), else
 // Options::vk_gemm_tile, else gemm_default_config; an override that is not valid for the
@@ -58,8 +58,8 @@ GemmConfig gemm_default_config(DType d, std::int64_t M, std::int64_t N, std::int
 int gemm_splits(const GemmConfig& c, DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
 
 /// True when an unforced call with these extents runs gemm_small.comp (one invocation per
-/// output) instead of the tiled kernel.
-bool gemm_uses_small_kernel(std::int64_t M, std::int64_t N, std::int64_t K);
+/// output, or per four outputs along m) instead of the tiled kernel.
+bool gemm_uses_small_kernel(std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
 
 /// The two above on the device of `be`, which must be a Vulkan backend (tests, bench).
 bool gemm_config_valid_on(Backend& be, DType d, const GemmConfig& c);
