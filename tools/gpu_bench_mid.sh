@@ -7,6 +7,7 @@
 # with carry [".gl", ".gpubench"]. About 5 minutes on an H200.
 set -u
 B=.gpubench
+[ -f "$B/lib.tar.xz" ] && [ ! -d "$B/lib" ] && tar xJf "$B/lib.tar.xz" -C "$B"
 export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"

@@ -18,4 +18,7 @@ cp ../shared/tools/peer_bench.py tools/summarize_bench.py .gpubench/ 2>/dev/null
 cp tools/summarize_bench.py .gpubench/summarize.py
 cp tools/peer_einsum_jax.py tools/peer_gemm_small.py tools/peer_warm.py tools/gpu_bench.sh .gpubench/
 cp data/instances/*.json .gpubench/instances/
+# The shared libraries travel compressed (the device tool carries 64 MiB at most); the run
+# scripts unpack them (tools/gpu_bench.sh).
+tar cJf .gpubench/lib.tar.xz -C .gpubench lib && rm -rf .gpubench/lib
 du -sh .gpubench

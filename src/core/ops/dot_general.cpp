@@ -173,11 +173,11 @@ bool reads_in_place(const Layout& x, const Axes& g0, const Axes& g1, const Axes&
 /// A packed copy at least this large is made in pieces (detail::set_pack_chunk_bytes).
 std::atomic<std::uint64_t> g_pack_chunk_bytes{64ull << 20};
 
-/// x with axis `ax` narrowed to index i (extent 1, same rank).
-TensorView narrow(const TensorView& x, I ax, I i) {
+/// x with axis `ax` narrowed to indices [i, i + len).
+TensorView narrow(const TensorView& x, I ax, I i, I len) {
   Layout l = x.layout();
   l.offset += i * l.strides[static_cast<std::size_t>(ax)];
-  l.shape[static_cast<std::size_t>(ax)] = 1;
+  l.shape[static_cast<std::size_t>(ax)] = len;
   return TensorView(x.storage(), x.dtype(), std::move(l));
 }
 
@@ -190,20 +190,28 @@ int last_nontrivial(const TensorView& x, const Axes& axes) {
 
 void run_gemm(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
               const DotPlan& p, bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
-              const TensorView& c3, TensorView* drop_lhs = nullptr, TensorView* drop_rhs = nullptr);
+              const TensorView& c3, TensorView* drop_lhs = nullptr, TensorView* drop_rhs = nullptr,
+              bool pieces = true);
 
-/// When an operand must be packed and its copy would reach kPackChunkBytes, runs the product
-/// once per index of one axis and returns true: the last batch axis of extent > 1 (both
-/// operands and C's batch range shrink), else the last free axis of extent > 1 of the larger
-/// packed operand (C's row or column range). The index of that axis is the slowest-varying of
-/// its group in C's combined index, so each piece of C is one contiguous range of [M, N, B].
+/// Largest piece of a packed copy made in pieces: a copy under 2 * kPieceBytes is halved.
+constexpr std::uint64_t kPieceBytes = 256ull << 20;
+
+/// When an operand must be packed and its copy would reach the piece size
+/// (detail::set_pack_chunk_bytes), runs the product in a few pieces along one axis and returns
+/// true: the last batch axis of extent > 1 (both operands and C's batch range shrink), else the
+/// last free axis of extent > 1 of the larger packed operand (C's row or column range). That
+/// axis is the slowest-varying of its group in C's combined index, so each piece of C is one
+/// contiguous range of [M, N, B]. Pieces: max(2, copy / kPieceBytes), at most the axis extent
+/// (few and large, so that each product keeps its tiles busy: H200, str_nw_mera_closed_120 ran
+/// 9.8 ms cut into many small pieces against 7.3 ms whole).
 bool run_gemm_in_pieces(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
                         const detail::DotLowering& lw, const DotPlan& p, bool lhs_conj, bool rhs_conj,
                         const Scalar& alpha, const Scalar& beta, const TensorView& c3) {
   const auto es = static_cast<std::uint64_t>(dtype_size(p.dtype));
   const std::uint64_t pack_l = lw.lhs_in_place ? 0 : static_cast<std::uint64_t>(lhs.numel()) * es;
   const std::uint64_t pack_r = lw.rhs_in_place ? 0 : static_cast<std::uint64_t>(rhs.numel()) * es;
-  if (std::max(pack_l, pack_r) < g_pack_chunk_bytes.load(std::memory_order_relaxed)) return false;
+  const std::uint64_t pack = std::max(pack_l, pack_r);
+  if (pack < g_pack_chunk_bytes.load(std::memory_order_relaxed)) return false;
   // The piece: which operands narrow along which axis, and which axis of c3 it slices.
   I ax_l = -1, ax_r = -1, extent = 1;
   int c_axis = 2;
@@ -222,16 +230,20 @@ bool run_gemm_in_pieces(Backend& be, const TensorView& lhs, const TensorView& rh
   } else {
     return false;
   }
-  DotPlan q = p;
-  I* dim = c_axis == 0 ? &q.M : c_axis == 1 ? &q.N : &q.B;
-  *dim /= extent;
-  const I step = *dim * c3.strides()[static_cast<std::size_t>(c_axis)];
-  for (I i = 0; i < extent; ++i) {
+  const I pieces = std::min<I>(extent, std::max<I>(2, static_cast<I>((pack + kPieceBytes - 1) / kPieceBytes)));
+  const I len = (extent + pieces - 1) / pieces;  // indices of the axis per piece (the last: fewer)
+  const I pre = (c_axis == 0 ? p.M : c_axis == 1 ? p.N : p.B) / extent;  // C elements along c_axis per index of the axis
+  const I cstride = c3.strides()[static_cast<std::size_t>(c_axis)];
+  for (I i = 0; i < extent; i += len) {
+    const I n = std::min(len, extent - i);
+    DotPlan q = p;
+    (c_axis == 0 ? q.M : c_axis == 1 ? q.N : q.B) = pre * n;
     Layout lc = c3.layout();
-    lc.shape[static_cast<std::size_t>(c_axis)] = *dim;
-    lc.offset += i * step;
-    run_gemm(be, ax_l >= 0 ? narrow(lhs, ax_l, i) : lhs, ax_r >= 0 ? narrow(rhs, ax_r, i) : rhs, cfg, q, lhs_conj,
-             rhs_conj, alpha, beta, TensorView(c3.storage(), c3.dtype(), std::move(lc)));
+    lc.shape[static_cast<std::size_t>(c_axis)] = pre * n;
+    lc.offset += i * pre * cstride;
+    run_gemm(be, ax_l >= 0 ? narrow(lhs, ax_l, i, n) : lhs, ax_r >= 0 ? narrow(rhs, ax_r, i, n) : rhs, cfg, q,
+             lhs_conj, rhs_conj, alpha, beta, TensorView(c3.storage(), c3.dtype(), std::move(lc)), nullptr, nullptr,
+             false);
   }
   return true;
 }
@@ -243,9 +255,9 @@ bool run_gemm_in_pieces(Backend& be, const TensorView& lhs, const TensorView& rh
 /// (run_gemm_in_pieces; the operands are then kept to the end).
 void run_gemm(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
               const DotPlan& p, bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
-              const TensorView& c3, TensorView* drop_lhs, TensorView* drop_rhs) {
+              const TensorView& c3, TensorView* drop_lhs, TensorView* drop_rhs, bool pieces) {
   const detail::DotLowering lw = detail::lower_dot_general(lhs.layout(), rhs.layout(), cfg);
-  if (run_gemm_in_pieces(be, lhs, rhs, cfg, lw, p, lhs_conj, rhs_conj, alpha, beta, c3)) return;
+  if (pieces && run_gemm_in_pieces(be, lhs, rhs, cfg, lw, p, lhs_conj, rhs_conj, alpha, beta, c3)) return;
   GemmCall call;
   call.a = as_rank3(be, lhs, lw.lhs_groups, {p.M, p.K, p.B}, lw.lhs_in_place);
   if (drop_lhs && !lw.lhs_in_place) *drop_lhs = TensorView();

@@ -14,10 +14,11 @@ thread_local KernelFamily t_family = KernelFamily::other;
 // Compute writes (and transfer writes when `transfer`) made visible to `dst_stage`.
 void memory_barrier(VkCommandBuffer cmd, bool transfer, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
   auto b = vk_struct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | (transfer ? VK_ACCESS_TRANSFER_WRITE_BIT : 0u);
+  b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  if (transfer) b.srcAccessMask |= VK_ACCESS_TRANSFER_WRITE_BIT;
   b.dstAccessMask = dst_access;
-  const VkPipelineStageFlags src_stage =
-      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | (transfer ? VK_PIPELINE_STAGE_TRANSFER_BIT : 0u);
+  VkPipelineStageFlags src_stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+  if (transfer) src_stage |= VK_PIPELINE_STAGE_TRANSFER_BIT;
   vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &b, 0, nullptr, 0, nullptr);
 }
 }  // namespace
