@@ -5,14 +5,17 @@
 #include <cstdint>
 #include <iosfwd>
 
-#include "tenferro/error.hpp"
 #include <vector>
+
+#include "tenferro/error.hpp"
+#include "tenferro/small_vector.hpp"
 
 namespace tenferro {
 
-using Shape = std::vector<std::int64_t>;
-using Strides = std::vector<std::int64_t>;
-using Axes = std::vector<std::int64_t>;
+/// Extents, strides and axis lists: inline up to rank 8, so copying a layout allocates nothing.
+using Shape = SmallVector<std::int64_t, 8>;
+using Strides = SmallVector<std::int64_t, 8>;
+using Axes = SmallVector<std::int64_t, 8>;
 
 /// Product of extents; throws Error{invalid_argument} on a negative extent or int64 overflow.
 std::int64_t shape_numel(const Shape& shape, const char* op = "shape");

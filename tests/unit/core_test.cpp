@@ -49,6 +49,42 @@ TEST(DType, ConvertLatticeMatchesSemanticsTable) {
     }
 }
 
+// SmallVector against std::vector: random edits across the inline/heap boundary (N = 4), with
+// copies and moves of both kinds taken along the way.
+TEST(SmallVector, AgreesWithStdVectorAcrossTheInlineBoundary) {
+  using SV = SmallVector<std::int64_t, 4>;
+  std::mt19937 rng(7);
+  SV s;
+  std::vector<std::int64_t> v;
+  auto same = [&](const SV& x) { return std::vector<std::int64_t>(x.begin(), x.end()) == v; };
+  for (int step = 0; step < 4000; ++step) {
+    const auto val = static_cast<std::int64_t>(rng() % 100);
+    const std::size_t pos = v.empty() ? 0 : rng() % (v.size() + 1);
+    switch (rng() % 9) {
+      case 0: s.push_back(val), v.push_back(val); break;
+      case 1: if (!v.empty()) s.pop_back(), v.pop_back(); break;
+      case 2: s.insert(s.begin() + pos, val), v.insert(v.begin() + pos, val); break;
+      case 3: s.insert(s.begin() + pos, 3, val), v.insert(v.begin() + pos, 3, val); break;
+      case 4: if (pos < v.size()) s.erase(s.begin() + pos), v.erase(v.begin() + pos); break;
+      case 5: s.erase(s.begin(), s.begin() + pos / 2), v.erase(v.begin(), v.begin() + pos / 2); break;
+      case 6: s.resize(pos + 2), v.resize(pos + 2); break;
+      case 7: { SV c = s; s = std::move(c); ASSERT_TRUE(c.empty()); break; }
+      default: { const SV c(s); SV m(std::move(s)); ASSERT_TRUE(same(c)); s = m; } break;
+    }
+    ASSERT_TRUE(same(s)) << "step " << step;
+    if (v.size() > 12) s.clear(), v.clear();
+  }
+  EXPECT_EQ(SV(6, 2), (SV{2, 2, 2, 2, 2, 2}));
+  EXPECT_EQ(SV(3), (SV{0, 0, 0}));
+  EXPECT_EQ(SV(std::vector<std::int64_t>{1, 2}), (SV{1, 2}));
+  EXPECT_LT((SV{1, 2}), (SV{1, 2, 0}));
+  EXPECT_LT((SV{1, 2, 3, 4, 5}), (SV{1, 3}));
+  EXPECT_THROW(SV{1}.at(1), std::out_of_range);
+  std::ostringstream os;
+  os << Shape{2, 3} << Shape{};
+  EXPECT_EQ(os.str(), "[2, 3][]");
+}
+
 TEST(Layout, CompactStridesAreColumnMajor) {
   EXPECT_EQ(compact_strides({3, 4, 5}), (Strides{1, 3, 12}));
   EXPECT_EQ(compact_strides({}), Strides{});

@@ -1,13 +1,18 @@
 // Vulkan runtime on a real device (lavapipe on CI): device probe, allocator reuse / cap /
 // cache, transfers of every dtype, zero-copy mapping, sessions, threads, kernel-detected errors
 // and a tensor larger than maxStorageBufferRange.
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cmath>
+#include <map>
+#include <random>
 #include <thread>
 
 #include "tenferro/ops.hpp"
 #include "vk_test_util.hpp"
+#include "vulkan/backend.hpp"
+#include "vulkan/runtime/allocator.hpp"
 
 namespace tenferro::vktest {
 namespace {
@@ -69,6 +74,50 @@ TEST_F(RuntimeTest, AllocatorReusesFreedMemory) {
     EXPECT_EQ(after.blocks, before.blocks);
     EXPECT_EQ(after.bytes_in_use, before.bytes_in_use);
   }
+}
+
+// The free list under random allocations and frees of mixed sizes (splits, and merges with the
+// previous range, the next, both or neither): in every block holding live allocations, those
+// and the free ranges tile the block exactly, and no two free ranges touch.
+TEST_F(RuntimeTest, AllocatorFreeListTilesBlocksUnderRandomFrees) {
+  vk::Allocator alloc(dynamic_cast<vk::VulkanBackend&>(be()).device(), 0, vk::Allocator::kCacheAuto);
+  std::mt19937 rng(3);
+  std::vector<vk::Allocation> live;
+  auto check_tiling = [&] {
+    std::map<vk::Block*, std::vector<std::pair<VkDeviceSize, VkDeviceSize>>> pieces;
+    for (const vk::Allocation& a : live) pieces[a.block].emplace_back(a.offset, a.size);
+    for (auto& [b, v] : pieces) {
+      for (auto it = b->free_ranges.begin(); it != b->free_ranges.end(); ++it) {
+        v.emplace_back(it->first, it->second);
+        if (std::next(it) != b->free_ranges.end()) {
+          ASSERT_LT(it->first + it->second, std::next(it)->first);
+        }
+      }
+      std::sort(v.begin(), v.end());
+      VkDeviceSize at = 0;
+      for (const auto& [off, size] : v) {
+        ASSERT_EQ(off, at);
+        at += size;
+      }
+      ASSERT_EQ(at, b->size);
+    }
+  };
+  for (int step = 0; step < 4000; ++step) {
+    if (live.empty() || rng() % 5 < 3) {
+      live.push_back(alloc.allocate(100 * (1 + rng() % 80), vk::MemoryIntent::device_local));
+    } else {
+      const std::size_t i = rng() % live.size();
+      alloc.free(live[i]);
+      live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    if (step % 50 == 0) {
+      ASSERT_NO_FATAL_FAILURE(check_tiling()) << "step " << step;
+    }
+  }
+  ASSERT_NO_FATAL_FAILURE(check_tiling());
+  for (const vk::Allocation& a : live) alloc.free(a);
+  EXPECT_EQ(alloc.stats().bytes_in_use, 0u);
+  EXPECT_EQ(alloc.stats().live_allocations, 0u);
 }
 
 TEST_F(RuntimeTest, MemoryCapGivesOutOfMemoryAndDeviceStaysUsable) {

@@ -186,7 +186,7 @@ Tensor op_slice(Backend& be, Inputs in, const json& attrs, const char* op) {
   SliceConfig cfg;
   cfg.start_indices = req_list(attrs, op, "start_indices");
   cfg.limit_indices = req_list(attrs, op, "limit_indices");
-  cfg.strides = opt_list(attrs, op, "strides", Shape(cfg.start_indices.size(), 1));
+  cfg.strides = opt_list(attrs, op, "strides", std::vector<std::int64_t>(cfg.start_indices.size(), 1));
   return slice(be, in[0], cfg);
 }
 
@@ -196,7 +196,7 @@ Tensor op_pad(Backend& be, Inputs in, const json& attrs, const char* op) {
   PadConfig cfg;
   cfg.edge_padding_low = req_list(attrs, op, "edge_padding_low");
   cfg.edge_padding_high = req_list(attrs, op, "edge_padding_high");
-  cfg.interior_padding = opt_list(attrs, op, "interior_padding", Shape(cfg.edge_padding_low.size(), 0));
+  cfg.interior_padding = opt_list(attrs, op, "interior_padding", std::vector<std::int64_t>(cfg.edge_padding_low.size(), 0));
   return pad(be, in[0], cfg, in.size() == 2 ? in[1] : TensorView{});
 }
 

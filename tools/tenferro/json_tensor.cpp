@@ -206,7 +206,7 @@ template <class T> bool close_element(const T& g, const T& e, double rtol) {
 
 }  // namespace
 
-std::string format_list(const std::vector<std::int64_t>& v) {
+std::string format_list(std::span<const std::int64_t> v) {
   std::string s = "[";
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   return s + "]";

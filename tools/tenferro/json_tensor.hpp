@@ -4,6 +4,7 @@
 // column-major: element (i0, i1, ...) lives at colex position i0 + d0*i1 + d0*d1*i2 + ...
 #pragma once
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -43,6 +44,6 @@ std::optional<std::string> compare_tensors(const TensorView& got, const TensorVi
                                            double rtol);
 
 /// Formats a shape or index list as [a, b, c].
-std::string format_list(const std::vector<std::int64_t>& v);
+std::string format_list(std::span<const std::int64_t> v);
 
 }  // namespace tenferro::cli

@@ -107,7 +107,7 @@ template <class F> bool any_offset(const Layout& l, F&& f) {
 bool self_overlaps(const Layout& layout) {
   if (layout.numel() <= 1) return false;
   Layout l = canonical_set(layout);
-  std::vector<std::size_t> order(l.shape.size());
+  SmallVector<std::size_t, 8> order(l.shape.size());  // inline: copy_into runs this per call
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return l.strides[x] < l.strides[y]; });
   // Sufficient condition for injectivity: each stride exceeds the span of the smaller ones.

@@ -8,6 +8,32 @@ namespace tenferro::vk {
 namespace {
 constexpr VkDeviceSize round_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
+// Free-list edits that reuse map nodes, so that the steady allocate/free of equal sizes makes no
+// heap allocation (a split or a merge moves a range's start; an emptied range becomes the spare).
+void add_range(Block& b, VkDeviceSize off, VkDeviceSize size) {
+  if (b.spare.empty()) {
+    b.free_ranges.emplace(off, size);
+    return;
+  }
+  b.spare.key() = off;
+  b.spare.mapped() = size;
+  b.free_ranges.insert(std::move(b.spare));
+}
+void drop_range(Block& b, Block::Ranges::iterator it) {
+  if (b.spare.empty())
+    b.spare = b.free_ranges.extract(it);
+  else
+    b.free_ranges.erase(it);
+}
+/// The range at `it` becomes [off, +size). @pre its neighbours keep their order around `off`.
+void move_range(Block& b, Block::Ranges::iterator it, VkDeviceSize off, VkDeviceSize size) {
+  const auto hint = std::next(it);
+  auto node = b.free_ranges.extract(it);
+  node.key() = off;
+  node.mapped() = size;
+  b.free_ranges.insert(hint, std::move(node));
+}
+
 // Index of the first memory type with all `want` flags (and none of `avoid`), else -1.
 int find_type(const VkPhysicalDeviceMemoryProperties& m, VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid = 0) {
   for (std::uint32_t t = 0; t < m.memoryTypeCount; ++t) {
@@ -83,8 +109,10 @@ Allocation Allocator::allocate(VkDeviceSize size, MemoryIntent intent) {
       if (it->second < need) continue;
       offset = it->first;
       const VkDeviceSize rest = it->second - need;
-      b->free_ranges.erase(it);
-      if (rest) b->free_ranges.emplace(offset + need, rest);
+      if (rest)
+        move_range(*b, it, offset + need, rest);
+      else
+        drop_range(*b, it);
       return true;
     }
     return false;
@@ -141,20 +169,19 @@ void Allocator::free(const Allocation& a, std::uint64_t busy_until) {
   Block* b = a.block;
   b->busy_until = std::max(b->busy_until, busy_until);
   auto next = b->free_ranges.lower_bound(a.offset);
-  VkDeviceSize off = a.offset, sz = a.size;
-  if (next != b->free_ranges.begin()) {  // merge with the previous free range
-    auto prev = std::prev(next);
-    if (prev->first + prev->second == off) {
-      off = prev->first;
-      sz += prev->second;
-      b->free_ranges.erase(prev);
+  const bool join_next = next != b->free_ranges.end() && a.offset + a.size == next->first;
+  auto prev = next == b->free_ranges.begin() ? b->free_ranges.end() : std::prev(next);
+  if (prev != b->free_ranges.end() && prev->first + prev->second == a.offset) {  // grow the previous range
+    prev->second += a.size;
+    if (join_next) {
+      prev->second += next->second;
+      drop_range(*b, next);
     }
+  } else if (join_next) {  // the next range starts earlier
+    move_range(*b, next, a.offset, a.size + next->second);
+  } else {
+    add_range(*b, a.offset, a.size);
   }
-  if (next != b->free_ranges.end() && off + sz == next->first) {
-    sz += next->second;
-    b->free_ranges.erase(next);
-  }
-  b->free_ranges.emplace(off, sz);
   b->used -= a.size;
   in_use_ -= a.size;
   --live_;

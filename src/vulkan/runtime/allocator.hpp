@@ -1,6 +1,8 @@
 // Device memory sub-allocator (STYLE.md B6.2). Large VkDeviceMemory blocks, each bound to one
 // VkBuffer with a buffer device address; allocations are (block, offset, size) ranges with
 // first-fit free lists that coalesce on free. Empty blocks are kept up to a cache limit.
+// Splits and merges reuse the free list's map nodes (one spare per block), so the steady
+// allocate/free of an op chain makes no heap allocation here.
 //
 // Thread safety: none. The owner (VulkanBackend) serializes every call with its device mutex.
 #pragma once
@@ -111,7 +113,9 @@ struct Block {
   std::uint32_t type = 0;
   std::uint64_t address = 0;
   std::byte* mapped = nullptr;
-  std::map<VkDeviceSize, VkDeviceSize> free_ranges;  // offset -> size, non-adjacent
+  using Ranges = std::map<VkDeviceSize, VkDeviceSize>;
+  Ranges free_ranges;  // offset -> size, non-adjacent
+  Ranges::node_type spare;  // a map node kept from an erase for the next new range (no allocation)
   VkDeviceSize used = 0;
   std::uint64_t busy_until = 0;  // queued GPU work may use freed ranges until this value
   // Serves device_local allocations (tensors, freed stream-ordered) or the host-written intents
