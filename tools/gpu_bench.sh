@@ -7,14 +7,7 @@
 # with carry [".gl", ".gpubench"]. Full results land in $OUT; a short table is printed last.
 # About 4-5 minutes on an H200.
 set -u
-B=.gpubench
-[ -f "$B/lib.tar.xz" ] && [ ! -d "$B/lib" ] && tar xJf "$B/lib.tar.xz" -C "$B"
-export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-[ -f "$icd" ] && export VK_DRIVER_FILES="$icd"
-export PYTHONUNBUFFERED=1
+. tools/gpu_env.sh
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1
 date -u > "$OUT/date.txt"
 "$B/tenferro" devices > "$OUT/devices.txt" 2>&1

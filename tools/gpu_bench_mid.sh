@@ -6,14 +6,7 @@
 # Run there:     for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig; sh tools/gpu_bench_mid.sh
 # with carry [".gl", ".gpubench"]. About 5 minutes on an H200.
 set -u
-B=.gpubench
-[ -f "$B/lib.tar.xz" ] && [ ! -d "$B/lib" ] && tar xJf "$B/lib.tar.xz" -C "$B"
-export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-[ -f "$icd" ] && export VK_DRIVER_FILES="$icd"
-export PYTHONUNBUFFERED=1
+. tools/gpu_env.sh
 date -u > "$OUT/date.txt"
 timeout 60 "$B/tenferro_bench_vk" --quick > /dev/null 2>&1
 timeout 60 "$B/tenferro_bench_vk" --quick --chain 2000 > "$OUT/overhead1.txt" 2>&1
