@@ -21,11 +21,18 @@ IDX tf_stride[TF_MAX_OPERANDS];   // stride along axis 0
 IDX tf_stride1[TF_MAX_OPERANDS];  // stride along axis 1 (rank 2)
 IDX tf_ext0;                      // extent of axis 0 (rank 2)
 
+// The table's shared memory (16 KiB, 32 KiB with 64-bit indexing) exists only in pipelines
+// specialized with TF_TAB_ON = 1 (specialization constant 2, set by the host for table
+// dispatches): declared unconditionally it lowers the occupancy of every other strided dispatch
+// (H200: a 4096 x 4096 f64 outer product took 90 us instead of 55).
+layout(constant_id = 2) const uint TF_TAB_ON = 0u;
 #define TF_TAB 1024u       // inner block elements at most (mirrored in dispatch.cpp)
 #define TF_TAB_OUTER 48u   // outer axes at most
-shared IDX tf_tab[TF_TAB * TF_MAX_OPERANDS];          // inner offsets, operand-major
-shared IDX tf_oshape[TF_TAB_OUTER];                   // outer extents
-shared IDX tf_ostride[TF_TAB_OUTER * TF_MAX_OPERANDS];  // outer strides, operand-major
+const uint TF_TAB_N = TF_TAB_ON * (TF_TAB - 1u) + 1u;              // TF_TAB, or 1 without table
+const uint TF_TAB_OUTER_N = TF_TAB_ON * (TF_TAB_OUTER - 1u) + 1u;  // TF_TAB_OUTER, or 1
+shared IDX tf_tab[TF_TAB_N * TF_MAX_OPERANDS];              // inner offsets, operand-major
+shared IDX tf_oshape[TF_TAB_OUTER_N];                       // outer extents
+shared IDX tf_ostride[TF_TAB_OUTER_N * TF_MAX_OPERANDS];    // outer strides, operand-major
 uint tf_kin;                         // inner axes (0: no table)
 uint tf_nout;                        // outer axes
 IDX tf_block;                        // elements of the inner block
@@ -45,7 +52,7 @@ void tf_set_base(uint nops) {
     const IDX e = tf_oshape[k];
     const IDX c = rest % e;
     rest /= e;
-    for (uint j = 0u; j < nops; ++j) tf_base[j] += c * tf_ostride[j * TF_TAB_OUTER + k];
+    for (uint j = 0u; j < nops; ++j) tf_base[j] += c * tf_ostride[j * TF_TAB_OUTER_N + k];
   }
 }
 
@@ -58,7 +65,7 @@ void tf_prepare(uint nops) {
     tf_stride[j] = r == 1u || r == 2u ? IDX(L.v[r + j * (r + 1u) + 1u]) : IDX(0);
     tf_stride1[j] = r == 2u ? IDX(L.v[r + j * (r + 1u) + 2u]) : IDX(0);
   }
-  tf_kin = (p.rank >> 8) & 255u;
+  tf_kin = TF_TAB_ON != 0u ? (p.rank >> 8) & 255u : 0u;
   if (tf_kin == 0u) return;  // uniform: the same push constants for the whole dispatch
   tf_nout = r - tf_kin;
   tf_block = IDX(1);
@@ -73,11 +80,11 @@ void tf_prepare(uint nops) {
       rest /= e;
       for (uint j = 0u; j < nops; ++j) off[j] += c * IDX(L.v[r + j * (r + 1u) + 1u + k]);
     }
-    for (uint j = 0u; j < nops; ++j) tf_tab[j * TF_TAB + t] = off[j];
+    for (uint j = 0u; j < nops; ++j) tf_tab[j * TF_TAB_N + t] = off[j];
   }
   for (uint k = lid; k < tf_nout; k += wg) {
     tf_oshape[k] = IDX(L.v[tf_kin + k]);
-    for (uint j = 0u; j < nops; ++j) tf_ostride[j * TF_TAB_OUTER + k] = IDX(L.v[r + j * (r + 1u) + 1u + tf_kin + k]);
+    for (uint j = 0u; j < nops; ++j) tf_ostride[j * TF_TAB_OUTER_N + k] = IDX(L.v[r + j * (r + 1u) + 1u + tf_kin + k]);
   }
   memoryBarrierShared();
   barrier();
@@ -109,7 +116,7 @@ IDX tf_next(IDX i, uint nops) {
 void operand_offsets(IDX i, uint nops, out IDX offs[TF_MAX_OPERANDS]) {
   uint r = tf_rank();
   if (tf_kin != 0u) {
-    for (uint j = 0u; j < nops; ++j) offs[j] = tf_base[j] + tf_tab[j * TF_TAB + tf_t];
+    for (uint j = 0u; j < nops; ++j) offs[j] = tf_base[j] + tf_tab[j * TF_TAB_N + tf_t];
     return;
   }
   if (r <= 2u) {

@@ -104,6 +104,7 @@ struct Launch {
   std::uint64_t bytes = 0;
   std::int64_t groups = 1;
   std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
+  std::uint32_t aux = 0;  // specialization constant 2 (index.glsl TF_TAB_ON)
 
   void range(std::size_t j, const ByteRange& r) {
     (j == 0 ? writes[nwrites++] : reads[nreads++]) = r;
@@ -116,7 +117,7 @@ struct Launch {
 void launch(VulkanBackend& be, std::string_view variant, int op, Launch& L, std::span<const std::int64_t> words,
             std::span<const TensorView* const> operands) {
   auto guard = be.lock();
-  VkPipeline pipeline = be.pipelines().get(variant, op, L.local);
+  VkPipeline pipeline = be.pipelines().get(variant, op, L.local, L.aux);
   if (!words.empty()) L.p.layout_addr = be.upload_params(words);
   L.p.error_addr = be.error_address();
   VkCommandBuffer cmd = be.recorder().record({L.reads.data(), L.nreads}, {L.writes.data(), L.nwrites}, L.bytes);
@@ -241,6 +242,7 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d) {
   }
   L.p.rank = static_cast<std::uint32_t>(rank | kin << 8);
   if (kin > 0) {
+    L.aux = 1;  // the table's shared memory is declared only in these pipelines
     L.groups = std::min(numel / block, kTabGroups);
   } else {
     // One invocation per element, or kStridedElems per invocation (the grid-stride loop visits

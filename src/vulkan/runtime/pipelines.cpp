@@ -93,18 +93,21 @@ VkShaderModule Pipelines::module(std::string_view variant) {
       .first->second.get();
 }
 
-VkPipeline Pipelines::get(std::string_view variant, int op, std::uint32_t local_size) {
+VkPipeline Pipelines::get(std::string_view variant, int op, std::uint32_t local_size, std::uint32_t aux) {
   auto it = pipelines_.find(variant);
   if (it != pipelines_.end())
     for (const Entry& e : it->second)
-      if (e.op == op && e.local == local_size) return e.pipeline.get();
+      if (e.op == op && e.local == local_size && e.aux == aux) return e.pipeline.get();
   struct Spec {
     std::uint32_t local_size;
     std::int32_t op;
-  } spec{local_size, op};
-  const VkSpecializationMapEntry entries[2] = {{0, offsetof(Spec, local_size), sizeof(std::uint32_t)},
-                                               {1, offsetof(Spec, op), sizeof(std::int32_t)}};
-  VkSpecializationInfo si{2, entries, sizeof(spec), &spec};
+    std::uint32_t aux;
+  } spec{local_size, op, aux};
+  // An id the shader does not declare is ignored (Vulkan spec, VkSpecializationMapEntry).
+  const VkSpecializationMapEntry entries[3] = {{0, offsetof(Spec, local_size), sizeof(std::uint32_t)},
+                                               {1, offsetof(Spec, op), sizeof(std::int32_t)},
+                                               {2, offsetof(Spec, aux), sizeof(std::uint32_t)}};
+  VkSpecializationInfo si{3, entries, sizeof(spec), &spec};
   auto ci = vk_struct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
   ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -117,7 +120,7 @@ VkPipeline Pipelines::get(std::string_view variant, int op, std::uint32_t local_
   TENFERRO_VK_CHECK(vkCreateComputePipelines(device_.get(), cache_.get(), 1, &ci, nullptr, &p));
   if (device_.pipeline_stats()) print_stats(device_.get(), p, variant, op, local_size);
   if (it == pipelines_.end()) it = pipelines_.emplace(std::string(variant), std::vector<Entry>{}).first;
-  it->second.push_back(Entry{op, local_size, Unique<VkPipeline>(device_.get(), p, vkDestroyPipeline)});
+  it->second.push_back(Entry{op, local_size, aux, Unique<VkPipeline>(device_.get(), p, vkDestroyPipeline)});
   ++count_;
   return it->second.back().pipeline.get();
 }

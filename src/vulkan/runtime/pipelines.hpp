@@ -1,9 +1,10 @@
 // Compute pipelines created lazily on first use and cached for the device's lifetime, keyed by
-// (variant, op code, workgroup size); one VkPipelineCache per device (STYLE.md B6.4).
+// (variant, op code, workgroup size, aux); one VkPipelineCache per device (STYLE.md B6.4).
 // Every pipeline shares one layout: no descriptor sets (operands are buffer device addresses),
 // one push-constant range of sizeof(KernelParams).
 //
-// Specialization constants: 0 = local_size_x (workgroup size), 1 = op code (params.h TF_OP_*).
+// Specialization constants: 0 = local_size_x (workgroup size), 1 = op code (params.h TF_OP_*),
+// 2 = aux (a per-family switch; index.glsl: the inner-block table's shared memory, TF_TAB_ON).
 // Thread safety: none; VulkanBackend serializes calls with its device mutex.
 #pragma once
 #include <vulkan/vulkan.h>
@@ -27,9 +28,10 @@ class Pipelines {
   Pipelines(const Pipelines&) = delete;
   Pipelines& operator=(const Pipelines&) = delete;
 
-  /// The pipeline of shader `variant` specialized for `op` and `local_size`.
+  /// The pipeline of shader `variant` specialized for `op`, `local_size` and `aux`.
   /// Unknown variant: Error{internal}. A hit costs one string hash and no allocation.
-  VkPipeline get(std::string_view variant, int op, std::uint32_t local_size = kDefaultWorkgroupSize);
+  VkPipeline get(std::string_view variant, int op, std::uint32_t local_size = kDefaultWorkgroupSize,
+                 std::uint32_t aux = 0);
   VkPipelineLayout layout() const { return layout_.get(); }
   std::size_t size() const { return count_; }
 
@@ -42,6 +44,7 @@ class Pipelines {
   struct Entry {
     int op;
     std::uint32_t local;
+    std::uint32_t aux;
     Unique<VkPipeline> pipeline;
   };
 
@@ -49,7 +52,7 @@ class Pipelines {
   Unique<VkPipelineCache> cache_;
   Unique<VkPipelineLayout> layout_;
   std::map<std::string, Unique<VkShaderModule>, std::less<>> modules_;
-  // variant -> its (op, local size) specializations (a handful each: a linear scan)
+  // variant -> its (op, local size, aux) specializations (a handful each: a linear scan)
   std::unordered_map<std::string, std::vector<Entry>, Hash, std::equal_to<>> pipelines_;
   std::size_t count_ = 0;
 };
