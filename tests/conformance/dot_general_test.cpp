@@ -584,6 +584,55 @@ TEST(DotGeneralCanonicalTest, LargePackedCopiesAreMadeInPieces) {
       }
 }
 
+TEST(DotGeneralCanonicalTest, LargeOutTempsAreMadeInPieces) {
+  // An out view whose groups are not stride chains (every axis stepped by 2) goes through a
+  // compact temp; with the piece size at 1 byte every temp is "large": the product runs in
+  // pieces along the slowest-varying out axis of at least 4 indices, ceil(extent / 4) indices
+  // each. rhs_free: that axis is rhs's free axis (extent 6: {0,1} {2,3} {4,5}); batch: the
+  // batch axis (extent 4, one index each, lhs and rhs narrowed together). Counted on the CPU
+  // backend (one gemm and one temp -> out copy per piece, plus out -> temp when beta reads
+  // out), checked on every backend.
+  DotCase rhs_free;
+  rhs_free.lhs = {3, 4, 5};
+  rhs_free.rhs = {5, 6};
+  rhs_free.cfg = {{}, {}, {2}, {0}};
+  DotCase batch;
+  batch.lhs = {3, 2, 5, 4};
+  batch.rhs = {5, 3, 4};
+  batch.cfg = {{3}, {2}, {2}, {0}};
+  const PackChunkBytes tiny(1);
+  const struct {
+    const DotCase& c;
+    int gemms;
+    double beta;
+  } counted[] = {{rhs_free, 3, 0.0}, {batch, 4, 0.5}};
+  std::uint64_t seed = 1400;
+  for (const auto& k : counted) {
+    SCOPED_TRACE(k.c.describe());
+    CountingBackend be(cpu_backend());
+    std::mt19937_64 rng(seed++);
+    const RefTensor l = random_ref(DType::F64, k.c.lhs, rng), r = random_ref(DType::F64, k.c.rhs, rng);
+    const RefTensor out0 = random_ref(DType::F64, ref_dot_general_shape(k.c.lhs, k.c.rhs, k.c.cfg), rng);
+    const TensorView lv = place(be, l, LayoutCase::compact), rv = place(be, r, LayoutCase::compact);
+    const TensorView ov = place_out(be, out0, OutLayout::strided);
+    be.copies = be.gemms = 0;
+    dot_general_into(be, lv, rv, k.c.cfg, false, false, Scalar::of(DType::F64, 1.0), Scalar::of(DType::F64, k.beta),
+                     ov);
+    EXPECT_EQ(be.gemms, k.gemms);
+    EXPECT_EQ(be.copies, k.gemms * (k.beta != 0.0 ? 2 : 1));
+    EXPECT_EQ(within_bound(ref_dot_general(l, r, k.c.cfg), read(be, ov), DType::F64, 1.0, k.beta, &out0), "");
+  }
+  for (const auto& tb : test_backends())
+    for (DType d : kDotDTypes)
+      for (DotCase c : {rhs_free, batch}) {
+        c.lconj = is_complex(d);
+        check_into(tb, d, c, {OutLayout::strided, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5), false},
+                   seed++);
+        check_into(tb, d, c, {OutLayout::strided, Scalar::of(DType::F64, 1.0), Scalar::of(DType::F64, 0.0), true},
+                   seed++);
+      }
+}
+
 // ---- property test --------------------------------------------------------------------------
 
 std::uint64_t property_seed() {

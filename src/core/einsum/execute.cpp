@@ -35,6 +35,9 @@ struct Instr {
   Layout layout_b;  // mul: b's view (stride 0 along a's labels)
   Shape shape;      // dot, mul: the stored tensor's shape (compact)
   bool out_compact = true;
+  // dot: the out view's groups are stride chains (dot_general_into writes it directly); false
+  // only for the result stored in an output order no GEMM writes (contract_gemm).
+  bool out_direct = true;
   Axes axes;  // reduce_sum: summed axes; transpose: the permutation
   DotGeneralConfig cfg;
   std::vector<int> release;  // slots whose last use is this instruction
@@ -529,20 +532,25 @@ int Planner::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStep
     in.cfg.rhs_batching_dims.push_back(nc + nr + i);
   }
   const Labels dot_order = concat({&fl, &fr, &bt});
-  for (int l : order) in.shape.push_back(extent(l));
+  // The result is stored in output order even when no arrangement of the blocks gives it:
+  // dot_general_into then writes it through a temp, in pieces when large, instead of a final
+  // transpose of the whole result (which would hold it twice).
+  const Labels& store = ci < 0 ? want : order;
+  for (int l : store) in.shape.push_back(extent(l));
   const Layout stored = Layout::compact(in.shape);
-  in.out_compact = order == dot_order;
+  in.out_compact = store == dot_order;
   for (int l : dot_order) {
-    const auto ax = static_cast<std::size_t>(std::find(order.begin(), order.end(), l) - order.begin());
+    const auto ax = static_cast<std::size_t>(std::find(store.begin(), store.end(), l) - store.begin());
     in.layout.shape.push_back(stored.shape[ax]);
     in.layout.strides.push_back(stored.strides[ax]);
   }
+  in.out_direct = in.out_compact || detail::dot_out_in_place(in.layout, fl.size(), fr.size());
 
   // The report: dot_general's own lowering decision.
-  if (report_) report_gemm(L, R, in, order, fl.size(), fr.size(), st);
+  if (report_) report_gemm(L, R, in, store, fl.size(), fr.size(), st);
   Val r;
   r.layout = stored;
-  r.labels = order;
+  r.labels = store;
   r.path_id = id;
   const int dst = in.dst = add(std::move(r));
   instrs_.push_back(std::move(in));
@@ -959,7 +967,18 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
       case Instr::Kind::dot: {
         const TensorView& b = v[static_cast<std::size_t>(in.b)];
         auto last_use = [&](int s) { return std::find(in.release.begin(), in.release.end(), s) != in.release.end(); };
-        if (in.out_compact && in.a != in.b && (last_use(in.a) || last_use(in.b))) {
+        // A result in an order no GEMM writes: a small one is computed in GEMM order and copied
+        // once (its operands freed as they are packed); a large one goes through
+        // dot_general_into, which makes its temp in pieces (detail::pack_chunk_bytes).
+        const bool copy_after = !in.out_direct && static_cast<std::uint64_t>(shape_numel(in.shape, kOp)) *
+                                                          dtype_size(d) < detail::pack_chunk_bytes();
+        auto store = [&](Tensor t) {
+          if (!copy_after) return t;
+          Tensor r = be.allocate(d, in.shape);
+          be.copy(t, TensorView(r.storage(), d, in.layout));
+          return r;
+        };
+        if ((in.out_compact || copy_after) && in.a != in.b && (last_use(in.a) || last_use(in.b))) {
           // Operands at their last use are handed over (this slot's references cleared), so
           // that dot_general frees each as soon as it is packed, before the other is packed.
           auto hand_over = [&](int s) {
@@ -971,9 +990,9 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
             return t;
           };
           TensorView la = hand_over(in.a), lb = hand_over(in.b);
-          own[dst] = detail::dot_general_consuming(be, std::move(la), std::move(lb), in.cfg);
-        } else if (in.out_compact) {
-          own[dst] = dot_general(be, a, b, in.cfg);
+          own[dst] = store(detail::dot_general_consuming(be, std::move(la), std::move(lb), in.cfg));
+        } else if (in.out_compact || copy_after) {
+          own[dst] = store(dot_general(be, a, b, in.cfg));
         } else {
           own[dst] = be.allocate(d, in.shape);
           dot_general_into(be, a, b, in.cfg, false, false, one, zero,

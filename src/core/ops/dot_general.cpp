@@ -13,6 +13,7 @@
 // out view in place when its three groups are chains, else it goes through a compact temp.
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -299,6 +300,60 @@ Tensor dot_general_new(Backend& be, const TensorView& lhs, const TensorView& rhs
   return out;
 }
 
+/// out = alpha * dot + beta * out through a compact temp (out's groups are not stride chains).
+void through_temp(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
+                  const DotPlan& p, bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
+                  const TensorView& out) {
+  Tensor tmp = be.allocate(p.dtype, p.out_shape);
+  if (beta.c != c64(0.0, 0.0)) be.copy(out, tmp);
+  const TensorView c3(tmp.storage(), p.dtype, Layout::compact({p.M, p.N, p.B}));
+  run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, alpha, beta, c3);
+  be.copy(tmp, out);
+}
+
+/// Pieces of a temp made in pieces: at least kTempPieces, so that the temp adds at most a
+/// quarter of out to the memory held (einsum's result in an order no GEMM writes directly,
+/// e.g. str_nw_mera_open_26's 328 MiB result, would otherwise need twice its size).
+constexpr I kTempPieces = 4;
+
+/// through_temp in pieces along one out axis: the slowest-varying out axis with at least
+/// kTempPieces indices (else the one with the most), so that each piece of out is one range;
+/// lhs, rhs (the operand or operands holding that axis) and out narrow together.
+void into_pieces(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
+                 const DotPlan& p, bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
+                 const TensorView& out) {
+  I ax = -1;
+  for (I i = 0; i < out.rank(); ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    if (out.dim(i) < 2) continue;
+    if (ax < 0) {
+      ax = i;
+      continue;
+    }
+    const auto v = static_cast<std::size_t>(ax);
+    const bool big = out.dim(i) >= kTempPieces, big_ax = out.dim(ax) >= kTempPieces;
+    const I si = std::abs(out.strides()[u]), sa = std::abs(out.strides()[v]);
+    if (big != big_ax ? big : big ? si > sa : out.dim(i) > out.dim(ax)) ax = i;
+  }
+  const I nl = static_cast<I>(p.lhs_free.size()), nr = static_cast<I>(p.rhs_free.size());
+  I ax_l = -1, ax_r = -1;
+  if (ax < nl) {
+    ax_l = p.lhs_free[static_cast<std::size_t>(ax)];
+  } else if (ax < nl + nr) {
+    ax_r = p.rhs_free[static_cast<std::size_t>(ax - nl)];
+  } else {
+    ax_l = cfg.lhs_batching_dims[static_cast<std::size_t>(ax - nl - nr)];
+    ax_r = cfg.rhs_batching_dims[static_cast<std::size_t>(ax - nl - nr)];
+  }
+  const I extent = out.dim(ax), pieces = std::min(extent, kTempPieces), len = (extent + pieces - 1) / pieces;
+  for (I i = 0; i < extent; i += len) {
+    const I n = std::min(len, extent - i);
+    const TensorView l = ax_l >= 0 ? narrow(lhs, ax_l, i, n) : lhs, r = ax_r >= 0 ? narrow(rhs, ax_r, i, n) : rhs;
+    const DotPlan q = validate(be, l, r, cfg, "dot_general_into");
+    through_temp(be, l, r, cfg, q, lhs_conj, rhs_conj, alpha, beta, narrow(out, ax, i, n));
+  }
+}
+
 }  // namespace
 
 namespace detail {
@@ -306,6 +361,7 @@ namespace detail {
 bool is_stride_chain(const Layout& l, const Axes& axes) { return chain_of(l, axes).has_value(); }
 
 std::uint64_t set_pack_chunk_bytes(std::uint64_t bytes) { return g_pack_chunk_bytes.exchange(bytes); }
+std::uint64_t pack_chunk_bytes() { return g_pack_chunk_bytes.load(std::memory_order_relaxed); }
 
 bool dot_out_in_place(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free) {
   Axes g[3];
@@ -408,13 +464,14 @@ void dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs,
     run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, c3);
     return;
   }
-  // Through a compact temp: tmp = out (only when beta reads it), tmp = alpha*dot + beta*tmp, out = tmp.
-  Tensor tmp = be.allocate(p.dtype, p.out_shape);
-  const bool reads_out = b.c != c64(0.0, 0.0);
-  if (reads_out) be.copy(out, tmp);
-  const TensorView c3(tmp.storage(), p.dtype, Layout::compact({p.M, p.N, p.B}));
-  run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, c3);
-  be.copy(tmp, out);
+  // Through a compact temp: tmp = out (only when beta reads it), tmp = alpha*dot + beta*tmp,
+  // out = tmp. A large temp is made in pieces along one out axis (into_pieces).
+  const std::uint64_t tmp_bytes = static_cast<std::uint64_t>(out.numel()) * dtype_size(p.dtype);
+  if (tmp_bytes >= g_pack_chunk_bytes.load(std::memory_order_relaxed)) {
+    into_pieces(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, out);
+    return;
+  }
+  through_temp(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, out);
 }
 
 }  // namespace tenferro

@@ -41,6 +41,9 @@ Tensor dot_general_consuming(Backend& be, TensorView lhs, TensorView rhs, const 
 /// exists whole next to it (einsum's device-memory bound). Sets it; returns the previous value
 /// (tests lower it to exercise the pieces on small tensors).
 std::uint64_t set_pack_chunk_bytes(std::uint64_t bytes);
+/// The current value. dot_general_into also makes a temp (its out view's groups not stride
+/// chains) of at least this many bytes in pieces, a quarter of out each at most.
+std::uint64_t pack_chunk_bytes();
 
 /// One stride chain of `axes` of l in the given order (extent-1 axes skipped): consecutive
 /// non-trivial axes satisfy stride[i+1] == stride[i] * extent[i].
