@@ -40,5 +40,6 @@ timeout 120 python3 "$B/peer_warm.py" "$B/peer_bench.py" einsum --no-jax --insta
 timeout 120 python3 "$B/peer_einsum_jax.py" --instances "$B/instances" bin_matmul_1024 nary_matmul_chain_64 \
   lm_batch_likelihood_sentence_3_12d str_nw_mera_open_26 str_nw_mera_closed_120 >> "$OUT/peers.jsonl" 2>> "$OUT/peers_err.txt"
 python3 "$B/summarize.py" "$OUT" | tee "$OUT/summary.txt"
-# One archive of the raw results (the device tool returns a limited number of files).
-(cd "$OUT" && tar czf results.tgz --exclude results.tgz . )
+# One archive of the raw results, and only it and the table left loose: the device tool
+# returns at most 8 files.
+(cd "$OUT" && tar czf /tmp/results.tgz . && find . -type f ! -name summary.txt -delete && mv /tmp/results.tgz .)

@@ -587,15 +587,20 @@ TEST(DotGeneralCanonicalTest, LargePackedCopiesAreMadeInPieces) {
 TEST(DotGeneralCanonicalTest, LargeOutTempsAreMadeInPieces) {
   // An out view whose groups are not stride chains (every axis stepped by 2) goes through a
   // compact temp; with the piece size at 1 byte every temp is "large": the product runs in
-  // pieces along the slowest-varying out axis of at least 4 indices, ceil(extent / 4) indices
-  // each. rhs_free: that axis is rhs's free axis (extent 6: {0,1} {2,3} {4,5}); batch: the
-  // batch axis (extent 4, one index each, lhs and rhs narrowed together). Counted on the CPU
-  // backend (one gemm and one temp -> out copy per piece, plus out -> temp when beta reads
-  // out), checked on every backend.
+  // pieces along one out axis of the larger operand (a batch axis counts for both), of at
+  // least 4 indices, in ceil(extent / 4) indices each. rhs_free: rhs's free axis (extent 14:
+  // 4 + 4 + 4 + 2); lhs_free: lhs's second free axis (extent 4, one index each); batch: the
+  // batch axis (extent 4, lhs and rhs narrowed together). Counted on the CPU backend (one gemm
+  // and one temp -> out copy per piece, plus out -> temp when beta reads out), checked on every
+  // backend.
   DotCase rhs_free;
-  rhs_free.lhs = {3, 4, 5};
-  rhs_free.rhs = {5, 6};
+  rhs_free.lhs = {3, 4, 2};
+  rhs_free.rhs = {2, 14};
   rhs_free.cfg = {{}, {}, {2}, {0}};
+  DotCase lhs_free;
+  lhs_free.lhs = {3, 4, 5};
+  lhs_free.rhs = {5, 6};
+  lhs_free.cfg = {{}, {}, {2}, {0}};
   DotCase batch;
   batch.lhs = {3, 2, 5, 4};
   batch.rhs = {5, 3, 4};
@@ -605,7 +610,7 @@ TEST(DotGeneralCanonicalTest, LargeOutTempsAreMadeInPieces) {
     const DotCase& c;
     int gemms;
     double beta;
-  } counted[] = {{rhs_free, 3, 0.0}, {batch, 4, 0.5}};
+  } counted[] = {{rhs_free, 4, 0.0}, {lhs_free, 4, 0.5}, {batch, 4, 0.5}};
   std::uint64_t seed = 1400;
   for (const auto& k : counted) {
     SCOPED_TRACE(k.c.describe());
@@ -624,7 +629,7 @@ TEST(DotGeneralCanonicalTest, LargeOutTempsAreMadeInPieces) {
   }
   for (const auto& tb : test_backends())
     for (DType d : kDotDTypes)
-      for (DotCase c : {rhs_free, batch}) {
+      for (DotCase c : {rhs_free, lhs_free, batch}) {
         c.lconj = is_complex(d);
         check_into(tb, d, c, {OutLayout::strided, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5), false},
                    seed++);

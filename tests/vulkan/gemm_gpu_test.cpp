@@ -474,7 +474,10 @@ TEST_F(GemmGpuTest, MidLadder) {
   };
   for (const Row& r : {Row{DType::F32, 1000, 1030, 33, "64,128,16,4,8,wf,0"},
                        Row{DType::F32, 520, 530, 70, "64,32,16,4,4,f,0"},
-                       Row{DType::F64, 520, 530, 70, "64,32,16,4,4,f,0"}}) {
+                       Row{DType::F64, 520, 530, 70, "64,32,16,4,4,f,0"},
+                       // f64 few (both extents 128..256) under a wave of 32 x 32 tiles: 16 x 16.
+                       Row{DType::F64, 250, 200, 70, "16,16,16,2,2,-,0"},
+                       Row{DType::F64, 250, 100, 70, "32,32,16,4,4,-,0"}}) {
     // (A device with less shared memory than the tile needs gets it shrunk.)
     if (vk::gemm_config_valid_on(be(), r.d, *vk::parse_gemm_config(r.cfg))) {
       EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config_on(be(), r.d, r.M, r.N, r.K, 1)), r.cfg);

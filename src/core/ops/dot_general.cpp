@@ -17,6 +17,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "core/check.hpp"
 #include "core/ops/dot_general_lowering.hpp"
@@ -316,26 +317,23 @@ void through_temp(Backend& be, const TensorView& lhs, const TensorView& rhs, con
 /// e.g. str_nw_mera_open_26's 328 MiB result, would otherwise need twice its size).
 constexpr I kTempPieces = 4;
 
-/// through_temp in pieces along one out axis: the slowest-varying out axis with at least
-/// kTempPieces indices (else the one with the most), so that each piece of out is one range;
-/// lhs, rhs (the operand or operands holding that axis) and out narrow together.
+/// through_temp in pieces along one out axis, chosen by, in order: an axis of the larger
+/// operand (its free axes, or a batch axis: the operand that may be packed then narrows too,
+/// so that its copy is made once in all, never whole per piece), at least kTempPieces indices,
+/// the slowest-varying in out (each piece of out one range where possible). lhs, rhs (the
+/// operand or operands holding that axis) and out narrow together.
 void into_pieces(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
                  const DotPlan& p, bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
                  const TensorView& out) {
-  I ax = -1;
-  for (I i = 0; i < out.rank(); ++i) {
-    const auto u = static_cast<std::size_t>(i);
-    if (out.dim(i) < 2) continue;
-    if (ax < 0) {
-      ax = i;
-      continue;
-    }
-    const auto v = static_cast<std::size_t>(ax);
-    const bool big = out.dim(i) >= kTempPieces, big_ax = out.dim(ax) >= kTempPieces;
-    const I si = std::abs(out.strides()[u]), sa = std::abs(out.strides()[v]);
-    if (big != big_ax ? big : big ? si > sa : out.dim(i) > out.dim(ax)) ax = i;
-  }
   const I nl = static_cast<I>(p.lhs_free.size()), nr = static_cast<I>(p.rhs_free.size());
+  const bool lhs_larger = lhs.numel() >= rhs.numel();
+  auto score = [&](I i) {
+    const bool of_larger = i >= nl + nr || (i < nl) == lhs_larger;
+    return std::tuple(of_larger, out.dim(i) >= kTempPieces, std::abs(out.strides()[static_cast<std::size_t>(i)]));
+  };
+  I ax = -1;
+  for (I i = 0; i < out.rank(); ++i)
+    if (out.dim(i) >= 2 && (ax < 0 || score(i) > score(ax))) ax = i;
   I ax_l = -1, ax_r = -1;
   if (ax < nl) {
     ax_l = p.lhs_free[static_cast<std::size_t>(ax)];
