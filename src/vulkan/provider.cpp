@@ -21,7 +21,7 @@ const Probe& probe() {
       Instance instance(false);
       const auto pds = physical_devices(instance.get());
       for (std::size_t i = 0; i < pds.size(); ++i) {
-        const DeviceCaps c = query_caps(pds[i]);
+        const DeviceCaps c = query_caps(pds[i], instance.get());
         if (!c.missing().empty()) continue;  // listed only when tenferro can run on it
         DeviceInfo d;
         d.backend = "vulkan";

@@ -18,6 +18,43 @@ const char* type_name(VkPhysicalDeviceType t) {
   }
 }
 std::string yes(bool b) { return b ? "yes" : "no"; }
+
+const char* component_name(VkComponentTypeNV t) {
+  switch (t) {
+    case VK_COMPONENT_TYPE_FLOAT16_NV: return "f16";
+    case VK_COMPONENT_TYPE_FLOAT32_NV: return "f32";
+    case VK_COMPONENT_TYPE_FLOAT64_NV: return "f64";
+    case VK_COMPONENT_TYPE_SINT8_NV: return "s8";
+    case VK_COMPONENT_TYPE_SINT16_NV: return "s16";
+    case VK_COMPONENT_TYPE_SINT32_NV: return "s32";
+    case VK_COMPONENT_TYPE_SINT64_NV: return "s64";
+    case VK_COMPONENT_TYPE_UINT8_NV: return "u8";
+    case VK_COMPONENT_TYPE_UINT16_NV: return "u16";
+    case VK_COMPONENT_TYPE_UINT32_NV: return "u32";
+    case VK_COMPONENT_TYPE_UINT64_NV: return "u64";
+    default: return "other";
+  }
+}
+
+/// VK_NV_cooperative_matrix's shapes as "MxNxK A,B,C->D" (the scope is always a subgroup).
+std::vector<std::string> cooperative_shapes(VkInstance instance, VkPhysicalDevice pd) {
+  auto get = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV>(
+      vkGetInstanceProcAddr(instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV"));
+  if (!get) return {};
+  std::uint32_t n = 0;
+  if (get(pd, &n, nullptr) != VK_SUCCESS) return {};
+  std::vector<VkCooperativeMatrixPropertiesNV> props(
+      n, vk_struct<VkCooperativeMatrixPropertiesNV>(VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV));
+  if (get(pd, &n, props.data()) != VK_SUCCESS) return {};
+  std::vector<std::string> out;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const auto& q = props[i];
+    out.push_back(std::to_string(q.MSize) + "x" + std::to_string(q.NSize) + "x" + std::to_string(q.KSize) + " " +
+                  component_name(q.AType) + "," + component_name(q.BType) + "," + component_name(q.CType) + "->" +
+                  component_name(q.DType));
+  }
+  return out;
+}
 std::string mib(std::uint64_t b) { return std::to_string(b >> 20) + " MiB"; }
 }  // namespace
 
@@ -30,7 +67,7 @@ std::vector<VkPhysicalDevice> physical_devices(VkInstance instance) {
   return out;
 }
 
-DeviceCaps query_caps(VkPhysicalDevice pd) {
+DeviceCaps query_caps(VkPhysicalDevice pd, VkInstance instance) {
   DeviceCaps c;
   auto f12 = vk_struct<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
   auto f11 = vk_struct<VkPhysicalDeviceVulkan11Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
@@ -76,10 +113,12 @@ DeviceCaps query_caps(VkPhysicalDevice pd) {
   std::vector<VkExtensionProperties> exts(n);
   vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, exts.data());
   for (const auto& e : exts)
-    if (std::strcmp(e.extensionName, "VK_KHR_cooperative_matrix") == 0 ||
-        std::strcmp(e.extensionName, "VK_NV_cooperative_matrix") == 0)
+    if (std::strcmp(e.extensionName, "VK_KHR_cooperative_matrix") == 0) {
       c.cooperative_matrix = true;
-    else if (std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0)
+    } else if (std::strcmp(e.extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0) {
+      c.cooperative_matrix = true;
+      if (instance != VK_NULL_HANDLE) c.cooperative_shapes = cooperative_shapes(instance, pd);
+    } else if (std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0)
       c.executable_properties = true;
 
   vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
@@ -143,6 +182,11 @@ std::vector<std::string> DeviceCaps::describe() const {
   d.push_back("shared memory: " + std::to_string(max_shared_memory / 1024) + " KiB");
   d.push_back("maxComputeWorkGroupCount[0]: " + std::to_string(max_group_count_x));
   d.push_back("cooperative matrix: " + yes(cooperative_matrix));
+  if (!cooperative_shapes.empty()) {
+    std::string list;
+    for (const std::string& c : cooperative_shapes) list += (list.empty() ? "" : "; ") + c;
+    d.push_back("cooperative matrix shapes (NV, subgroup): " + list);
+  }
   d.push_back("pipeline executable properties: " + yes(executable_properties));
   d.push_back("f32 denormals: " + std::string(denorm_preserve_f32 ? "preserved (shaders ask for it)" : "device default"));
   const std::string miss = missing();
@@ -155,7 +199,7 @@ Device::Device(int ordinal, bool validation, bool pipeline_stats) : instance_(st
   TENFERRO_CHECK(ordinal >= 0 && static_cast<std::size_t>(ordinal) < pds.size(), invalid_argument, "vulkan",
                  "ordinal", "Vulkan device ordinal ", ordinal, " does not exist (", pds.size(), " devices)");
   physical_ = pds[static_cast<std::size_t>(ordinal)];
-  caps_ = query_caps(physical_);
+  caps_ = query_caps(physical_, instance_->get());
   const std::string miss = caps_.missing();
   TENFERRO_CHECK(miss.empty(), unsupported, "vulkan", "ordinal", "device ", ordinal, " (", caps_.name,
                  ") cannot run tenferro: needs ", miss);

@@ -20,6 +20,9 @@ struct DeviceCaps {
   bool storage8 = false, storage16 = false;
   bool buffer_device_address = false, timeline_semaphore = false;
   bool cooperative_matrix = false;  // VK_KHR_cooperative_matrix or VK_NV_cooperative_matrix
+  // The NV extension's supported shapes, "MxNxK A,B,C->D scope" (listed by `tenferro devices`;
+  // empty when the extension or the instance was not given to query_caps).
+  std::vector<std::string> cooperative_shapes;
   bool executable_properties = false;  // VK_KHR_pipeline_executable_properties
   bool denorm_preserve_f32 = false;    // shaderDenormPreserveFloat32: shaders get DenormPreserve 32
   std::uint32_t subgroup_size = 0;
@@ -40,7 +43,8 @@ struct DeviceCaps {
   std::vector<std::string> describe() const;
 };
 
-DeviceCaps query_caps(VkPhysicalDevice pd);
+/// The capabilities of pd. With its instance, the cooperative-matrix shapes are listed too.
+DeviceCaps query_caps(VkPhysicalDevice pd, VkInstance instance = VK_NULL_HANDLE);
 /// All physical devices of an instance, in enumeration order (the ordinal is the index).
 std::vector<VkPhysicalDevice> physical_devices(VkInstance instance);
 
