@@ -108,8 +108,12 @@ void Recorder::set_family(KernelFamily f) { t_family = f; }
 
 bool Recorder::should_flush() const {
   if (commands_ >= kMaxCommands || bytes_ >= kMaxBytes) return true;
-  // Early submission: at most one semaphore query per batch.
-  return commands_ == early_ && completed() >= submitted_;
+  // Early submission once the batch holds early() commands and the GPU has finished what was
+  // submitted: checked every kIdleCheck commands from then on (one semaphore query each), so a
+  // GPU that finishes while the batch fills up is fed again within kIdleCheck commands instead
+  // of idling until kMaxCommands or the session end (H200, str_nw_mera_closed_120: 0.6 ms of
+  // its 6.4 idle).
+  return commands_ >= early_ && (commands_ - early_) % kIdleCheck == 0 && completed() >= submitted_;
 }
 
 bool Recorder::profile_start() {

@@ -4,7 +4,8 @@
 // so ordering across batches needs no tracking (STYLE.md B6.3).
 //
 // Batching: a batch is submitted at kMaxCommands commands or kMaxBytes bytes, and earlier when
-// the GPU has finished everything submitted and the batch holds early() commands, so that a
+// the GPU has finished everything submitted and the batch holds early() commands or more
+// (asked every kIdleCheck commands), so that a
 // long chain of small ops starts the GPU after kEarlyCommands ops instead of kMaxCommands. The
 // early threshold doubles with each batch submitted at it (32, 64, 128, then kMaxCommands) and
 // is reset by reset_batching() (the backend calls it at session begin/end and synchronize), so
@@ -35,6 +36,8 @@ class Recorder {
   static constexpr std::uint32_t kMaxCommands = 256;
   static constexpr std::uint64_t kMaxBytes = 512ull << 20;
   static constexpr std::uint32_t kEarlyCommands = 32;
+  /// From early() commands on, should_flush() asks the GPU every kIdleCheck commands.
+  static constexpr std::uint32_t kIdleCheck = 8;
 
   explicit Recorder(const Device& device);
   ~Recorder();
