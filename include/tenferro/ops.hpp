@@ -97,6 +97,9 @@ Tensor reduce(Backend& be, OpId op, const TensorView& x, const Axes& axes);
 Tensor dot_general(Backend& be, const TensorView& lhs, const TensorView& rhs,
                    const DotGeneralConfig& cfg, bool lhs_conj = false, bool rhs_conj = false);
 /// out = alpha * dot + beta * out (beta == 0 never reads out). out: a view of the result shape.
+/// An out view whose lhs-free, rhs-free and batch axes each form one stride chain is written in
+/// place; any other goes through a compact temp (in pieces of at most a quarter of out when the
+/// temp would reach 64 MiB), so it costs one more copy of out.
 void dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs,
                       const DotGeneralConfig& cfg, bool lhs_conj, bool rhs_conj,
                       const Scalar& alpha, const Scalar& beta, const TensorView& out);

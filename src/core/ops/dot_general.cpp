@@ -10,7 +10,8 @@
 // [contract, free, batch] (rhs). The contracting pairs may be visited in any order, so when
 // config order does not give chains, orders sorted by lhs or rhs stride are tried too.
 // The output is compact [lhs free, rhs free, batch] = c [M,N,B]; dot_general_into writes its
-// out view in place when its three groups are chains, else it goes through a compact temp.
+// out view in place when its three groups are chains, else it goes through a compact temp,
+// made in pieces of at most a quarter of out when it would reach detail::pack_chunk_bytes().
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
