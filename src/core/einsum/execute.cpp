@@ -36,7 +36,8 @@ struct Instr {
   Shape shape;      // dot, mul: the stored tensor's shape (compact)
   bool out_compact = true;
   // dot: the out view's groups are stride chains (dot_general_into writes it directly); false
-  // only for the result stored in an output order no GEMM writes (contract_gemm).
+  // for a value stored in an order no GEMM writes: the result in output order, or a large
+  // intermediate in the order its consumer reads in place (contract_gemm, consumer_order).
   bool out_direct = true;
   Axes axes;  // reduce_sum: summed axes; transpose: the permutation
   DotGeneralConfig cfg;
@@ -994,7 +995,7 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
       case Instr::Kind::dot: {
         const TensorView& b = v[static_cast<std::size_t>(in.b)];
         auto last_use = [&](int s) { return std::find(in.release.begin(), in.release.end(), s) != in.release.end(); };
-        // A result in an order no GEMM writes: a small one is computed in GEMM order and copied
+        // A value in an order no GEMM writes: a small one is computed in GEMM order and copied
         // once (its operands freed as they are packed); a large one goes through
         // dot_general_into, which makes its temp in pieces (detail::pack_chunk_bytes).
         const bool copy_after = !in.out_direct && static_cast<std::uint64_t>(shape_numel(in.shape, kOp)) *

@@ -214,7 +214,7 @@ bool run_gemm_in_pieces(Backend& be, const TensorView& lhs, const TensorView& rh
   const std::uint64_t pack_l = lw.lhs_in_place ? 0 : static_cast<std::uint64_t>(lhs.numel()) * es;
   const std::uint64_t pack_r = lw.rhs_in_place ? 0 : static_cast<std::uint64_t>(rhs.numel()) * es;
   const std::uint64_t pack = std::max(pack_l, pack_r);
-  if (pack < g_pack_chunk_bytes.load(std::memory_order_relaxed)) return false;
+  if (pack < detail::pack_chunk_bytes()) return false;
   // The piece: which operands narrow along which axis, and which axis of c3 it slices.
   I ax_l = -1, ax_r = -1, extent = 1;
   int c_axis = 2;
@@ -466,7 +466,7 @@ void dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs,
   // Through a compact temp: tmp = out (only when beta reads it), tmp = alpha*dot + beta*tmp,
   // out = tmp. A large temp is made in pieces along one out axis (into_pieces).
   const std::uint64_t tmp_bytes = static_cast<std::uint64_t>(out.numel()) * dtype_size(p.dtype);
-  if (tmp_bytes >= g_pack_chunk_bytes.load(std::memory_order_relaxed)) {
+  if (tmp_bytes >= detail::pack_chunk_bytes()) {
     into_pieces(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, out);
     return;
   }

@@ -125,7 +125,6 @@ constexpr I kWaveTiles = 128;  // about one wave of an H200's 132 SMs
 constexpr GemmConfig kFewFinerF64 = {16, 16, 16, 2, 2, kNoOpts, 0};
 constexpr I kFewFinerMin = 128;
 
-
 // A medium product whose large-tile grid (all batches) has at least this many tiles runs on the
 // large configuration (sweep: f64 1024 x 256^3 went from 4.1 to 16.4 TFLOP/s); with fewer tiles
 // and both extents <= 256, or one extent <= 32 (narrow products such as 400 x 21), it runs on the

@@ -207,6 +207,7 @@ void scatter_kernel(VulkanBackend& be, const TensorView& out, const TensorView& 
   // layout is injective (its offsets span exactly numel elements).
   const Layout& ol = out.layout();
   const bool unique = updates.numel() == g.words[TF_IX_WIN_NUMEL] && ol.max_offset() - ol.min_offset() + 1 == out.numel();
+  I64 max_groups = 0;  // no cap
   if (unique) {
     op |= TF_SC_UNIQUE;
   } else if (needs_locks(out.dtype(), cfg.combiner)) {
@@ -215,21 +216,21 @@ void scatter_kernel(VulkanBackend& be, const TensorView& out, const TensorView& 
     locks = be.allocate(DType::I32, {n});
     fill_kernel(be, locks, Scalar::of_int(DType::I32, 0));
     g.words[TF_IX_LOCK_MASK] = n - 1;
-    // Fences around the locked read-modify-write order the element's atomics with the lock on
-    // a GPU. On CPU implementations (lavapipe/llvmpipe) they are left out: a memory barrier
-    // inside the divergent lock loop loses updates there, and so do acquire/release semantics
-    // on the lock's atomics (observed with Mesa 22.3 lavapipe).
+    // A GPU gets fences around the locked read-modify-write, ordering the element's atomics
+    // with the lock. CPU implementations (lavapipe/llvmpipe) get neither fences (a memory
+    // barrier inside the divergent lock loop loses updates there, and so do acquire/release
+    // semantics on the lock's atomics) nor more than one workgroup: Mesa 22.3 lavapipe also
+    // loses locked updates when workgroups run on different CPU threads
+    // (tests/vulkan/indexing_gpu_test.cpp, ScatterWithHeavyDuplicates: f64/c64 add failed in
+    // about 1 of 8 runs with two test processes on two cores), while the lanes of one
+    // workgroup take their atomics one after the other (the grid-stride loop covers every
+    // update).
     if (be.device().caps().device_type != VK_PHYSICAL_DEVICE_TYPE_CPU) op |= TF_SC_FENCES;
+    else max_groups = 1;
     operands.push_back(locks);
   }
-  // Mesa 22.3 lavapipe also loses locked updates when workgroups run on different CPU threads
-  // (tests/vulkan/indexing_gpu_test.cpp, ScatterWithHeavyDuplicates: f64/c64 add failed in
-  // about 1 of 8 runs with two test processes on two cores), while the lanes of one workgroup
-  // take their atomics one after the other: a CPU device runs a locked scatter as one
-  // workgroup (the grid-stride loop covers every update).
-  const bool one_group = !unique && operands.size() == 4 && be.device().caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
   const std::string variant = "scatter_" + type_tag(out.dtype()) + (g.reach >= kIdx32Limit ? "_idx64" : "");
-  record_indexing(be, variant, op, OpId::scatter, updates, operands, g.words, one_group ? 1 : 0);
+  record_indexing(be, variant, op, OpId::scatter, updates, operands, g.words, max_groups);
 }
 
 }  // namespace tenferro::vk

@@ -20,7 +20,7 @@ struct DeviceCaps {
   bool storage8 = false, storage16 = false;
   bool buffer_device_address = false, timeline_semaphore = false;
   bool cooperative_matrix = false;  // VK_KHR_cooperative_matrix or VK_NV_cooperative_matrix
-  // The NV extension's supported shapes, "MxNxK A,B,C->D scope" (listed by `tenferro devices`;
+  // The NV extension's supported shapes, "MxNxK A,B,C->D" (subgroup scope; listed by `tenferro devices`;
   // empty when the extension or the instance was not given to query_caps).
   std::vector<std::string> cooperative_shapes;
   bool executable_properties = false;  // VK_KHR_pipeline_executable_properties
