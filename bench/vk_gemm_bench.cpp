@@ -17,7 +17,8 @@
 // warm-up calls (the first compiles the pipeline), `reps` timed calls (default 5; 30 for cases
 // under 1 GFLOP), median, 16 sampled outputs checked. One JSON line per configuration, one
 // "best" line per case, one "summary" line. A case stops starting configurations after S
-// seconds (default 25), the sweep after --total seconds (default 210).
+// seconds (default 25), the sweep after --total seconds (default 210). `--configs "A B ..."`
+// replaces the candidate list by the default and the given configurations.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -342,11 +343,26 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
   return out;
 }
 
-bool sweep_case(Backend& be, const BenchCase& c, int reps, double budget) {
+/// `--configs "A B ..."`: the default, then exactly these configurations (invalid ones dropped).
+std::vector<vk::GemmConfig> listed_candidates(Backend& be, const BenchCase& c, const std::string& list) {
+  std::vector<vk::GemmConfig> out = {vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B)};
+  std::size_t at = 0;
+  while (at < list.size()) {
+    const std::size_t end = std::min(list.find(' ', at), list.size());
+    const auto g = vk::parse_gemm_config(std::string_view(list).substr(at, end - at));
+    if (g && vk::gemm_config_valid_on(be, c.d, *g) && std::find(out.begin(), out.end(), *g) == out.end())
+      out.push_back(*g);
+    at = end + 1;
+  }
+  return out;
+}
+
+bool sweep_case(Backend& be, const BenchCase& c, int reps, double budget, const std::string& configs) {
   const auto t0 = Clock::now();
   Problem pr(be, c);
   const int r = pr.flops() < 1e9 ? std::max(reps, 30) : reps;
-  const std::vector<vk::GemmConfig> cands = sweep_candidates(be, c);
+  const std::vector<vk::GemmConfig> cands =
+      configs.empty() ? sweep_candidates(be, c) : listed_candidates(be, c, configs);
   const std::string dflt = vk::gemm_config_string(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
   double best = 0, dflt_tf = 0;
   std::string best_cfg = "none";
@@ -391,12 +407,14 @@ int main(int argc, char** argv) {
   int reps = 0;
   double budget = 25, total = 210;
   bool sweep = false, stream = false;
+  std::string configs;  // sweep: explicit candidate list
   std::vector<std::string> names;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
     else if (arg == "--budget" && i + 1 < argc) budget = std::atof(argv[++i]);
     else if (arg == "--total" && i + 1 < argc) total = std::atof(argv[++i]);
+    else if (arg == "--configs" && i + 1 < argc) configs = argv[++i];
     else if (arg == "sweep") sweep = true;
     else if (arg == "--stream") stream = true;
     else names.emplace_back(arg);
@@ -443,7 +461,7 @@ int main(int argc, char** argv) {
         std::printf("{\"case\":\"%s\",\"skipped\":\"total budget spent\"}\n", c.name);
         continue;
       }
-      ok &= sweep_case(be, c, reps, std::min(budget, left));
+      ok &= sweep_case(be, c, reps, std::min(budget, left), configs);
     }
   } catch (const std::exception& e) {
     std::printf("error: %s\n", e.what());

@@ -21,6 +21,9 @@ struct Options {
   // TENFERRO_VK_GEMM_TILE: "bm,bn,bk,tm,tn[,opts[,split]]" forces the Vulkan gemm configuration
   // (src/vulkan/kernels/gemm_config.hpp; tuning only, ignored when invalid). "" = automatic.
   std::string vk_gemm_tile;
+  // TENFERRO_VK_GEMM_WAVES=0: the gemm tile choice ignores the device's SM count (no wave model,
+  // src/vulkan/kernels/gemm.cpp: the size classes decide). Comparison runs only; default on.
+  bool vk_gemm_waves = true;
   // TENFERRO_VK_SPIN_US: microseconds a synchronization polls the GPU's progress before it
   // blocks in the driver (not on CPU devices such as lavapipe). Default 2000; 0 = block at once.
   std::uint32_t vk_spin_us = 2000;

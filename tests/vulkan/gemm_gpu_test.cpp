@@ -14,6 +14,7 @@
 
 #include "vk_test_util.hpp"
 #include "vulkan/kernels/gemm_config.hpp"
+#include "vulkan/runtime/device.hpp"
 
 namespace tenferro::vktest {
 namespace {
@@ -395,6 +396,30 @@ TEST_F(GemmForcedTest, RegisterDoubleBuffer) {
   run_with("64,32,8,4,4,wfr,1", c, 3);
 }
 
+// Rolled slice loops (n / p / q: 1 / 2 / 4 k steps per iteration, specialization constant 2):
+// every dtype with edge tiles and partial slices, fast path, warp maps and split K; the f64
+// default of long-K products (128,64,8,4,8,fq) with strided, reversed and misaligned operands.
+TEST_F(GemmForcedTest, RolledSliceLoop) {
+  run_layouts({{Lay::col, Lay::col, Lay::col}, {Lay::row, Lay::row, Lay::padded}, {Lay::reversed, Lay::misaligned, Lay::col}},
+              [](int i) { return i == 0 ? "64,64,16,4,4,fn,1" : i == 1 ? "64,64,16,4,4,p,1" : "64,64,16,4,4,wfq,1"; });
+  Case c = make_case(DType::F64, 130, 129, 41, 2);
+  c.la = Lay::row;
+  c.lb = Lay::reversed;
+  c.beta = -1.0;
+  run_with("128,64,8,4,8,fq", c);
+  c.lb = Lay::misaligned;
+  run_with("128,64,8,4,8,fq,3", c, 2, true);  // split K with a rolled loop
+  c = make_case(DType::C64, 33, 40, 19, 2);
+  c.conj_a = true;
+  c.lb = Lay::row;
+  run_with("32,32,4,4,4,fq,1", c);
+  c = make_case(DType::C32, 65, 65, 17, 1);
+  c.conj_b = true;
+  c.alpha = c128(0.5, -1.0);
+  c.beta = c128(1.0, 0.5);
+  run_with("64,64,8,4,4,tfp,1", c);
+}
+
 // TFG_OPT_GROUP (g): tile order in groups of 8 tile rows; tile rows not a multiple of 8 (short
 // last group), several batches; with r and x too (this test also runs under validation).
 TEST_F(GemmForcedTest, TileGroups) {
@@ -487,6 +512,49 @@ TEST_F(GemmGpuTest, MidLadder) {
     c.la = Lay::row;
     run(c);
   }
+}
+
+// The wave model (gemm.cpp): f64 products of at least a wave of large tiles on a device that
+// reports its SM count (here an H200's caps, whatever device runs the test). The expected
+// choices are the measured best of the sixth session's H200 run (bench/RESULTS.md); without an
+// SM count (lavapipe, other vendors) the size classes decide as before.
+TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
+  vk::DeviceCaps h200;
+  h200.sm_count = 132;
+  h200.max_shared_memory = 48 * 1024;
+  h200.max_group_size_x = 1024;
+  h200.max_group_count_x = 1u << 31;
+  h200.f64 = true;
+  struct Row {
+    I M, N, K;
+    const char* cfg;
+  };
+  // The rolled 128 x 64 tile (long K only) and the 64 x 128 tile split in 4 measured the same at
+  // 990 x 2187 x 4620 (1.283 ms; unsplit 1.79).
+  for (const Row& r : {Row{990, 2187, 4620, "128,64,8,4,8,fq,4"},   // 288 large tiles: 1.09 waves unsplit
+                       Row{7290, 399, 4320, "128,64,8,4,8,fq,4"},   // 1.68 ms; 64 x 128 unsplit 2.14
+                       Row{4096, 4096, 4096, "128,64,8,4,8,fq,1"},  // 7.41 ms vs 7.65
+                       Row{540, 58320, 136, "64,128,16,8,8,fs,1"},   // many waves, short K
+                       Row{2160, 3672, 360, "64,128,16,8,8,fs,1"},
+                       Row{243, 6561, 729, "64,128,16,8,8,fs,1"},    // K <= 729: not the rolled tile
+                       Row{399, 4320, 594, "64,128,16,8,8,fs,1"},    // was the medium tile (0.29 vs 0.18 ms)
+                       Row{177147, 243, 50, "64,128,16,8,8,fs,1"},   // 0.48 ms vs 0.53 on 64 x 64
+                       // N = 136: 53 % of two 128-wide columns. Measured 0.157 ms on the chosen
+                       // 64 x 64, 0.137 on 64 x 32 (the model ranks them the other way round,
+                       // within its error), 0.198 on 64 x 128.
+                       Row{9720, 136, 441, "64,64,8,4,4,wf,1"}})
+    EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, r.M, r.N, r.K, 1, h200)), r.cfg)
+        << r.M << " x " << r.N << " x " << r.K;
+  // Under a wave of large tiles (f64 1024^3: 128 tiles) and without an SM count: the classes.
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 1024, 1024, 1024, 1, h200)),
+            "128,64,8,4,8,fq,0");
+  vk::DeviceCaps anon = h200;
+  anon.sm_count = 0;
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 990, 2187, 4620, 1, anon)),
+            "64,128,16,8,8,fs,0");
+  // f32 keeps its table (not modelled).
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 990, 2187, 4620, 1, h200)),
+            "128,128,16,8,8,f,0");
 }
 
 TEST_F(GemmForcedTest, TallSkinny) {

@@ -67,6 +67,9 @@ struct DefaultRow {
 constexpr std::uint32_t kNoOpts = 0;
 constexpr std::uint32_t kF = TFG_OPT_FAST, kFS = TFG_OPT_FAST | TFG_OPT_SINGLE, kWF = TFG_OPT_WARP | TFG_OPT_FAST;
 constexpr std::uint32_t kWFS = kWF | TFG_OPT_SINGLE;
+// f64 128 x 64, 4 x 8 per thread, the slice loop rolled by 4 (182 registers on the H200: one
+// workgroup per SM; the unrolled loop of the same tile: 12.2 TFLOP/s at 4096^3, this 18.5).
+constexpr GemmConfig kF64Rolled = {128, 64, 8, 4, 8, kF, 0, false, 4};
 constexpr DefaultRow kDefaults[] = {
     // Large (and medium with enough tiles to fill the device): best of the H200 sweep of
     // 2026-11-29 (bench/RESULTS.md, issue 5).
@@ -78,7 +81,7 @@ constexpr DefaultRow kDefaults[] = {
     // sweep, f64 1024^3: 14.5 TFLOP/s vs 10.8 on the large tile, both unsplit; 9.3 split in 2-4).
     // First rung of the mid ladder (kMidFiner below); complex keeps its large tile.
     {DType::F32, SizeClass::mid, {128, 128, 16, 8, 8, kF, 0}},
-    {DType::F64, SizeClass::mid, {128, 64, 16, 8, 4, kWFS, 0}},
+    {DType::F64, SizeClass::mid, kF64Rolled},  // sixth session: 1024^3 0.140 ms vs 0.146 (128 x 64 8 x 4 wfs)
     {DType::C32, SizeClass::mid, {128, 128, 8, 8, 4, kWF, 0}},
     {DType::C64, SizeClass::mid, {64, 32, 8, 4, 4, kNoOpts, 0}},
     {DType::F32, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
@@ -147,6 +150,84 @@ constexpr std::uint64_t kSplitMaxScratch = 256ull << 20;
 /// Output tiles of configuration c over an M x N x B product (all batches).
 I tiles_of(const GemmConfig& c, I M, I N, I B) { return ((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn) * B; }
 
+// Wave model (f64 on NVIDIA devices, whose SM count DeviceCaps reports): for products of at
+// least one wave of large tiles, the tile and the number of K splits are chosen by estimated
+// time instead of the size class. A dispatch runs its tiles in waves of per_sm * SMs resident
+// workgroups (per_sm: what the H200's 64K registers per SM hold of each tile, from NVIDIA's
+// register counts); a full wave of R tiles takes R * tile flops / rate, a last partial wave of
+// at most one tile per SM kAloneWave of that (those tiles run alone on their SMs), a larger
+// partial wave a whole wave, and every wave kWaveUs more (a tile's first loads and its stores:
+// without it the model prefers the 64 x 64 tile at short K, e.g. 177147 x 243 x 50, measured 0.53
+// ms vs 0.48 on 64 x 128). Split K multiplies the tiles by S and divides K; its partial
+// products are written and read back (2S + 1 output sizes of traffic, one dispatch more).
+// Calibration (H200, sixth session, bench/RESULTS.md): the rates are the tiles' 4096^3 / full
+// wave figures; the model then predicts the measured times of the MERA steps 990 x 2187 x
+// 4620 (1.79 ms unsplit, 1.30 in 4 splits), 7290 x 399 x 4320 (2.14, 1.86), 9720 x 136 x 441
+// (0.198 on 64 x 128, 0.137 on 64 x 32) and 399 x 4320 x 594 (0.290 on the medium tile, 0.181)
+// within about 10-20 %, and keeps the large tile unsplit where it was best (540 x 58320 x
+// 136, 2160 x 3672 x 360, 4096^3).
+struct WaveCandidate {
+  DType d;
+  GemmConfig c;
+  int per_sm;       // resident workgroups per SM (H200)
+  double tflops;    // full-wave rate, TFLOP/s (H200)
+  int max_split;    // K splits tried: 1..max_split
+  I min_kc = 0;     // only for at least this much K per split
+};
+// kF64Rolled is the fastest f64 tile at long K (4096^3 7.41 ms vs 7.65 on 64 x 128; 7290 x 399 x
+// 4320 in 4 splits 1.68 vs 1.88) but slower at K <= 729 (243 x 6561 x 729 x 9: 1.46 vs 1.34).
+constexpr WaveCandidate kWaveCandidates[] = {
+    {DType::F64, {64, 128, 16, 8, 8, kFS, 0}, 2, 18.0, 4},
+    {DType::F64, {64, 64, 8, 4, 4, kWF, 0}, 2, 15.9, 1},
+    {DType::F64, {64, 32, 16, 4, 4, kF, 0}, 2, 11.6, 1},
+    {DType::F64, kF64Rolled, 1, 18.55, 4, 1024},
+};
+constexpr double kAloneWave = 0.61;     // a last wave of <= one tile per SM, relative to a full wave
+constexpr double kOutBytesPerUs = 2.5e6;  // output / partial-product traffic (bytes per us)
+constexpr double kDispatchUs = 5;         // the reduction pass of a split product
+constexpr double kWaveUs = 2;             // per wave: a tile's first loads and its stores
+constexpr I kSplitMinKPerSplit = 256;     // the model splits K only into pieces at least this long
+
+/// Estimated microseconds of candidate w with S splits of K (wave model above).
+double wave_time_us(const WaveCandidate& w, I M, I N, I K, I B, I S, I sms) {
+  const GemmConfig& c = w.c;
+  const I kc = ((K + S - 1) / S + c.bk - 1) / c.bk * c.bk;
+  const I tiles = tiles_of(c, M, N, B) * S, R = w.per_sm * sms;
+  const double wave_us = static_cast<double>(R) * c.bm * c.bn * static_cast<double>(kc) * 2 / (w.tflops * 1e6);
+  const I full = tiles / R, rem = tiles % R;
+  const bool alone = rem <= sms && w.per_sm > 1;  // the last wave's tiles have their SMs to themselves
+  double t = static_cast<double>(full) * (wave_us + kWaveUs) +
+             (rem == 0 ? 0.0 : (alone ? kAloneWave * wave_us : wave_us) + kWaveUs);
+  const double out = static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(B) * dtype_size(w.d);
+  t += (S > 1 ? static_cast<double>(2 * S + 1) : 1.0) * out / kOutBytesPerUs + (S > 1 ? kDispatchUs : 0.0);
+  return t;
+}
+
+/// The wave model's choice, or nullopt where it does not apply (other dtypes, no SM count,
+/// less than a wave of large tiles).
+std::optional<GemmConfig> wave_choice(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+  const I sms = caps.sm_count;
+  if (sms == 0 || K <= 0) return std::nullopt;
+  std::optional<GemmConfig> best;
+  double best_us = 0;
+  bool any = false;
+  for (const WaveCandidate& w : kWaveCandidates) {
+    if (w.d != d || !gemm_config_valid(d, w.c, caps)) continue;
+    if (!any && tiles_of(w.c, M, N, B) < sms) return std::nullopt;  // the first row: under a wave
+    any = true;
+    for (I S = 1; S <= w.max_split && (S == 1 || K / S >= kSplitMinKPerSplit); ++S) {
+      if (K / S < w.min_kc) break;
+      const double us = wave_time_us(w, M, N, K, B, S, sms);
+      if (!best || us < best_us) {
+        best = w.c;
+        best->split = static_cast<int>(S);
+        best_us = us;
+      }
+    }
+  }
+  return best;
+}
+
 bool pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
 std::uint32_t log2u(int x) { return static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(x))); }
@@ -172,6 +253,11 @@ GemmConfig choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps, bo
                                                    : parse_gemm_config(options().vk_gemm_tile);
   if (env && gemm_config_valid(d, *env, caps)) return *env;
   forced = false;
+  if (!options().vk_gemm_waves && caps.sm_count != 0) {
+    DeviceCaps no_waves = caps;
+    no_waves.sm_count = 0;
+    return gemm_default_config(d, M, N, K, B, no_waves);
+  }
   return gemm_default_config(d, M, N, K, B, caps);
 }
 
@@ -257,6 +343,8 @@ bool gemm_config_valid(DType d, const GemmConfig& c, const DeviceCaps& caps) {
   constexpr std::uint32_t kKnown = TFG_OPT_WARP | TFG_OPT_WARP_T | TFG_OPT_FAST | TFG_OPT_SINGLE | TFG_OPT_REGDB |
                                    TFG_OPT_GROUP | TFG_OPT_NOPAD;
   if ((c.opts & ~kKnown) != 0 || c.split < 0) return false;
+  if ((c.roll != 0 && c.roll != 1 && c.roll != 2 && c.roll != 4) || c.roll > c.bk) return false;
+  if (c.roll != 0 && (c.opts & TFG_OPT_REGDB)) return false;
   const int rm = c.bm / c.tm, rn = c.bn / c.tn, nt = rm * rn;
   if (c.opts & TFG_OPT_WARP_T && !(c.opts & TFG_OPT_WARP)) return false;
   if (c.opts & TFG_OPT_WARP) {
@@ -275,8 +363,10 @@ GemmConfig default_row(DType d, SizeClass cls) {
   return {};
 }
 
-GemmConfig gemm_default_config(DType d, I M, I N, I /*K*/, I B, const DeviceCaps& caps) {
+GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
   SizeClass cls = size_class(M, N);
+  if (cls == SizeClass::large || cls == SizeClass::medium)
+    if (const auto w = wave_choice(d, M, N, K, B, caps)) return *w;
   const I large_tiles = tiles_of(default_row(d, SizeClass::large), M, N, B);
   if (cls == SizeClass::medium) {
     if (large_tiles >= kLargeMinTiles) cls = SizeClass::large;
@@ -300,8 +390,11 @@ GemmConfig gemm_default_config(DType d, I M, I N, I /*K*/, I B, const DeviceCaps
   GemmConfig t = row;
   for (int attempt = 0; attempt < 2; ++attempt) {
     t = row;
-    if (attempt == 1) t.opts = kNoOpts;
-    while (!gemm_config_valid(d, t, caps) && t.bk > vw) t.bk /= 2;
+    if (attempt == 1) t.opts = kNoOpts, t.roll = 0;
+    while (!gemm_config_valid(d, t, caps) && t.bk > vw) {
+      t.bk /= 2;
+      t.roll = std::min(t.roll, t.bk);
+    }
     while (!gemm_config_valid(d, t, caps) && t.bm > t.tm && t.bn > t.tn) {
       t.bm /= 2;
       t.bn /= 2;
@@ -344,6 +437,7 @@ std::string gemm_config_string(const GemmConfig& c) {
   if (c.opts & TFG_OPT_REGDB) o[n++] = 'r';
   if (c.opts & TFG_OPT_GROUP) o[n++] = 'g';
   if (c.opts & TFG_OPT_NOPAD) o[n++] = 'x';
+  if (c.roll != 0) o[n++] = c.roll == 1 ? 'n' : c.roll == 2 ? 'p' : 'q';
   if (n == 0) o[n++] = '-';
   char buf[96];
   std::snprintf(buf, sizeof buf, "%d,%d,%d,%d,%d,%s,%d", c.bm, c.bn, c.bk, c.tm, c.tn, o, c.split);
@@ -356,7 +450,7 @@ std::optional<GemmConfig> parse_gemm_config(std::string_view s) {
   char opts[16] = {0};
   int split = 0;
   const std::string str(s);
-  const int n = std::sscanf(str.c_str(), "%d,%d,%d,%d,%d,%15[-wtfsrgx],%d", &c.bm, &c.bn, &c.bk, &c.tm, &c.tn, opts, &split);
+  const int n = std::sscanf(str.c_str(), "%d,%d,%d,%d,%d,%15[-wtfsrgxnpq],%d", &c.bm, &c.bn, &c.bk, &c.tm, &c.tn, opts, &split);
   if (n < 5) return std::nullopt;
   for (const char* q = opts; *q; ++q) {
     switch (*q) {
@@ -367,6 +461,9 @@ std::optional<GemmConfig> parse_gemm_config(std::string_view s) {
       case 'r': c.opts |= TFG_OPT_REGDB; break;
       case 'g': c.opts |= TFG_OPT_GROUP; break;
       case 'x': c.opts |= TFG_OPT_NOPAD; break;
+      case 'n': c.roll = 1; break;
+      case 'p': c.roll = 2; break;
+      case 'q': c.roll = 4; break;
       default: break;  // '-'
     }
   }
@@ -398,8 +495,8 @@ namespace {
 void dispatch(VulkanBackend& be, const std::string& variant, std::uint32_t cfg, std::uint32_t threads,
               GemmParams& p, std::span<const std::int64_t> dims, const std::vector<ByteRange>& reads,
               const std::vector<ByteRange>& writes, std::uint64_t bytes, std::uint32_t gx, std::uint32_t gy,
-              std::uint32_t gz) {
-  VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(cfg), threads);
+              std::uint32_t gz, std::uint32_t roll_bits = 0) {
+  VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(cfg), threads, roll_bits);
   p.dims = be.upload_params(dims);
   VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
   be.recorder().bind(cmd, pipeline);
@@ -431,6 +528,8 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const bool have_ab = K > 0;
 
   std::uint32_t cfg = tile_bits(t) | t.opts;
+  // Specialization constant 2 (TFG2_ROLL in gemm.comp): 0 = unrolled slice, else log2(roll) + 1.
+  const std::uint32_t roll_bits = t.roll == 0 ? 0u : log2u(t.roll) + 1u;
   GemmParams p{};
   if (have_ab) {
     p.a = address_of(a);
@@ -484,7 +583,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
       const std::uint32_t spec = (total >= kSmallIdx32Limit ? 1u : 0u) | (rows > 1 ? 2u : 0u);
       dispatch(be, "gemm_small_" + std::string(dtype_name(d)), spec, local, p, dims, reads, writes, bytes, gxs, 1, 1);
     } else {
-      dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1);
+      dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1, roll_bits);
     }
     const std::uint64_t value = be.recorder().open_value();
     if (have_ab) {
@@ -527,7 +626,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
 
   auto guard = be.lock();
   dispatch(be, variant, cfg, threads, p, dims1, reads, scratch_range, bytes + scratch_bytes, gx, gy,
-           static_cast<std::uint32_t>(splits));
+           static_cast<std::uint32_t>(splits), roll_bits);
   dispatch(be, variant, tile_bits(rt) | TFG_OPT_REDUCE, kReduceThreads, q, dims2, reads2, writes2, bytes2, gx2, 1, 1);
   const std::uint64_t value = be.recorder().open_value();
   VulkanBackend::storage_of(a).last_use = value;

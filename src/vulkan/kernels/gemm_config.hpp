@@ -8,7 +8,8 @@
 // "bm,bn,bk,tm,tn[,opts[,split]]" where opts is "-" or letters: w = TFG_OPT_WARP, t = WARP with
 // TFG_OPT_WARP_T, f = TFG_OPT_FAST, s = TFG_OPT_SINGLE, r = TFG_OPT_REGDB (double-buffered
 // register fragments), g = TFG_OPT_GROUP (tile order in groups of 8 along m), x = TFG_OPT_NOPAD
-// (unpadded shared rows, XOR swizzle for transposing stores); split 0 = automatic, 1 = never,
+// (unpadded shared rows, XOR swizzle for transposing stores), n / p / q = the k loop of a slice
+// rolled with 1 / 2 / 4 steps per iteration (`roll`); split 0 = automatic, 1 = never,
 // n >= 2 = n splits (at most one per BK slice of K). "small" forces gemm_small.comp (four
 // outputs per invocation along m when M >= 4) instead of a tile.
 //
@@ -37,6 +38,8 @@ struct GemmConfig {
   std::uint32_t opts = 0;  // TFG_OPT_WARP | _WARP_T | _FAST | _SINGLE | _REGDB | _GROUP | _NOPAD
   int split = 0;           // 0 automatic, 1 never, n >= 2: n splits of K
   bool small = false;      // gemm_small.comp instead of a tile (the fields above unused)
+  int roll = 0;            // k steps per iteration of a rolled (not unrolled) slice loop: 0 = the
+                           // whole slice unrolled; 1, 2, 4 (fewer live registers; not with REGDB)
   int threads() const { return tm > 0 && tn > 0 ? (bm / tm) * (bn / tn) : 0; }
   bool operator==(const GemmConfig&) const = default;
 };

@@ -1,6 +1,7 @@
 // DeviceCaps queries and logical device creation.
 #include "vulkan/runtime/device.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "vulkan/runtime/vk_check.hpp"
@@ -121,6 +122,19 @@ DeviceCaps query_caps(VkPhysicalDevice pd, VkInstance instance) {
     } else if (std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0)
       c.executable_properties = true;
 
+  // Streaming multiprocessors: a property of VK_NV_shader_sm_builtins (queried, never enabled).
+  const bool sm_builtins = std::any_of(exts.begin(), exts.end(), [](const VkExtensionProperties& e) {
+    return std::strcmp(e.extensionName, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME) == 0;
+  });
+  if (base.apiVersion >= VK_API_VERSION_1_2 && sm_builtins) {
+    auto sm = vk_struct<VkPhysicalDeviceShaderSMBuiltinsPropertiesNV>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV);
+    auto q = vk_struct<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    q.pNext = &sm;
+    vkGetPhysicalDeviceProperties2(pd, &q);
+    c.sm_count = sm.shaderSMCount;
+  }
+
   vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
   std::vector<VkQueueFamilyProperties> qs(n);
   vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, qs.data());
@@ -176,6 +190,7 @@ std::vector<std::string> DeviceCaps::describe() const {
   d.push_back("bufferDeviceAddress: " + yes(buffer_device_address));
   d.push_back("timelineSemaphore: " + yes(timeline_semaphore));
   d.push_back("subgroup size: " + std::to_string(subgroup_size));
+  d.push_back("streaming multiprocessors: " + (sm_count ? std::to_string(sm_count) : std::string("not reported")));
   d.push_back("maxStorageBufferRange: " + std::to_string(max_storage_buffer_range) + " (" +
               mib(max_storage_buffer_range) + ")");
   d.push_back("maxPushConstantsSize: " + std::to_string(max_push_constants));

@@ -26,6 +26,9 @@ struct DeviceCaps {
   bool executable_properties = false;  // VK_KHR_pipeline_executable_properties
   bool denorm_preserve_f32 = false;    // shaderDenormPreserveFloat32: shaders get DenormPreserve 32
   std::uint32_t subgroup_size = 0;
+  // Streaming multiprocessors (NVIDIA, VK_NV_shader_sm_builtins); 0 when the device does not
+  // say (the gemm tile choice then does not model waves of workgroups: gemm.cpp).
+  std::uint32_t sm_count = 0;
   std::uint64_t max_storage_buffer_range = 0;
   std::uint32_t max_push_constants = 0;
   std::uint32_t max_shared_memory = 0;
