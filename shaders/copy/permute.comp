@@ -1,5 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 // Contract: dst[i] = src[i] (operand 0 = dst view, operand 1 = src view), raw bits, for jointly
 // coalesced layouts of rank >= 2 whose element offsets fit 32-bit indexing. DT_B{1,4,8,16}.
 // Host side and the parameter block: record_permute in src/vulkan/kernels/dispatch.cpp.
@@ -7,7 +8,8 @@
 // The axes are split into three groups: A (dst's fastest axes), B (src's fastest axes, or in
 // direct mode dst's next fastest ones) and R (the rest). The index spaces of A and B are cut
 // into pieces of TA and TB indices (powers of two, TA * TB = 1024: 32 x 32, or e.g. 256 x 4
-// when B has only 3 indices); one workgroup (256 invocations) copies a TA x TB tile for one
+// when B has only 3 indices; direct mode: up to 256 x 64, four loads in flight per
+// invocation); one workgroup (256 invocations) copies a TA x TB tile for one
 // index of R, looping over tiles. Per tile, the invocations decompose the tile's A and B
 // indices into element offsets (tables in shared memory) and the R index into base offsets;
 // per element the offsets are two table reads and adds. Transposed mode (src's fastest axis
@@ -85,16 +87,29 @@ void main() {
     barrier();
     const uint na = uint(min(int(TA), extA - ta * int(TA))), nb = uint(min(int(TB), extB - tb * int(TB)));
     const int bd = base_off[0], bs = base_off[1];
-    if (direct) {
-      for (uint e = li; e < TE; e += nthreads) {
-        const uint ia = e & (TA - 1u), ib = e >> la;
-        if (ia < na && ib < nb)
-          store_T(p.addr[0], bd + tab[0][ia] + tab[2][ib], load_T(p.addr[1], bs + tab[1][ia] + tab[3][ib]));
+    if (direct) {  // tiles of up to 256 x 64: four loads in flight per invocation
+      for (uint e0 = li; e0 < TE; e0 += 4u * nthreads) {
+        T v[4];
+        [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+          const uint e = e0 + j * nthreads, ia = e & (TA - 1u), ib = e >> la;
+          if (e < TE && ia < na && ib < nb) v[j] = load_T(p.addr[1], bs + tab[1][ia] + tab[3][ib]);
+        }
+        [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+          const uint e = e0 + j * nthreads, ia = e & (TA - 1u), ib = e >> la;
+          if (e < TE && ia < na && ib < nb) store_T(p.addr[0], bd + tab[0][ia] + tab[2][ib], v[j]);
+        }
       }
     } else {
-      for (uint e = li; e < TE; e += nthreads) {
-        const uint ib = e & (TB - 1u), ia = e >> lb;
-        if (ia < na && ib < nb) tile[ia * (TB + 1u) + ib] = to_st(load_T(p.addr[1], bs + tab[1][ia] + tab[3][ib]));
+      for (uint e0 = li; e0 < TE; e0 += 4u * nthreads) {  // four loads in flight per invocation
+        T v[4];
+        [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+          const uint e = e0 + j * nthreads, ib = e & (TB - 1u), ia = e >> lb;
+          if (e < TE && ia < na && ib < nb) v[j] = load_T(p.addr[1], bs + tab[1][ia] + tab[3][ib]);
+        }
+        [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+          const uint e = e0 + j * nthreads, ib = e & (TB - 1u), ia = e >> lb;
+          if (e < TE && ia < na && ib < nb) tile[ia * (TB + 1u) + ib] = to_st(v[j]);
+        }
       }
       barrier();
       for (uint e = li; e < TE; e += nthreads) {

@@ -113,6 +113,19 @@ TEST_F(PermuteTest, ManySmallAxesLikeThePatternFile) {
   check_copy(be(), DType::F64, permuted(s6, rot), Layout::compact(permuted(s6, rot).shape), "rotation_6d");
 }
 
+TEST_F(PermuteTest, DirectModeLargeTiles) {
+  // Direct mode (the fastest axis is the same on both sides) takes tiles of up to 256 x 64
+  // indices, four loads in flight per invocation: several A and B tiles, partial in both, and an
+  // outer axis. A short common fastest axis as in str_nw_mera_open_26's copy [3, X, 3, Y] ->
+  // [3, 3, X, Y], and a long one ([300, 5, 70] -> [300, 70, 5]); every element size.
+  const Shape s4{3, 500, 3, 7};
+  for (DType d : {DType::F64, DType::F32, DType::Bool, DType::C64})
+    check_copy(be(), d, permuted(s4, {0, 2, 1, 3}), Layout::compact(permuted(s4, {0, 2, 1, 3}).shape), "mera-like");
+  const Shape s3{300, 5, 70};
+  check_copy(be(), DType::F64, permuted(s3, {0, 2, 1}, 5), Layout::compact(permuted(s3, {0, 2, 1}).shape), "long fastest");
+  check_copy(be(), DType::I32, permuted(Shape{2, 3, 5}, {0, 2, 1}), Layout::compact(Shape{2, 5, 3}), "tiny");
+}
+
 TEST_F(PermuteTest, NegativeStridesBroadcastAndStridedDestinations) {
   // Reversed axes (negative strides) into a transposed destination.
   check_copy(be(), DType::F32, Layout{{37, 20}, {-1, 37}, 36}, Layout{{37, 20}, {20, 1}, 0}, "reversed into transposed");

@@ -1,5 +1,6 @@
 // `tenferro einsum`: see einsum_cmd.hpp and docs/einsum.md.
 #include "einsum_cmd.hpp"
+#include "cli_exit.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -519,19 +520,7 @@ void add_einsum_command(CLI::App& app) {
                 "After the timed runs, 3 runs with GPU timestamps: time per kernel family (Vulkan)");
   cmd->add_option("--max-extent", args->max_extent,
                   "Clamp every extent to this (e.g. 2: tiny tensors, to measure host overhead per step)");
-  cmd->callback([args] {
-    int code = 0;
-    try {
-      code = run_einsum(*args);
-    } catch (const InputError& e) {
-      std::cerr << "tenferro einsum: " << e.what() << "\n";
-      code = 2;
-    } catch (const std::exception& e) {
-      std::cerr << "tenferro einsum: " << e.what() << "\n";
-      code = 2;
-    }
-    if (code != 0) throw CLI::RuntimeError(code);
-  });
+  cmd->callback([args] { run_subcommand("einsum", [&] { return run_einsum(*args); }); });
 }
 
 }  // namespace tenferro::cli

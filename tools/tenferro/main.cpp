@@ -1,15 +1,17 @@
 // The tenferro command-line tool: `eval` runs op-case files (EVAL_FORMAT.md), `einsum` runs
-// an einsum instance, `devices` lists the usable devices, `--version` prints the library version.
+// an einsum instance, `bench permute` times permutation patterns, `devices` lists the usable
+// devices, `--version` prints the library version.
 #include <iostream>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "bench_cmd.hpp"
 #include "einsum_cmd.hpp"
 #include "eval.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"tenferro: tensor ops, einsum and devices"};
+  CLI::App app{"tenferro: tensor ops, einsum, benchmarks and devices"};
   app.set_version_flag("--version", std::string("tenferro ") + TENFERRO_VERSION);
   app.require_subcommand(1);
 
@@ -22,6 +24,7 @@ int main(int argc, char** argv) {
 
   CLI::App* devices = app.add_subcommand("devices", "List the usable devices (CPU and Vulkan)");
   tenferro::cli::add_einsum_command(app);
+  tenferro::cli::add_bench_command(app);
 
   CLI11_PARSE(app, argc, argv);
   try {
