@@ -16,10 +16,15 @@
 // outside A): reads walk B first (coalesced in src) into a shared tile, writes walk A first
 // (coalesced in dst). Direct mode: reads and writes both walk A first.
 //
+// A workgroup takes one A tile, one B tile and a chunk of up to RC (<= 64) indices of R: the
+// offset tables and the chunk's base offsets are built once per chunk; in transposed mode
+// the loads of the next R index are in flight while the current tile is written.
+//
 // Parameter block (int64 words at p.layout_addr):
-//   [0] nA [1] nB [2] nR [3] extA [4] extB [5] tilesA [6] tilesB [7] ntiles [8] direct
-//   [9] dst offset [10] src offset [11] log2 TA [12] log2 TB, then per axis (A axes, B axes,
-//   R axes; each group fastest first): extent, dst stride, src stride.
+//   [0] nA [1] nB [2] nR [3] extA [4] extB [5] tilesA [6] tilesB [7] groups (tilesA * tilesB
+//   * chunks) [8] direct [9] dst offset [10] src offset [11] log2 TA [12] log2 TB [13] extent
+//   of R [14] RC, then per axis (A axes, B axes, R axes; each group fastest first): extent,
+//   dst stride, src stride.
 #include "common/types.glsl"
 #include "common/params.h"
 layout(local_size_x = 256) in;
@@ -42,7 +47,7 @@ T from_st(ST x) { return x; }
 
 shared ST tile[1024 + 256];  // TA rows of TB + 1 (padding against bank conflicts), TA <= 256
 shared int tab[4][256];      // A dst, A src, B dst, B src offsets of the tile's TA and TB indices
-shared int base_off[2];
+shared ivec2 base_off[64];   // (dst, src) base offsets of the chunk's R indices (RC <= 64)
 
 // Offsets (dst, src) of index `idx` of the mixed-radix group of `n` axes starting at word `w`.
 ivec2 group_offsets(PermRef L, uint w, uint n, int idx) {
@@ -60,17 +65,22 @@ void main() {
   PermRef L = PermRef(p.layout_addr);
   const uint nA = uint(L.v[0]), nB = uint(L.v[1]), nR = uint(L.v[2]);
   const int extA = int(L.v[3]), extB = int(L.v[4]);
-  const int tilesA = int(L.v[5]), tilesB = int(L.v[6]), ntiles = int(L.v[7]);
+  const int tilesA = int(L.v[5]), tilesB = int(L.v[6]), ngroups = int(L.v[7]);
   const bool direct = L.v[8] != 0;
   const uint la = uint(L.v[11]), lb = uint(L.v[12]);
+  const int batch = int(L.v[13]), RC = int(L.v[14]);
   const uint TA = 1u << la, TB = 1u << lb, TE = TA * TB;
-  const uint wA = 13u, wB = wA + 3u * nA, wR = wB + 3u * nB;
+  const uint wA = 15u, wB = wA + 3u * nA, wR = wB + 3u * nB;
   const uint li = gl_LocalInvocationID.x, nthreads = gl_WorkGroupSize.x;
 
-  for (int t = int(gl_WorkGroupID.x); t < ntiles; t += int(gl_NumWorkGroups.x)) {
-    const int ta = t % tilesA, rest = t / tilesA;
-    const int tb = rest % tilesB, r = rest / tilesB;
-    for (uint k = li; k <= TA + TB; k += nthreads) {
+  // One (A tile, B tile) and a chunk of up to RC indices of R per iteration: the offset
+  // tables and the chunk's base offsets are built once, then the tile is copied for each R
+  // index of the chunk.
+  for (int g = int(gl_WorkGroupID.x); g < ngroups; g += int(gl_NumWorkGroups.x)) {
+    const int ta = g % tilesA, rest = g / tilesA;
+    const int tb = rest % tilesB, r0 = (rest / tilesB) * RC;
+    const int nr = min(RC, batch - r0);
+    for (uint k = li; k < TA + TB + uint(nr); k += nthreads) {
       if (k < TA + TB) {
         const bool isA = k < TA;
         const uint kk = isA ? k : k - TA;
@@ -79,44 +89,55 @@ void main() {
         tab[isA ? 0 : 2][kk] = o.x;
         tab[isA ? 1 : 3][kk] = o.y;
       } else {
-        const ivec2 o = group_offsets(L, wR, nR, r);
-        base_off[0] = int(L.v[9]) + o.x;
-        base_off[1] = int(L.v[10]) + o.y;
+        const int r = int(k - TA - TB);
+        base_off[r] = ivec2(int(L.v[9]), int(L.v[10])) + group_offsets(L, wR, nR, r0 + r);
       }
     }
     barrier();
     const uint na = uint(min(int(TA), extA - ta * int(TA))), nb = uint(min(int(TB), extB - tb * int(TB)));
-    const int bd = base_off[0], bs = base_off[1];
     if (direct) {  // tiles of up to 256 x 64: four loads in flight per invocation
-      for (uint e0 = li; e0 < TE; e0 += 4u * nthreads) {
-        T v[4];
-        [[unroll]] for (uint j = 0u; j < 4u; ++j) {
-          const uint e = e0 + j * nthreads, ia = e & (TA - 1u), ib = e >> la;
-          if (e < TE && ia < na && ib < nb) v[j] = load_T(p.addr[1], bs + tab[1][ia] + tab[3][ib]);
-        }
-        [[unroll]] for (uint j = 0u; j < 4u; ++j) {
-          const uint e = e0 + j * nthreads, ia = e & (TA - 1u), ib = e >> la;
-          if (e < TE && ia < na && ib < nb) store_T(p.addr[0], bd + tab[0][ia] + tab[2][ib], v[j]);
+      for (int r = 0; r < nr; ++r) {
+        const int bd = base_off[r].x, bs = base_off[r].y;
+        for (uint e0 = li; e0 < TE; e0 += 4u * nthreads) {
+          T v[4];
+          [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+            const uint e = e0 + j * nthreads, ia = e & (TA - 1u), ib = e >> la;
+            if (e < TE && ia < na && ib < nb) v[j] = load_T(p.addr[1], bs + tab[1][ia] + tab[3][ib]);
+          }
+          [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+            const uint e = e0 + j * nthreads, ia = e & (TA - 1u), ib = e >> la;
+            if (e < TE && ia < na && ib < nb) store_T(p.addr[0], bd + tab[0][ia] + tab[2][ib], v[j]);
+          }
         }
       }
     } else {
-      for (uint e0 = li; e0 < TE; e0 += 4u * nthreads) {  // four loads in flight per invocation
-        T v[4];
-        [[unroll]] for (uint j = 0u; j < 4u; ++j) {
-          const uint e = e0 + j * nthreads, ib = e & (TB - 1u), ia = e >> lb;
-          if (e < TE && ia < na && ib < nb) v[j] = load_T(p.addr[1], bs + tab[1][ia] + tab[3][ib]);
-        }
-        [[unroll]] for (uint j = 0u; j < 4u; ++j) {
-          const uint e = e0 + j * nthreads, ib = e & (TB - 1u), ia = e >> lb;
-          if (e < TE && ia < na && ib < nb) tile[ia * (TB + 1u) + ib] = to_st(v[j]);
-        }
+      // Transposed: the four elements of each invocation for R index r + 1 are loaded into
+      // registers while the shared tile of r is written out (TE == 1024 == 4 * 256).
+      T v[4];
+      [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+        const uint e = li + j * nthreads, ib = e & (TB - 1u), ia = e >> lb;
+        if (ia < na && ib < nb) v[j] = load_T(p.addr[1], base_off[0].y + tab[1][ia] + tab[3][ib]);
       }
-      barrier();
-      for (uint e = li; e < TE; e += nthreads) {
-        const uint ia = e & (TA - 1u), ib = e >> la;
-        if (ia < na && ib < nb) store_T(p.addr[0], bd + tab[0][ia] + tab[2][ib], from_st(tile[ia * (TB + 1u) + ib]));
+      for (int r = 0; r < nr; ++r) {
+        [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+          const uint e = li + j * nthreads, ib = e & (TB - 1u), ia = e >> lb;
+          if (ia < na && ib < nb) tile[ia * (TB + 1u) + ib] = to_st(v[j]);
+        }
+        barrier();
+        if (r + 1 < nr) {
+          [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+            const uint e = li + j * nthreads, ib = e & (TB - 1u), ia = e >> lb;
+            if (ia < na && ib < nb) v[j] = load_T(p.addr[1], base_off[r + 1].y + tab[1][ia] + tab[3][ib]);
+          }
+        }
+        const int bd = base_off[r].x;
+        [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+          const uint e = li + j * nthreads, ia = e & (TA - 1u), ib = e >> la;
+          if (ia < na && ib < nb) store_T(p.addr[0], bd + tab[0][ia] + tab[2][ib], from_st(tile[ia * (TB + 1u) + ib]));
+        }
+        barrier();  // the tile is rewritten for the next R index
       }
     }
-    barrier();  // the tables and the tile are rewritten for the next tile
+    barrier();  // the tables are rewritten for the next iteration
   }
 }

@@ -24,6 +24,9 @@ struct Options {
   // TENFERRO_VK_GEMM_WAVES=0: the gemm tile choice ignores the device's SM count (no wave model,
   // src/vulkan/kernels/gemm.cpp: the size classes decide). Comparison runs only; default on.
   bool vk_gemm_waves = true;
+  // TENFERRO_VK_PERMUTE_TILES=0: strided copies of rank >= 2 take the generic strided kernel
+  // instead of the tiled permute kernel (comparison runs only; default on).
+  bool vk_permute_tiles = true;
   // TENFERRO_VK_SPIN_US: microseconds a synchronization polls the GPU's progress before it
   // blocks in the driver (not on CPU devices such as lavapipe). Default 2000; 0 = block at once.
   std::uint32_t vk_spin_us = 2000;

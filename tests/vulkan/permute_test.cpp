@@ -124,6 +124,19 @@ TEST_F(PermuteTest, DirectModeLargeTiles) {
   const Shape s3{300, 5, 70};
   check_copy(be(), DType::F64, permuted(s3, {0, 2, 1}, 5), Layout::compact(permuted(s3, {0, 2, 1}).shape), "long fastest");
   check_copy(be(), DType::I32, permuted(Shape{2, 3, 5}, {0, 2, 1}), Layout::compact(Shape{2, 5, 3}), "tiny");
+  // A would take every (merged) axis: A keeps the small axes that fit 256 ([4, 2, 2]), B the
+  // long tail (2 x 5000 merged), as for the 24-d tn_light pattern.
+  const Shape s5{4, 2, 2, 2, 5000};
+  for (DType d : {DType::I32, DType::F64})
+    check_copy(be(), d, permuted(s5, {0, 2, 1, 3, 4}, 1), Layout::compact(permuted(s5, {0, 2, 1, 3, 4}).shape), "tail in B");
+}
+
+TEST_F(PermuteTest, ChunksOfTheRemainingAxes) {
+  // Transposed mode with more than 4096 tiles: a workgroup copies its tile for a chunk of R
+  // indices (here 2 of the 1025, the last chunk short), loading the next index's elements
+  // while writing the current one.
+  const Shape s{64, 64, 1025};
+  check_copy(be(), DType::I32, permuted(s, {1, 0, 2}, 3), Layout::compact(permuted(s, {1, 0, 2}).shape), "chunked");
 }
 
 TEST_F(PermuteTest, NegativeStridesBroadcastAndStridedDestinations) {

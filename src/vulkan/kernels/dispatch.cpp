@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "core/options.hpp"
+
 namespace tenferro::vk {
 
 std::string type_tag(DType d) { return std::string(dtype_name(d)); }
@@ -42,8 +44,11 @@ constexpr std::int64_t kTileElems = 1024;
 // 328 MiB f64 copy [3, 59049, 3, 81] -> [3, 3, 59049, 81] of str_nw_mera_open_26 ran at
 // 1.0 TB/s on 32 x 32 tiles).
 constexpr std::int64_t kDirectA = 256, kDirectB = 64, kDirectMinB = 16;
+// A workgroup copies its tile for up to kPermuteMaxRc indices of the remaining axes (R), so
+// that about kPermuteGroups workgroups remain (the shader's base_off[64] holds one chunk).
+constexpr std::int64_t kPermuteGroups = 2048, kPermuteMaxRc = 64;
 constexpr std::uint32_t kPermuteLocal = 256;
-constexpr std::uint32_t kPermuteShared16 = (1024 + 256) * 16 + 4 * 256 * 4 + 8;  // bytes for 16-byte elements
+constexpr std::uint32_t kPermuteShared16 = (1024 + 256) * 16 + 4 * 256 * 4 + 64 * 8;  // bytes for 16-byte elements
 
 // log2 of the smallest power of two >= n, clamped to [2, 8] (tile sides 4..256).
 std::int64_t tile_log2(std::int64_t n) {
@@ -226,7 +231,9 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d) {
     reach = std::max(reach, span);
   }
   const bool idx64 = reach >= kIdx32Limit;
-  if (d.kernel == "copy" && !idx64 && rank >= 2 && record_permute(be, *d.operands[0], *d.operands[1], ls)) return;
+  if (d.kernel == "copy" && !idx64 && rank >= 2 && options().vk_permute_tiles &&
+      record_permute(be, *d.operands[0], *d.operands[1], ls))
+    return;
 
   Launch L;
   for (std::size_t j = 0; j < nops; ++j) {
@@ -298,16 +305,27 @@ bool record_permute(VulkanBackend& be, const TensorView& dst, const TensorView& 
   if (direct) {
     A = take(by_dst, rank, kDirectA);
     B = take(by_dst, rank, kDirectB);
-    // When A took (nearly) every axis, the B side of the large tile would sit idle: tiles of
-    // 32 x 32 again, B then holds the long tail (e.g. a merged 24-d pattern of 2s whose A took
-    // all 5 merged axes ran 20x slower than PyTorch, H200).
+    // When A took (nearly) every axis, the B side of the large tile would sit idle. A then
+    // takes only the axes that fit kDirectA whole and B the long tail (a merged 24-d pattern
+    // of 2s, [16, 2, 2, 2, 131072] in dst order: 128 x 64 tiles; on 256 x 4 it ran 20x slower
+    // than PyTorch, on 32 x 32 4x, H200). Where even the first axis exceeds kDirectA: 32 x 32.
     std::int64_t ext_b0 = 1;
     for (std::size_t a : B) ext_b0 *= ld.shape[a];
     if (ext_b0 < kDirectMinB) {
       std::fill(used.begin(), used.end(), false);
-      A = take(by_dst, rank);
-      B = take(by_dst, rank);
-      small_direct = true;
+      A.clear();
+      std::int64_t ext = 1;
+      for (std::size_t a : by_dst) {
+        if (ext * ld.shape[a] > kDirectA) break;
+        A.push_back(a);
+        used[a] = true;
+        ext *= ld.shape[a];
+      }
+      if (A.empty()) {
+        A = take(by_dst, rank);
+        small_direct = true;
+      }
+      B = take(by_dst, rank, small_direct ? kTile : kDirectB);
     }
   } else {
     B = take(by_src, by_dst[0]);
@@ -341,10 +359,14 @@ bool record_permute(VulkanBackend& be, const TensorView& dst, const TensorView& 
   const std::int64_t tiles_a = (ext_a + side_a - 1) / side_a, tiles_b = (ext_b + side_b - 1) / side_b;
   const std::int64_t ntiles = tiles_a * tiles_b * batch;
   if (ntiles >= kIdx32Limit) return false;
+  // R indices per workgroup iteration: enough to amortize the tables, while keeping about
+  // kPermuteGroups workgroups.
+  const std::int64_t rc = std::clamp<std::int64_t>(ntiles / kPermuteGroups, 1, kPermuteMaxRc);
+  const std::int64_t groups = tiles_a * tiles_b * ((batch + rc - 1) / rc);
 
   std::vector<std::int64_t> words = {static_cast<std::int64_t>(A.size()), static_cast<std::int64_t>(B.size()),
-                                     static_cast<std::int64_t>(R.size()), ext_a, ext_b, tiles_a, tiles_b, ntiles,
-                                     direct ? 1 : 0, ld.offset, lsrc.offset, log_a, log_b};
+                                     static_cast<std::int64_t>(R.size()), ext_a, ext_b, tiles_a, tiles_b, groups,
+                                     direct ? 1 : 0, ld.offset, lsrc.offset, log_a, log_b, batch, rc};
   for (const auto* g : {&A, &B, &R})
     for (std::size_t a : *g) words.insert(words.end(), {ld.shape[a], ld.strides[a], lsrc.strides[a]});
 
@@ -356,7 +378,7 @@ bool record_permute(VulkanBackend& be, const TensorView& dst, const TensorView& 
   L.p.addr[1] = VulkanBackend::storage_of(src).allocation().address;
   L.p.numel = dst.numel();
   L.p.rank = static_cast<std::uint32_t>(rank);
-  L.groups = ntiles;
+  L.groups = groups;
   const TensorView* ops[2] = {&dst, &src};
   FamilyScope family(KernelFamily::permute);
   launch(be, VariantName("permute", bits_tag(dst.dtype()), "").view(), 0, L, words, ops);
