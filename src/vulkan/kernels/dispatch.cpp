@@ -45,8 +45,11 @@ constexpr std::int64_t kTileElems = 1024;
 // 1.0 TB/s on 32 x 32 tiles).
 constexpr std::int64_t kDirectA = 256, kDirectB = 64, kDirectMinB = 16;
 // A workgroup copies its tile for up to kPermuteMaxRc indices of the remaining axes (R), so
-// that about kPermuteGroups workgroups remain (the shader's base_off[64] holds one chunk).
-constexpr std::int64_t kPermuteGroups = 2048, kPermuteMaxRc = 64;
+// that about kPermuteGroups workgroups remain (the shader's base_off[64] holds one chunk); on
+// CPU devices (lavapipe) kPermuteGroupsCpu: a few cores need few workgroups, and the tests
+// there then run the chunked loop in both modes.
+constexpr std::int64_t kPermuteGroups = 2048, kPermuteGroupsCpu = 16, kPermuteMaxRc = 64;
+static_assert(kPermuteMaxRc <= 64, "permute.comp: shared ivec2 base_off[64]");
 constexpr std::uint32_t kPermuteLocal = 256;
 constexpr std::uint32_t kPermuteShared16 = (1024 + 256) * 16 + 4 * 256 * 4 + 64 * 8;  // bytes for 16-byte elements
 
@@ -361,7 +364,8 @@ bool record_permute(VulkanBackend& be, const TensorView& dst, const TensorView& 
   if (ntiles >= kIdx32Limit) return false;
   // R indices per workgroup iteration: enough to amortize the tables, while keeping about
   // kPermuteGroups workgroups.
-  const std::int64_t rc = std::clamp<std::int64_t>(ntiles / kPermuteGroups, 1, kPermuteMaxRc);
+  const bool cpu = be.device().caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+  const std::int64_t rc = std::clamp<std::int64_t>(ntiles / (cpu ? kPermuteGroupsCpu : kPermuteGroups), 1, kPermuteMaxRc);
   const std::int64_t groups = tiles_a * tiles_b * ((batch + rc - 1) / rc);
 
   std::vector<std::int64_t> words = {static_cast<std::int64_t>(A.size()), static_cast<std::int64_t>(B.size()),
