@@ -557,6 +557,21 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
             "128,128,16,8,8,f,0");
 }
 
+// Every configuration the wave model can choose (f64 tiles, 1-4 splits) runs correctly here
+// too, whatever device runs the tests (the model itself needs an SM count: NVIDIA only).
+TEST_F(GemmForcedTest, WaveModelCandidates) {
+  int i = 0;
+  for (const char* cfg : {"64,128,16,8,8,fs,1", "64,128,16,8,8,fs,3", "64,64,8,4,4,wf,1", "64,32,16,4,4,f,1",
+                          "128,64,8,4,8,fq,1", "128,64,8,4,8,fq,4"}) {
+    Case c = make_case(DType::F64, 130, 140, 320, 1);
+    c.la = i % 2 ? Lay::row : Lay::col;
+    c.lb = i % 3 == 0 ? Lay::row : Lay::padded;
+    c.beta = i % 2 ? 0.5 : 0.0;
+    const auto g = vk::parse_gemm_config(cfg);
+    run_with(cfg, c, static_cast<std::uint64_t>(++i), g && g->split > 1);
+  }
+}
+
 TEST_F(GemmForcedTest, TallSkinny) {
   Case c = make_case(DType::F32, 520, 7, 33, 2);
   c.lb = Lay::row;
