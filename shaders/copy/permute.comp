@@ -61,6 +61,15 @@ ivec2 group_offsets(PermRef L, uint w, uint n, int idx) {
   return o;
 }
 
+// Transposed mode: invocation li's four elements of the tile in B-major order (coalesced in
+// src), read from src at base offset bs; elements outside the tile's na x nb are left alone.
+void load_b_major(int bs, uint na, uint nb, uint TB, uint lb, inout T v[4]) {
+  [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+    const uint e = gl_LocalInvocationID.x + j * gl_WorkGroupSize.x, ib = e & (TB - 1u), ia = e >> lb;
+    if (ia < na && ib < nb) v[j] = load_T(p.addr[1], bs + tab[1][ia] + tab[3][ib]);
+  }
+}
+
 void main() {
   PermRef L = PermRef(p.layout_addr);
   const uint nA = uint(L.v[0]), nB = uint(L.v[1]), nR = uint(L.v[2]);
@@ -114,22 +123,14 @@ void main() {
       // Transposed: the four elements of each invocation for R index r + 1 are loaded into
       // registers while the shared tile of r is written out (TE == 1024 == 4 * 256).
       T v[4];
-      [[unroll]] for (uint j = 0u; j < 4u; ++j) {
-        const uint e = li + j * nthreads, ib = e & (TB - 1u), ia = e >> lb;
-        if (ia < na && ib < nb) v[j] = load_T(p.addr[1], base_off[0].y + tab[1][ia] + tab[3][ib]);
-      }
+      load_b_major(base_off[0].y, na, nb, TB, lb, v);
       for (int r = 0; r < nr; ++r) {
         [[unroll]] for (uint j = 0u; j < 4u; ++j) {
           const uint e = li + j * nthreads, ib = e & (TB - 1u), ia = e >> lb;
           if (ia < na && ib < nb) tile[ia * (TB + 1u) + ib] = to_st(v[j]);
         }
         barrier();
-        if (r + 1 < nr) {
-          [[unroll]] for (uint j = 0u; j < 4u; ++j) {
-            const uint e = li + j * nthreads, ib = e & (TB - 1u), ia = e >> lb;
-            if (ia < na && ib < nb) v[j] = load_T(p.addr[1], base_off[r + 1].y + tab[1][ia] + tab[3][ib]);
-          }
-        }
+        if (r + 1 < nr) load_b_major(base_off[r + 1].y, na, nb, TB, lb, v);
         const int bd = base_off[r].x;
         [[unroll]] for (uint j = 0u; j < 4u; ++j) {
           const uint e = li + j * nthreads, ia = e & (TA - 1u), ib = e >> la;

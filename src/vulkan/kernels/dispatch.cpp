@@ -286,14 +286,17 @@ bool record_permute(VulkanBackend& be, const TensorView& dst, const TensorView& 
   std::stable_sort(by_dst.begin(), by_dst.end(), [&](std::size_t a, std::size_t b) { return mag(ld.strides[a]) < mag(ld.strides[b]); });
   std::stable_sort(by_src.begin(), by_src.end(), [&](std::size_t a, std::size_t b) { return mag(lsrc.strides[a]) < mag(lsrc.strides[b]); });
 
-  // Groups of axes taken in `order` (skipping used ones) until their extents reach `side`.
+  // Groups of axes taken in `order` (skipping used ones) until their extents reach `side`;
+  // `fit`: only axes whose extents keep the group within `side`.
   std::vector<bool> used(rank, false);
-  auto take = [&](const std::vector<std::size_t>& order, std::size_t skip, std::int64_t side = kTile) {
+  auto take = [&](const std::vector<std::size_t>& order, std::size_t skip, std::int64_t side = kTile,
+                  bool fit = false) {
     std::vector<std::size_t> g;
     std::int64_t ext = 1;
     for (std::size_t a : order) {
       if (ext >= side) break;
       if (used[a] || a == skip) continue;
+      if (fit && ext * ld.shape[a] > side) break;
       g.push_back(a);
       used[a] = true;
       ext *= ld.shape[a];
@@ -316,14 +319,7 @@ bool record_permute(VulkanBackend& be, const TensorView& dst, const TensorView& 
     for (std::size_t a : B) ext_b0 *= ld.shape[a];
     if (ext_b0 < kDirectMinB) {
       std::fill(used.begin(), used.end(), false);
-      A.clear();
-      std::int64_t ext = 1;
-      for (std::size_t a : by_dst) {
-        if (ext * ld.shape[a] > kDirectA) break;
-        A.push_back(a);
-        used[a] = true;
-        ext *= ld.shape[a];
-      }
+      A = take(by_dst, rank, kDirectA, true);
       if (A.empty()) {
         A = take(by_dst, rank);
         small_direct = true;

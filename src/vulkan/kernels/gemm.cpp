@@ -150,6 +150,9 @@ constexpr std::uint64_t kSplitMaxScratch = 256ull << 20;
 /// Output tiles of configuration c over an M x N x B product (all batches).
 I tiles_of(const GemmConfig& c, I M, I N, I B) { return ((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn) * B; }
 
+/// K per split when K is cut into `splits` pieces of whole BK slices (the last may be shorter).
+I split_k(I K, I splits, I bk) { return ((K + splits - 1) / splits + bk - 1) / bk * bk; }
+
 // Wave model (f64 on NVIDIA devices, whose SM count DeviceCaps reports): for products of at
 // least one wave of large tiles, the tile and the number of K splits are chosen by estimated
 // time instead of the size class. A dispatch runs its tiles in waves of per_sm * SMs resident
@@ -191,7 +194,7 @@ constexpr I kSplitMinKPerSplit = 256;     // the model splits K only into pieces
 /// Estimated microseconds of candidate w with S splits of K (wave model above).
 double wave_time_us(const WaveCandidate& w, I M, I N, I K, I B, I S, I sms) {
   const GemmConfig& c = w.c;
-  const I kc = ((K + S - 1) / S + c.bk - 1) / c.bk * c.bk;
+  const I kc = split_k(K, S, c.bk);
   const I tiles = tiles_of(c, M, N, B) * S, R = w.per_sm * sms;
   const double wave_us = static_cast<double>(R) * c.bm * c.bn * static_cast<double>(kc) * 2 / (w.tflops * 1e6);
   const I full = tiles / R, rem = tiles % R;
@@ -204,10 +207,10 @@ double wave_time_us(const WaveCandidate& w, I M, I N, I K, I B, I S, I sms) {
 }
 
 /// The wave model's choice, or nullopt where it does not apply (other dtypes, no SM count,
-/// less than a wave of large tiles).
+/// less than a wave of large tiles, TENFERRO_VK_GEMM_WAVES=0).
 std::optional<GemmConfig> wave_choice(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
   const I sms = caps.sm_count;
-  if (sms == 0 || K <= 0) return std::nullopt;
+  if (sms == 0 || K <= 0 || !options().vk_gemm_waves) return std::nullopt;
   std::optional<GemmConfig> best;
   double best_us = 0;
   bool any = false;
@@ -253,11 +256,6 @@ GemmConfig choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps, bo
                                                    : parse_gemm_config(options().vk_gemm_tile);
   if (env && gemm_config_valid(d, *env, caps)) return *env;
   forced = false;
-  if (!options().vk_gemm_waves && caps.sm_count != 0) {
-    DeviceCaps no_waves = caps;
-    no_waves.sm_count = 0;
-    return gemm_default_config(d, M, N, K, B, no_waves);
-  }
   return gemm_default_config(d, M, N, K, B, caps);
 }
 
@@ -423,7 +421,7 @@ int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
   s = std::min({s, slices, kSplitMaxSplits, static_cast<I>(kSplitMaxScratch / std::max<std::uint64_t>(out_bytes, 1))});
   if (s < 2) return 1;
   // Whole BK slices per split; the last split may be shorter, none is empty.
-  const I kc = ((K + s - 1) / s + c.bk - 1) / c.bk * c.bk;
+  const I kc = split_k(K, s, c.bk);
   return static_cast<int>((K + kc - 1) / kc);
 }
 
@@ -528,7 +526,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const bool have_ab = K > 0;
 
   std::uint32_t cfg = tile_bits(t) | t.opts;
-  // Specialization constant 2 (TFG2_ROLL in gemm.comp): 0 = unrolled slice, else log2(roll) + 1.
+  // Specialization constant 2 (ROLL_BITS in gemm.comp): 0 = unrolled slice, else log2(roll) + 1.
   const std::uint32_t roll_bits = t.roll == 0 ? 0u : log2u(t.roll) + 1u;
   GemmParams p{};
   if (have_ab) {
@@ -597,7 +595,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
 
   // Split K: pass 1 writes `splits` partial products (alpha 1, beta 0) into compact [M, N, B]
   // blocks of a scratch tensor; pass 2 (TFG_OPT_REDUCE) sums them into C with alpha and beta.
-  const I kc = ((K + splits - 1) / splits + t.bk - 1) / t.bk * t.bk;
+  const I kc = split_k(K, splits, t.bk);
   const I zstride = M * N * B;
   const Tensor scratch = be.allocate(d, {zstride * splits});
   p.c = address_of(scratch);

@@ -1,7 +1,6 @@
 // DeviceCaps queries and logical device creation.
 #include "vulkan/runtime/device.hpp"
 
-#include <algorithm>
 #include <cstring>
 
 #include "vulkan/runtime/vk_check.hpp"
@@ -113,19 +112,20 @@ DeviceCaps query_caps(VkPhysicalDevice pd, VkInstance instance) {
   vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr);
   std::vector<VkExtensionProperties> exts(n);
   vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, exts.data());
+  bool sm_builtins = false;
   for (const auto& e : exts)
     if (std::strcmp(e.extensionName, "VK_KHR_cooperative_matrix") == 0) {
       c.cooperative_matrix = true;
     } else if (std::strcmp(e.extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0) {
       c.cooperative_matrix = true;
       if (instance != VK_NULL_HANDLE) c.cooperative_shapes = cooperative_shapes(instance, pd);
-    } else if (std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0)
+    } else if (std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0) {
       c.executable_properties = true;
+    } else if (std::strcmp(e.extensionName, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME) == 0) {
+      sm_builtins = true;
+    }
 
   // Streaming multiprocessors: a property of VK_NV_shader_sm_builtins (queried, never enabled).
-  const bool sm_builtins = std::any_of(exts.begin(), exts.end(), [](const VkExtensionProperties& e) {
-    return std::strcmp(e.extensionName, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME) == 0;
-  });
   if (base.apiVersion >= VK_API_VERSION_1_2 && sm_builtins) {
     auto sm = vk_struct<VkPhysicalDeviceShaderSMBuiltinsPropertiesNV>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV);
