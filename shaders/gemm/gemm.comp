@@ -21,9 +21,13 @@
 // tiles in groups of 8 along m (consecutive workgroups share B columns and A rows: L2 reuse);
 // NOPAD drops the +1 word of the shared rows and, for operands whose stores transpose (A along
 // k, B along k), XORs the word index with a per-row value instead (swz_a / swz_b). Workgroup z
-// selects the K range of a split-K dispatch. Specialization constant 2 rolls the slice's k loop
-// (1, 2 or 4 steps per iteration instead of all BK unrolled: NVIDIA's compiler then cannot hoist
-// the whole slice's shared reads; f64 128 x 64 4 x 8: 18.5 vs 12.2 TFLOP/s on the H200).
+// selects the K range of a split-K dispatch. Specialization constant 2 (SCHED, TFG_SCHED_* in
+// gemm_params.h) shapes the schedule: ROLL rolls the slice's k loop (1, 2 or 4 steps per
+// iteration instead of all BK unrolled: NVIDIA's compiler then cannot hoist the whole slice's
+// shared reads; f64 128 x 64 4 x 8: 18.5 vs 12.2 TFLOP/s on the H200); INTERIOR (with FAST)
+// runs the full slices of an interior tile in a loop of their own, loads and stores without any
+// condition, so that the slice is one branch-free block (H200, 4096^3: f64 128 x 64 4 x 8
+// unrolled 12.4 -> 19.8 TFLOP/s, c32 37.8 -> 44.9).
 // Variants: DT_F32 DT_F64 DT_C32 DT_C64.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -56,10 +60,11 @@
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint CFG = 0u;
-// Specialization constant 2: the slice's k loop. 0: fully unrolled (BK steps in one block);
-// r >= 1: rolled, 2^(r-1) steps per iteration (the compiler cannot hoist the shared reads of the
-// whole slice ahead of its FMAs: fewer live registers, more resident workgroups).
-layout(constant_id = 2) const uint ROLL_BITS = 0u;
+// Specialization constant 2: the schedule. Bits TFG_SCHED_ROLL: the slice's k loop, 0 fully
+// unrolled (BK steps in one block), r >= 1 rolled, 2^(r-1) steps per iteration (the compiler
+// cannot hoist the shared reads of the whole slice ahead of its FMAs: fewer live registers, more
+// resident workgroups). TFG_SCHED_INTERIOR: the branch-free loop of an interior tile's full slices.
+layout(constant_id = 2) const uint SCHED = 0u;
 layout(push_constant) uniform Push { GemmParams p; };
 
 const uint BM = 1u << ((CFG >> TFG_SHIFT_BM) & 15u);
@@ -78,8 +83,10 @@ const uint PAD = 1u - ((CFG / TFG_OPT_NOPAD) & 1u);     // +1 word per shared ro
 const uint NBUF = 2u >> ((CFG / TFG_OPT_SINGLE) & 1u);  // shared buffers: 2, or 1 with SINGLE
 const uint WR = 8u >> ((CFG / TFG_OPT_WARP_T) & 1u);   // threads along m per warp (8 or 4)
 const uint WC = 32u / WR;                               // threads along n per warp
-const bool ROLLED = ROLL_BITS != 0u;
-const uint KSTEP = 1u << ((ROLL_BITS + 3u) & 3u);       // k steps per rolled iteration (1, 2, 4)
+const uint ROLL_CODE = SCHED & TFG_SCHED_ROLL;
+const bool ROLLED = ROLL_CODE != 0u;
+const uint KSTEP = 1u << ((ROLL_CODE + 3u) & 3u);       // k steps per rolled iteration (1, 2, 4)
+const bool INTERIOR_LOOP = (SCHED & TFG_SCHED_INTERIOR) != 0u;
 // Runtime flags (uniform branches).
 #define CONJ_A ((p.flags & TFG_CONJ_A) != 0u)
 #define CONJ_B ((p.flags & TFG_CONJ_B) != 0u)
@@ -441,7 +448,20 @@ void main() {
         barrier();
         uint cur = 0u;
         int64_t k0 = bk;  // start of the next slice
-        for (int64_t kt = 1; kt <= nk; ++kt) {  // kt: slices loaded so far
+        int64_t kt = 1;   // slices loaded so far
+        if (INTERIOR_LOOP && interior) {  // slices 1 .. nfull-1 are full: nothing to check
+          for (; kt < nfull; ++kt) {
+            load_a(k0, K, true);
+            load_b(k0, K, true);
+            compute(cur, tx, ty);
+            if (NBUF == 1u) barrier();
+            if (NBUF == 2u) cur ^= 1u;
+            store_tiles(cur);
+            barrier();
+            k0 += bk;
+          }
+        }
+        for (; kt <= nk; ++kt) {
           const bool more = kt < nk;
           if (more) {
             const bool full = interior && kt < nfull;

@@ -50,6 +50,9 @@ using tfg_u32 = std::uint32_t;
 #define TFG_OPT_GROUP 0x40000000u // tile order: groups of 8 tiles along m, then n (L2 reuse)
 #define TFG_OPT_NOPAD 0x80000000u // shared rows unpadded; XOR swizzle of the words where stores transpose
 #define TFG_OPT_MASK 0xFF000000u
+// Specialization constant 2 (the schedule word; src/vulkan/kernels/gemm.cpp).
+#define TFG_SCHED_ROLL 3u      // 2 bits: 0 = slice k loop unrolled, r = rolled by 2^(r-1) steps
+#define TFG_SCHED_INTERIOR 4u  // interior tiles: full slices in a branch-free loop (needs FAST)
 // Runtime flags (GemmParams::flags; a separate word, the values overlap TFG_OPT_* on purpose).
 #define TFG_CONJ_A 0x1000000
 #define TFG_CONJ_B 0x2000000

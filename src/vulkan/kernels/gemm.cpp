@@ -67,23 +67,34 @@ struct DefaultRow {
 constexpr std::uint32_t kNoOpts = 0;
 constexpr std::uint32_t kF = TFG_OPT_FAST, kFS = TFG_OPT_FAST | TFG_OPT_SINGLE, kWF = TFG_OPT_WARP | TFG_OPT_FAST;
 constexpr std::uint32_t kWFS = kWF | TFG_OPT_SINGLE;
-// f64 128 x 64, 4 x 8 per thread, the slice loop rolled by 4 (182 registers on the H200: one
-// workgroup per SM; the unrolled loop of the same tile: 12.2 TFLOP/s at 4096^3, this 18.5).
-constexpr GemmConfig kF64Rolled = {128, 64, 8, 4, 8, kF, 0, false, 4};
+/// c with the interior-tile loop (u, TFG_SCHED_INTERIOR): interior tiles run their full slices
+/// branch-free. Seventh session, H200, 4096^3: c32 37.7 -> 44.8 TFLOP/s, c64 (2048^3) 18.3 ->
+/// 22.2 on 64 x 64 4 x 8, f64 128 x 64 4 x 8 12.4 unrolled / 18.5 rolled -> 19.8, f32 +2-5 %.
+constexpr GemmConfig with_u(GemmConfig c) {
+  c.interior_loop = true;
+  return c;
+}
+// f64 128 x 64, 4 x 8 per thread with the interior loop (196 registers on the H200: one
+// workgroup per SM): 19.8 TFLOP/s at 4096^3; the same tile rolled by 4 without it 18.5 (the
+// sixth session's choice), unrolled without it 12.4.
+constexpr GemmConfig kF64Mid = with_u({128, 64, 8, 4, 8, kF, 0});
 constexpr DefaultRow kDefaults[] = {
     // Large (and medium with enough tiles to fill the device): best of the H200 sweep of
     // 2026-11-29 (bench/RESULTS.md, issue 5).
-    {DType::F32, SizeClass::large, {128, 128, 16, 8, 8, kF, 0}},
-    {DType::F64, SizeClass::large, {64, 128, 16, 8, 8, kFS, 0}},
-    {DType::C32, SizeClass::large, {128, 128, 8, 8, 4, kWF, 0}},
-    {DType::C64, SizeClass::large, {64, 32, 8, 4, 4, kNoOpts, 0}},  // second sweep: 18.2 ('-') vs 11.5 (wf)
+    // f32: single buffer with u, 4096^3 3.30 ms vs 3.41 double-buffered (8192^3 25.3 vs 26.3).
+    {DType::F32, SizeClass::large, with_u({128, 128, 16, 8, 8, kFS, 0})},
+    {DType::F64, SizeClass::large, with_u({64, 128, 16, 8, 8, kFS, 0})},
+    {DType::C32, SizeClass::large, with_u({128, 128, 8, 8, 4, kWF, 0})},
+    // c64: 64 x 64 4 x 8 with u, 2048^3 3.10 ms vs 3.77 on the earlier 64 x 32 4 x 4 ('-').
+    {DType::C64, SizeClass::large, with_u({64, 64, 8, 4, 8, kF, 0})},
     // Mid (large, but under two waves of large tiles): f64 on 256-thread 128 x 64 tiles (H200
     // sweep, f64 1024^3: 14.5 TFLOP/s vs 10.8 on the large tile, both unsplit; 9.3 split in 2-4).
-    // First rung of the mid ladder (kMidFiner below); complex keeps its large tile.
-    {DType::F32, SizeClass::mid, {128, 128, 16, 8, 8, kF, 0}},
-    {DType::F64, SizeClass::mid, kF64Rolled},  // sixth session: 1024^3 0.140 ms vs 0.146 (128 x 64 8 x 4 wfs)
-    {DType::C32, SizeClass::mid, {128, 128, 8, 8, 4, kWF, 0}},
-    {DType::C64, SizeClass::mid, {64, 32, 8, 4, 4, kNoOpts, 0}},
+    // First rung of the mid ladder (kMidFiner below); c32 keeps its large tile, c64 takes 4 x 4
+    // per thread (256 threads).
+    {DType::F32, SizeClass::mid, with_u({128, 128, 16, 8, 8, kFS, 0})},
+    {DType::F64, SizeClass::mid, kF64Mid},  // seventh session: 1024^3 0.128 ms vs 0.141 rolled
+    {DType::C32, SizeClass::mid, with_u({128, 128, 8, 8, 4, kWF, 0})},
+    {DType::C64, SizeClass::mid, with_u({64, 64, 8, 4, 4, kF, 0})},  // 1024^3 0.422 ms vs 0.518 ('-')
     {DType::F32, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
     {DType::F64, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
     {DType::C32, SizeClass::medium, {64, 64, 16, 4, 4, kNoOpts, 0}},
@@ -175,15 +186,25 @@ struct WaveCandidate {
   int per_sm;       // resident workgroups per SM (H200)
   double tflops;    // full-wave rate, TFLOP/s (H200)
   int max_split;    // K splits tried: 1..max_split
-  I min_kc = 0;     // only for at least this much K per split
+  I min_kc = 0;     // only for at least this much K per split ...
+  bool interior_waives_min_kc = false;  // ... unless no tile lies on the boundary (M, N multiples of the tile)
 };
-// kF64Rolled is the fastest f64 tile at long K (4096^3 7.41 ms vs 7.65 on 64 x 128; 7290 x 399 x
-// 4320 in 4 splits 1.68 vs 1.88) but slower at K <= 729 (243 x 6561 x 729 x 9: 1.46 vs 1.34).
+// kF64Mid is the fastest f64 tile at long K (seventh session: 4096^3 6.93 ms vs 7.42 rolled
+// without the interior loop; the rolled tile, sixth session: 7290 x 399 x 4320 in 4 splits 1.68
+// vs 1.88 on 64 x 128) but slower at K <= 729 (243 x 6561 x 729 x 9: 1.46 vs 1.34). The interior
+// loop (u) on the other rows (seventh session, both sweep orders agreeing): 64 x 32 better on
+// all eight MERA shapes (7290 x 399 x 4320 1.98 ms vs 2.44, 9720 x 136 x 441 0.131 vs 0.140);
+// not on 64 x 64 (990 x 2187 x 4620: 1.70 vs 1.62). 64 x 128 with u: better at long K (4096^3
+// 6.59 vs 7.71, 7290 x 399 x 4320 1.93 vs 2.15) and where every tile is interior (1024 x 256^3
+// 1.81 vs 1.98, 1024^3 0.141 vs 0.175), worse at short K with boundary tiles (540 x 58320 x 136
+// 0.742 vs 0.627, 399 x 4320 x 594 0.201 vs 0.187; not understood: the kernel then runs both of
+// its slice loops, whose unrolled code may not share the instruction cache well): without u there.
 constexpr WaveCandidate kWaveCandidates[] = {
     {DType::F64, {64, 128, 16, 8, 8, kFS, 0}, 2, 18.0, 4},
+    {DType::F64, with_u({64, 128, 16, 8, 8, kFS, 0}), 2, 20.8, 4, 1024, true},
     {DType::F64, {64, 64, 8, 4, 4, kWF, 0}, 2, 15.9, 1},
-    {DType::F64, {64, 32, 16, 4, 4, kF, 0}, 2, 11.6, 1},
-    {DType::F64, kF64Rolled, 1, 18.55, 4, 1024},
+    {DType::F64, with_u({64, 32, 16, 4, 4, kF, 0}), 2, 13.0, 1},
+    {DType::F64, kF64Mid, 1, 19.8, 4, 1024},
 };
 constexpr double kAloneWave = 0.61;     // a last wave of <= one tile per SM, relative to a full wave
 constexpr double kOutBytesPerUs = 2.5e6;  // output / partial-product traffic (bytes per us)
@@ -219,7 +240,8 @@ std::optional<GemmConfig> wave_choice(DType d, I M, I N, I K, I B, const DeviceC
     if (!any && tiles_of(w.c, M, N, B) < sms) return std::nullopt;  // the first row: under a wave
     any = true;
     for (I S = 1; S <= w.max_split && (S == 1 || K / S >= kSplitMinKPerSplit); ++S) {
-      if (K / S < w.min_kc) break;
+      const bool interior = M % w.c.bm == 0 && N % w.c.bn == 0;
+      if (K / S < w.min_kc && !(w.interior_waives_min_kc && interior)) break;
       const double us = wave_time_us(w, M, N, K, B, S, sms);
       if (!best || us < best_us) {
         best = w.c;
@@ -343,6 +365,7 @@ bool gemm_config_valid(DType d, const GemmConfig& c, const DeviceCaps& caps) {
   if ((c.opts & ~kKnown) != 0 || c.split < 0) return false;
   if ((c.roll != 0 && c.roll != 1 && c.roll != 2 && c.roll != 4) || c.roll > c.bk) return false;
   if (c.roll != 0 && (c.opts & TFG_OPT_REGDB)) return false;
+  if (c.interior_loop && !(c.opts & TFG_OPT_FAST)) return false;
   const int rm = c.bm / c.tm, rn = c.bn / c.tn, nt = rm * rn;
   if (c.opts & TFG_OPT_WARP_T && !(c.opts & TFG_OPT_WARP)) return false;
   if (c.opts & TFG_OPT_WARP) {
@@ -388,7 +411,7 @@ GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& ca
   GemmConfig t = row;
   for (int attempt = 0; attempt < 2; ++attempt) {
     t = row;
-    if (attempt == 1) t.opts = kNoOpts, t.roll = 0;
+    if (attempt == 1) t.opts = kNoOpts, t.roll = 0, t.interior_loop = false;
     while (!gemm_config_valid(d, t, caps) && t.bk > vw) {
       t.bk /= 2;
       t.roll = std::min(t.roll, t.bk);
@@ -436,6 +459,7 @@ std::string gemm_config_string(const GemmConfig& c) {
   if (c.opts & TFG_OPT_GROUP) o[n++] = 'g';
   if (c.opts & TFG_OPT_NOPAD) o[n++] = 'x';
   if (c.roll != 0) o[n++] = c.roll == 1 ? 'n' : c.roll == 2 ? 'p' : 'q';
+  if (c.interior_loop) o[n++] = 'u';
   if (n == 0) o[n++] = '-';
   char buf[96];
   std::snprintf(buf, sizeof buf, "%d,%d,%d,%d,%d,%s,%d", c.bm, c.bn, c.bk, c.tm, c.tn, o, c.split);
@@ -448,7 +472,7 @@ std::optional<GemmConfig> parse_gemm_config(std::string_view s) {
   char opts[16] = {0};
   int split = 0;
   const std::string str(s);
-  const int n = std::sscanf(str.c_str(), "%d,%d,%d,%d,%d,%15[-wtfsrgxnpq],%d", &c.bm, &c.bn, &c.bk, &c.tm, &c.tn, opts, &split);
+  const int n = std::sscanf(str.c_str(), "%d,%d,%d,%d,%d,%15[-wtfsrgxnpqu],%d", &c.bm, &c.bn, &c.bk, &c.tm, &c.tn, opts, &split);
   if (n < 5) return std::nullopt;
   for (const char* q = opts; *q; ++q) {
     switch (*q) {
@@ -462,6 +486,7 @@ std::optional<GemmConfig> parse_gemm_config(std::string_view s) {
       case 'n': c.roll = 1; break;
       case 'p': c.roll = 2; break;
       case 'q': c.roll = 4; break;
+      case 'u': c.interior_loop = true; break;
       default: break;  // '-'
     }
   }
@@ -493,8 +518,8 @@ namespace {
 void dispatch(VulkanBackend& be, const std::string& variant, std::uint32_t cfg, std::uint32_t threads,
               GemmParams& p, std::span<const std::int64_t> dims, const std::vector<ByteRange>& reads,
               const std::vector<ByteRange>& writes, std::uint64_t bytes, std::uint32_t gx, std::uint32_t gy,
-              std::uint32_t gz, std::uint32_t roll_bits = 0) {
-  VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(cfg), threads, roll_bits);
+              std::uint32_t gz, std::uint32_t sched = 0) {
+  VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(cfg), threads, sched);
   p.dims = be.upload_params(dims);
   VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
   be.recorder().bind(cmd, pipeline);
@@ -526,8 +551,9 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const bool have_ab = K > 0;
 
   std::uint32_t cfg = tile_bits(t) | t.opts;
-  // Specialization constant 2 (ROLL_BITS in gemm.comp): 0 = unrolled slice, else log2(roll) + 1.
-  const std::uint32_t roll_bits = t.roll == 0 ? 0u : log2u(t.roll) + 1u;
+  // Specialization constant 2 (SCHED in gemm.comp): the roll code (0 = unrolled slice, else
+  // log2(roll) + 1) and TFG_SCHED_INTERIOR.
+  const std::uint32_t sched = (t.roll == 0 ? 0u : log2u(t.roll) + 1u) | (t.interior_loop ? TFG_SCHED_INTERIOR : 0u);
   GemmParams p{};
   if (have_ab) {
     p.a = address_of(a);
@@ -581,7 +607,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
       const std::uint32_t spec = (total >= kSmallIdx32Limit ? 1u : 0u) | (rows > 1 ? 2u : 0u);
       dispatch(be, "gemm_small_" + std::string(dtype_name(d)), spec, local, p, dims, reads, writes, bytes, gxs, 1, 1);
     } else {
-      dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1, roll_bits);
+      dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1, sched);
     }
     const std::uint64_t value = be.recorder().open_value();
     if (have_ab) {
@@ -624,7 +650,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
 
   auto guard = be.lock();
   dispatch(be, variant, cfg, threads, p, dims1, reads, scratch_range, bytes + scratch_bytes, gx, gy,
-           static_cast<std::uint32_t>(splits), roll_bits);
+           static_cast<std::uint32_t>(splits), sched);
   dispatch(be, variant, tile_bits(rt) | TFG_OPT_REDUCE, kReduceThreads, q, dims2, reads2, writes2, bytes2, gx2, 1, 1);
   const std::uint64_t value = be.recorder().open_value();
   VulkanBackend::storage_of(a).last_use = value;

@@ -9,7 +9,8 @@
 // TFG_OPT_WARP_T, f = TFG_OPT_FAST, s = TFG_OPT_SINGLE, r = TFG_OPT_REGDB (double-buffered
 // register fragments), g = TFG_OPT_GROUP (tile order in groups of 8 along m), x = TFG_OPT_NOPAD
 // (unpadded shared rows, XOR swizzle for transposing stores), n / p / q = the k loop of a slice
-// rolled with 1 / 2 / 4 steps per iteration (`roll`); split 0 = automatic, 1 = never,
+// rolled with 1 / 2 / 4 steps per iteration (`roll`), u = the full slices of interior tiles in
+// a branch-free loop (`interior_loop`, TFG_SCHED_INTERIOR; needs f); split 0 = automatic, 1 = never,
 // n >= 2 = n splits (at most one per BK slice of K). "small" forces gemm_small.comp (four
 // outputs per invocation along m when M >= 4) instead of a tile.
 //
@@ -40,6 +41,8 @@ struct GemmConfig {
   bool small = false;      // gemm_small.comp instead of a tile (the fields above unused)
   int roll = 0;            // k steps per iteration of a rolled (not unrolled) slice loop: 0 = the
                            // whole slice unrolled; 1, 2, 4 (fewer live registers; not with REGDB)
+  bool interior_loop = false;  // interior tiles run their full slices in a loop without
+                               // conditions (TFG_SCHED_INTERIOR; needs TFG_OPT_FAST)
   int threads() const { return tm > 0 && tn > 0 ? (bm / tm) * (bn / tn) : 0; }
   bool operator==(const GemmConfig&) const = default;
 };
