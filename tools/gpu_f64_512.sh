@@ -1,16 +1,14 @@
 #!/bin/sh
-# Diagnostic run on the lent GPU (bench/RESULTS.md, fifth session): f64 512^3 single calls on
-# tiles with more threads per tile (2 x 2, 4 x 2 and 2 x 4 per thread), forced through
-# TENFERRO_VK_GEMM_TILE, next to the default and PyTorch's small GEMMs in the same run.
+# Seventh session, last run: f64 512^3 single calls on the mid rung 64 x 32 4 x 4 without and
+# with the interior loop (u), alternating, and PyTorch's small sizes in the same call.
 set -u
 . tools/gpu_env.sh
-: > "$OUT/f64_512.txt"
-timeout 20 "$B/tenferro_bench_vk_gemm" f64_512 f64_256 --reps 15 >> "$OUT/f64_512.txt" 2>&1
-for cfg in 64,32,16,2,2,-,1 64,32,16,4,2,-,1 64,32,16,2,4,-,1 64,32,16,4,2,f,1 64,32,16,2,4,f,1 \
-  64,64,16,4,2,-,1 64,64,16,2,4,-,1 64,64,16,4,4,f,1 32,32,16,2,2,f,1 32,64,16,2,4,f,1 128,32,16,4,2,-,1 \
-  64,32,16,4,4,f,1; do
-  TENFERRO_VK_GEMM_TILE=$cfg timeout 20 "$B/tenferro_bench_vk_gemm" f64_512 --reps 15 >> "$OUT/f64_512.txt" 2>&1
+G="$B/tenferro_bench_vk_gemm"
+timeout 30 "$G" f64_512 f64_256 --reps 3 > /dev/null 2>&1
+for i in 1 2; do
+  timeout 30 "$G" f64_512 --reps 20 > "$OUT/f_$i.txt" 2>&1
+  TENFERRO_VK_GEMM_TILE=64,32,16,4,4,fu,0 timeout 30 "$G" f64_512 --reps 20 > "$OUT/fu_$i.txt" 2>&1
 done
-timeout 60 python3 "$B/peer_gemm_small.py" --no-jax > "$OUT/peer_small.jsonl" 2>&1
-grep median "$OUT/f64_512.txt" | sed 's/  */ /g' | cut -d' ' -f1,7-12
-grep -h '"float64_512\|"float64_256' "$OUT/peer_small.jsonl"
+timeout 60 python3 "$B/peer_gemm_small.py" --no-jax > "$OUT/peers_small.jsonl" 2> "$OUT/peers_err.txt"
+for f in "$OUT"/f_*.txt "$OUT"/fu_*.txt; do echo "$(basename $f): $(grep -i 'f64_512' $f | head -2 | tr '\n' ' ')"; done
+grep -i '512' "$OUT/peers_small.jsonl"

@@ -572,6 +572,8 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
   // Under a wave of large tiles (f64 1024^3: 128 tiles) and without an SM count: the classes.
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 1024, 1024, 1024, 1, h200)),
             "128,64,8,4,8,fu,0");  // 0.132-0.135 ms; 0.141 on 64 x 128 fsu
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 512, 512, 512, 1, h200)),
+            "64,32,16,4,4,fu,0");  // the mid ladder's 128-tile rung: 0.041 ms single call vs 0.051 without u
   // Every tile interior: the interior loop also at short K (1024 x 256^3: 1.81 ms vs 1.98).
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 256, 256, 256, 1024, h200)),
             "64,128,16,8,8,fsu,1");

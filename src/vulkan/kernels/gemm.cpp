@@ -129,7 +129,8 @@ constexpr DefaultRow kDefaults[] = {
 constexpr DefaultRow kMidFiner[] = {
     {DType::F32, SizeClass::mid, {64, 128, 16, 4, 8, kWF, 0}},
     {DType::F32, SizeClass::mid, {64, 32, 16, 4, 4, kF, 0}},
-    {DType::F64, SizeClass::mid, {64, 32, 16, 4, 4, kF, 0}},
+    // f64 512^3 single call: 0.041 ms with u vs 0.051 without (seventh session, alternating runs).
+    {DType::F64, SizeClass::mid, with_u({64, 32, 16, 4, 4, kF, 0})},
 };
 constexpr I kWaveTiles = 128;  // about one wave of an H200's 132 SMs
 
