@@ -525,7 +525,7 @@ TEST_F(GemmGpuTest, MidLadder) {
   };
   for (const Row& r : {Row{DType::F32, 1000, 1030, 33, "64,128,16,4,8,wf,0"},
                        Row{DType::F32, 520, 530, 70, "64,32,16,4,4,f,0"},
-                       Row{DType::F64, 520, 530, 70, "64,32,16,4,4,f,0"},
+                       Row{DType::F64, 520, 530, 70, "64,32,16,4,4,fu,0"},
                        // f64 few (both extents 128..256) under a wave of 32 x 32 tiles: 16 x 16.
                        Row{DType::F64, 250, 200, 70, "16,16,16,2,2,-,0"},
                        Row{DType::F64, 250, 100, 70, "32,32,16,4,4,-,0"}}) {
