@@ -528,7 +528,10 @@ TEST_F(GemmGpuTest, MidLadder) {
                        Row{DType::F64, 520, 530, 70, "64,32,16,4,4,fu,0"},
                        // f64 few (both extents 128..256) under a wave of 32 x 32 tiles: 16 x 16.
                        Row{DType::F64, 250, 200, 70, "16,16,16,2,2,-,0"},
-                       Row{DType::F64, 250, 100, 70, "32,32,16,4,4,-,0"}}) {
+                       Row{DType::F64, 250, 100, 70, "32,32,16,4,4,-,0"},
+                       // f64 short K (<= 16): 32 x 32 tiles of BK 4 in every class but small.
+                       Row{DType::F64, 300, 530, 11, "32,32,4,4,4,-,0"},
+                       Row{DType::F64, 600, 20, 16, "32,32,4,4,4,-,0"}}) {
     // (A device with less shared memory than the tile needs gets it shrunk.)
     if (vk::gemm_config_valid_on(be(), r.d, *vk::parse_gemm_config(r.cfg))) {
       EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config_on(be(), r.d, r.M, r.N, r.K, 1)), r.cfg);
@@ -581,6 +584,16 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
   anon.sm_count = 0;
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 990, 2187, 4620, 1, anon)),
             "64,128,16,8,8,fsu,0");
+  // f64 with K <= 16 (not the small class, at most 10M outputs): 32 x 32 tiles of BK 4, ahead of
+  // the wave model (13200 x 144 x 12: 14.7 us vs 18.1-18.9 on the model's 64 x 64); 4096 x 4096
+  // x 16 stays with the model (87 us on 64 x 128 `fs` vs 109; every tile interior: `fsu`, whose
+  // interior loop has no full slice to run at K = 16, the same work as `fs`).
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 13200, 144, 12, 1, h200)),
+            "32,32,4,4,4,-,0");
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 13200, 12, 12, 12, h200)),
+            "32,32,4,4,4,-,0");
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 4096, 4096, 16, 1, h200)),
+            "64,128,16,8,8,fsu,1");
   // f32 keeps its table (not modelled).
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 990, 2187, 4620, 1, h200)),
             "128,128,16,8,8,fsu,0");

@@ -140,6 +140,18 @@ constexpr I kWaveTiles = 128;  // about one wave of an H200's 132 SMs
 constexpr GemmConfig kFewFinerF64 = {16, 16, 16, 2, 2, kNoOpts, 0};
 constexpr I kFewFinerMin = 128;
 
+// f64 products with K <= kShortK (outside the small class): 32 x 32 tiles, BK 4, 4 x 4 per
+// thread, ahead of the classes and the wave model. The work is writing the output; a short
+// slice wastes no loads on zero padding and small tiles give the SMs many workgroups. H200,
+// seventh session (`shortk/`, in-stream us, two sweep orders): 144 x 1100 x 11 x 11 15.3 / 14.8
+// vs 22.6 / 22.2 on the wave model's 64 x 128, 13200 x 12 x 12 x 12 26.6 / 26.7 vs 28.5-43.7 on
+// the tall 128 x 32, 13200 x 144 x 12 15.7 vs 18.1-19.5 on 64 x 64, 12 x 1100 x 11 x 12 7.9-11.7
+// vs 11.2-12.8 (the products of lm_batch_likelihood_sentence_3_12d); `shortk2/`: 2048 x 2048 x 8
+// 21.4 vs 22.5-23.3, 196830 x 45 x 11 80.5 vs 86-116, but 4096 x 4096 x 16 108.6 vs 87.2 on
+// 64 x 128: only up to kShortKMaxOutputs outputs (between 8.9M, faster, and 16.8M, slower).
+constexpr GemmConfig kShortKF64 = {32, 32, 4, 4, 4, kNoOpts, 0};
+constexpr I kShortK = 16, kShortKMaxOutputs = 10'000'000;
+
 // A medium product whose large-tile grid (all batches) has at least this many tiles runs on the
 // large configuration (sweep: f64 1024 x 256^3 went from 4.1 to 16.4 TFLOP/s); with fewer tiles
 // and both extents <= 256, or one extent <= 32 (narrow products such as 400 x 21), it runs on the
@@ -387,7 +399,8 @@ GemmConfig default_row(DType d, SizeClass cls) {
 
 GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
   SizeClass cls = size_class(M, N);
-  if (cls == SizeClass::large || cls == SizeClass::medium)
+  const bool short_k = d == DType::F64 && K <= kShortK && cls != SizeClass::small && M * N * B <= kShortKMaxOutputs;
+  if (!short_k && (cls == SizeClass::large || cls == SizeClass::medium))
     if (const auto w = wave_choice(d, M, N, K, B, caps)) return *w;
   const I large_tiles = tiles_of(default_row(d, SizeClass::large), M, N, B);
   if (cls == SizeClass::medium) {
@@ -406,6 +419,7 @@ GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& ca
       if (tiles_of(row, M, N, B) >= kWaveTiles) break;
     }
   }
+  if (short_k) row = kShortKF64;
   // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold; when
   // the row's options (warp mapping, fast path) fit no shrunk tile, retry without them.
   const int vw = gemm_words_of(d);
