@@ -252,9 +252,9 @@ std::optional<GemmConfig> wave_choice(DType d, I M, I N, I K, I B, const DeviceC
     if (w.d != d || !gemm_config_valid(d, w.c, caps)) continue;
     if (!any && tiles_of(w.c, M, N, B) < sms) return std::nullopt;  // the first row: under a wave
     any = true;
+    const bool waived = w.interior_waives_min_kc && M % w.c.bm == 0 && N % w.c.bn == 0;
     for (I S = 1; S <= w.max_split && (S == 1 || K / S >= kSplitMinKPerSplit); ++S) {
-      const bool interior = M % w.c.bm == 0 && N % w.c.bn == 0;
-      if (K / S < w.min_kc && !(w.interior_waives_min_kc && interior)) break;
+      if (K / S < w.min_kc && !waived) break;
       const double us = wave_time_us(w, M, N, K, B, S, sms);
       if (!best || us < best_us) {
         best = w.c;
@@ -397,11 +397,9 @@ GemmConfig default_row(DType d, SizeClass cls) {
   return {};
 }
 
-GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
-  SizeClass cls = size_class(M, N);
-  const bool short_k = d == DType::F64 && K <= kShortK && cls != SizeClass::small && M * N * B <= kShortKMaxOutputs;
-  if (!short_k && (cls == SizeClass::large || cls == SizeClass::medium))
-    if (const auto w = wave_choice(d, M, N, K, B, caps)) return *w;
+/// The size classes' configuration for an M x N x B product of class cls (kDefaults, with the
+/// medium and large reclassifications, then the finer rungs of the few and mid classes).
+GemmConfig class_row(DType d, SizeClass cls, I M, I N, I B) {
   const I large_tiles = tiles_of(default_row(d, SizeClass::large), M, N, B);
   if (cls == SizeClass::medium) {
     if (large_tiles >= kLargeMinTiles) cls = SizeClass::large;
@@ -419,7 +417,15 @@ GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& ca
       if (tiles_of(row, M, N, B) >= kWaveTiles) break;
     }
   }
-  if (short_k) row = kShortKF64;
+  return row;
+}
+
+GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+  const SizeClass cls = size_class(M, N);
+  const bool short_k = d == DType::F64 && K <= kShortK && cls != SizeClass::small && M * N * B <= kShortKMaxOutputs;
+  if (!short_k && (cls == SizeClass::large || cls == SizeClass::medium))
+    if (const auto w = wave_choice(d, M, N, K, B, caps)) return *w;
+  const GemmConfig row = short_k ? kShortKF64 : class_row(d, cls, M, N, B);
   // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold; when
   // the row's options (warp mapping, fast path) fit no shrunk tile, retry without them.
   const int vw = gemm_words_of(d);
