@@ -175,15 +175,17 @@ bool check(Backend& be, const Problem& pr) {
 }
 
 /// Warm-up (>= 2 calls, >= 300 ms), `reps` timed gemm + synchronize, median; C is NaN before the
-/// first call. With `stream`, products under 0.1 GFLOP are timed as 50 calls in a row (each
-/// writes the same C, so they run one after the other, as the dependent steps of an einsum do)
-/// inside one session (batched into one submission, as einsum runs its steps; outside a session
-/// every call is its own submission: 11-12 us per call on the H200 even for 1 x 1 x 1) before the
-/// synchronize, divided by 50: the time of one call inside a stream, not the fence latency (the
-/// sweep always; plain runs with --stream). Without it each timed call is one gemm
-/// + synchronize, as tools/peer_gemm_small.py times PyTorch.
+/// first call. With `stream`, products under 0.1 GFLOP are timed as 50 calls in a row, under 2
+/// GFLOP as 10 (each writes the same C, so they run one after the other, as the dependent steps
+/// of an einsum do) inside one session (batched into one submission, as einsum runs its steps;
+/// outside a session every call is its own submission: 11-12 us per call on the H200 even for 1 x
+/// 1 x 1) before the synchronize, divided by the count: the time of one call inside a stream, not
+/// the fence latency and not the slower start of a GPU that idled between synchronized calls
+/// (eighth session, H200: f64 144 x 1100 x 1728 0.100 ms per synchronized call, 60 us inside
+/// einsum's stream). The sweep always streams; plain runs with --stream. Without it each timed
+/// call is one gemm + synchronize, as tools/peer_gemm_small.py times PyTorch.
 Timing measure(Backend& be, Problem& pr, int reps, bool stream) {
-  const int inner = stream && pr.flops() < 1e8 ? 50 : 1;
+  const int inner = !stream ? 1 : pr.flops() < 1e8 ? 50 : pr.flops() < 2e9 ? 10 : 1;
   be.fill(pr.out, is_complex(pr.c.d) ? Scalar::of_complex(DType::C64, c64(std::nan(""), std::nan("")))
                                       : Scalar::of(DType::F64, std::nan("")));
   // Warm-up: at least 2 calls and 300 ms of back-to-back calls. A GPU that sat idle (uploads,

@@ -444,6 +444,14 @@ TEST_F(GemmForcedTest, InteriorLoop) {
   run_with("64,64,8,4,4,wfu,1", c);
   c = make_case(DType::F32, 300, 260, 200, 1);
   run_with("128,64,16,8,4,fu,1", c);
+  // The f32 huge tile (128 x 256, 8 x 16 per thread, BK 8, single buffer): 2 x 2 interior tiles,
+  // boundary tiles in m and n, a K tail of 5.
+  c = make_case(DType::F32, 300, 600, 45, 1);
+  c.beta = 0.5;
+  run_with("128,256,8,8,16,fsu,1", c);
+  c.la = Lay::row;
+  c.lb = Lay::reversed;
+  run_with("128,256,8,8,16,fsu,1", c, 2);
 }
 
 // TFG_OPT_GROUP (g): tile order in groups of 8 tile rows; tile rows not a multiple of 8 (short
@@ -531,7 +539,11 @@ TEST_F(GemmGpuTest, MidLadder) {
                        Row{DType::F64, 250, 100, 70, "32,32,16,4,4,-,0"},
                        // f64 short K (<= 16): 32 x 32 tiles of BK 4 in every class but small.
                        Row{DType::F64, 300, 530, 11, "32,32,4,4,4,-,0"},
-                       Row{DType::F64, 600, 20, 16, "32,32,4,4,4,-,0"}}) {
+                       Row{DType::F64, 600, 20, 16, "32,32,4,4,4,-,0"},
+                       // f64 medium, 33..63 tiles of 64 x 64, K < 512: 64 x 32 tiles.
+                       Row{DType::F64, 144, 1100, 121, "64,32,16,4,4,f,0"},
+                       Row{DType::F64, 100, 3000, 200, "64,64,16,4,4,-,0"},  // 94 tiles
+                       Row{DType::F64, 144, 1100, 600, "64,64,16,4,4,-,0"}}) {  // K >= 512: split
     // (A device with less shared memory than the tile needs gets it shrunk.)
     if (vk::gemm_config_valid_on(be(), r.d, *vk::parse_gemm_config(r.cfg))) {
       EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config_on(be(), r.d, r.M, r.N, r.K, 1)), r.cfg);
@@ -594,9 +606,13 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
             "32,32,4,4,4,-,0");
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 4096, 4096, 16, 1, h200)),
             "64,128,16,8,8,fsu,1");
-  // f32 keeps its table (not modelled).
+  // f32 keeps its table (not modelled): 128 x 256 tiles from two waves of them in one matrix.
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 990, 2187, 4620, 1, h200)),
             "128,128,16,8,8,fsu,0");
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, h200)),
+            "128,256,8,8,16,fsu,0");  // 3.17 ms vs 3.25 on 128 x 128 (8192^3: 23.9 vs 25.3)
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 2048, 4096, 4096, 1, h200)),
+            "128,128,16,8,8,fsu,0");  // 256 tiles of 128 x 256: not two waves
 }
 
 // Every configuration the wave model can choose (f64 tiles, 1-4 splits) runs correctly here

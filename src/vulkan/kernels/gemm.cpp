@@ -134,6 +134,20 @@ constexpr DefaultRow kMidFiner[] = {
 };
 constexpr I kWaveTiles = 128;  // about one wave of an H200's 132 SMs
 
+// f32 large products with at least kLargeMinTiles tiles of 128 x 256 in one matrix: 8 x 16
+// outputs per thread, BK 8, single buffer with u (H200, eighth session, in-stream sweeps in two
+// orders: 8192^3 23.9 ms vs 25.3 on the large row's 128 x 128 (45.9 vs 43.4 TFLOP/s), 4096^3
+// 3.17 vs 3.25). The large row stays the size classes' anchor (their tile counts).
+constexpr GemmConfig kF32Huge = with_u({128, 256, 8, 8, 16, kFS, 0});
+
+// f64 medium products with more than kSplitFewTiles and under kMediumFewTiles tiles of the
+// medium row (all batches) and K < kSplitMinK (unsplit either way): 64 x 32 tiles, twice the workgroups (H200, eighth session, in-stream, two
+// orders agreeing; us): 144 x 1100 x 121 13.3 vs 16.7, 121 x 1100 x 144 15.3 vs 21.6, 250 x 800
+// x 256 24.0 vs 27.1; with more tiles the medium row stays faster (100 x 3000 x 200, 94 tiles:
+// 23.5 vs 26.5; 1000 x 400 x 100, 112: 14.7 vs 15.3; 300 x 1500 x 64, 120: 10.9 vs 11.9).
+constexpr GemmConfig kF64MediumFew = {64, 32, 16, 4, 4, kF, 0};
+constexpr I kMediumFewTiles = 64;
+
 // f64 `few` products with both extents >= kFewFinerMin whose 32 x 32 grid has under kWaveTiles
 // tiles: 16 x 16 tiles of 2 x 2 (H200, fifth session, single call + synchronize: f64 256^3
 // 0.030 ms vs 0.038 on 32 x 32; split K 4 on 32 x 32 also 0.030, with a reduction pass more).
@@ -397,9 +411,10 @@ GemmConfig default_row(DType d, SizeClass cls) {
   return {};
 }
 
-/// The size classes' configuration for an M x N x B product of class cls (kDefaults, with the
-/// medium and large reclassifications, then the finer rungs of the few and mid classes).
-GemmConfig class_row(DType d, SizeClass cls, I M, I N, I B) {
+/// The size classes' configuration for an M x N x K x B product of class cls (kDefaults, with
+/// the medium and large reclassifications, the f32 huge and f64 medium-few tiles, then the finer
+/// rungs of the few and mid classes).
+GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B) {
   const I large_tiles = tiles_of(default_row(d, SizeClass::large), M, N, B);
   if (cls == SizeClass::medium) {
     if (large_tiles >= kLargeMinTiles) cls = SizeClass::large;
@@ -408,6 +423,11 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I B) {
     cls = SizeClass::mid;
   }
   GemmConfig row = default_row(d, cls);
+  if (cls == SizeClass::large && d == DType::F32 && tiles_of(kF32Huge, M, N, 1) >= kLargeMinTiles) return kF32Huge;
+  if (cls == SizeClass::medium && d == DType::F64 && K < kSplitMinK) {
+    const I tiles = tiles_of(row, M, N, B);
+    if (tiles > kSplitFewTiles && tiles < kMediumFewTiles) return kF64MediumFew;
+  }
   if (cls == SizeClass::few && d == DType::F64 && std::min(M, N) >= kFewFinerMin && tiles_of(row, M, N, B) < kWaveTiles)
     row = kFewFinerF64;
   if (cls == SizeClass::mid && tiles_of(row, M, N, B) < kWaveTiles) {
@@ -425,7 +445,7 @@ GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& ca
   const bool short_k = d == DType::F64 && K <= kShortK && cls != SizeClass::small && M * N * B <= kShortKMaxOutputs;
   if (!short_k && (cls == SizeClass::large || cls == SizeClass::medium))
     if (const auto w = wave_choice(d, M, N, K, B, caps)) return *w;
-  const GemmConfig row = short_k ? kShortKF64 : class_row(d, cls, M, N, B);
+  const GemmConfig row = short_k ? kShortKF64 : class_row(d, cls, M, N, K, B);
   // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold; when
   // the row's options (warp mapping, fast path) fit no shrunk tile, retry without them.
   const int vw = gemm_words_of(d);
