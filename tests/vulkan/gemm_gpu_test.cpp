@@ -543,7 +543,12 @@ TEST_F(GemmGpuTest, MidLadder) {
                        // f64 medium, 33..63 tiles of 64 x 64, K < 512: 64 x 32 tiles.
                        Row{DType::F64, 144, 1100, 121, "64,32,16,4,4,f,0"},
                        Row{DType::F64, 100, 3000, 200, "64,64,16,4,4,-,0"},  // 94 tiles
-                       Row{DType::F64, 144, 1100, 600, "64,64,16,4,4,-,0"}}) {  // K >= 512: split
+                       Row{DType::F64, 144, 1100, 600, "64,64,16,4,4,-,0"},  // K >= 512: split
+                       // f64 few with an extent <= 16: 16 x 16 tiles; f64 small: BK 8 up to 16 x 16,
+                       // then 32 x 32 tiles.
+                       Row{DType::F64, 12, 144, 144, "16,16,16,2,2,-,0"},
+                       Row{DType::F64, 12, 12, 144, "16,16,8,2,2,-,0"},
+                       Row{DType::F64, 20, 20, 300, "32,32,16,4,4,-,0"}}) {
     // (A device with less shared memory than the tile needs gets it shrunk.)
     if (vk::gemm_config_valid_on(be(), r.d, *vk::parse_gemm_config(r.cfg))) {
       EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config_on(be(), r.d, r.M, r.N, r.K, 1)), r.cfg);

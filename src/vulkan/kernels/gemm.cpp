@@ -115,7 +115,7 @@ constexpr DefaultRow kDefaults[] = {
     {DType::C32, SizeClass::wide, {64, 64, 16, 4, 4, kNoOpts, 0}},
     {DType::C64, SizeClass::wide, {64, 64, 4, 4, 4, kNoOpts, 0}},
     {DType::F32, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
-    {DType::F64, SizeClass::small, {16, 16, 16, 2, 2, kNoOpts, 0}},  // sweep: f64 12 x 12 x 144 x 1100
+    {DType::F64, SizeClass::small, {16, 16, 16, 2, 2, kNoOpts, 0}},  // kSmallF64Narrow / Wide in class_row
     {DType::C32, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
     {DType::C64, SizeClass::small, {32, 32, 16, 4, 4, kNoOpts, 0}},
 };
@@ -151,8 +151,18 @@ constexpr I kMediumFewTiles = 64;
 // f64 `few` products with both extents >= kFewFinerMin whose 32 x 32 grid has under kWaveTiles
 // tiles: 16 x 16 tiles of 2 x 2 (H200, fifth session, single call + synchronize: f64 256^3
 // 0.030 ms vs 0.038 on 32 x 32; split K 4 on 32 x 32 also 0.030, with a reduction pass more).
+// Also those with one extent <= kFewNarrow (a 32-wide tile would be mostly empty): eighth
+// session, in-stream, two orders: 12 x 144 x 144 x 12 10.1-10.5 us vs 14.9-15.3, 144 x 12 x 144
+// x 12 10.3-10.6 vs 13.8-14.3 (lm_batch_likelihood_sentence_3_12d).
 constexpr GemmConfig kFewFinerF64 = {16, 16, 16, 2, 2, kNoOpts, 0};
-constexpr I kFewFinerMin = 128;
+constexpr I kFewFinerMin = 128, kFewNarrow = 16;
+
+// f64 small products (M, N <= 32) with K < kSplitMinK (unsplit) and both extents <= 16: BK 8 (eighth session, in-stream, two
+// orders: 12 x 12 x 144 x 1100 19.2-20.3 us vs 25.6 on the small row's BK 16, 12 x 12 x 80 x
+// 1100 13.6-14.0 vs 18.0-18.3); above 16 the 32 x 32 tile (32 x 32 x 100 x 500 19.1-19.8 vs
+// 31.5-32.2, 20 x 20 x 300 x 300 29.5-30.0 vs 44.7-45.4).
+constexpr GemmConfig kSmallF64Narrow = {16, 16, 8, 2, 2, kNoOpts, 0};
+constexpr GemmConfig kSmallF64Wide = {32, 32, 16, 4, 4, kNoOpts, 0};
 
 // f64 products with K <= kShortK (outside the small class): 32 x 32 tiles, BK 4, 4 x 4 per
 // thread, ahead of the classes and the wave model. The work is writing the output; a short
@@ -428,8 +438,11 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B) {
     const I tiles = tiles_of(row, M, N, B);
     if (tiles > kSplitFewTiles && tiles < kMediumFewTiles) return kF64MediumFew;
   }
-  if (cls == SizeClass::few && d == DType::F64 && std::min(M, N) >= kFewFinerMin && tiles_of(row, M, N, B) < kWaveTiles)
+  if (cls == SizeClass::few && d == DType::F64 && (std::min(M, N) >= kFewFinerMin || std::min(M, N) <= kFewNarrow) &&
+      tiles_of(row, M, N, B) < kWaveTiles)
     row = kFewFinerF64;
+  if (cls == SizeClass::small && d == DType::F64 && K < kSplitMinK)
+    row = std::max(M, N) <= 16 ? kSmallF64Narrow : kSmallF64Wide;
   if (cls == SizeClass::mid && tiles_of(row, M, N, B) < kWaveTiles) {
     for (const DefaultRow& r : kMidFiner) {
       if (r.d != d) continue;
