@@ -24,6 +24,7 @@ const Options& options() {
     r.vk_permute_tiles = env_u64("TENFERRO_VK_PERMUTE_TILES", 1) != 0;
     r.vk_spin_us = static_cast<std::uint32_t>(env_u64("TENFERRO_VK_SPIN_US", r.vk_spin_us));
     r.vk_pipeline_stats = env_u64("TENFERRO_VK_PIPELINE_STATS", 0) != 0;
+    r.einsum_interleave = env_u64("TENFERRO_EINSUM_INTERLEAVE", 1) != 0;
     return r;
   }();
   return o;

@@ -34,6 +34,10 @@ struct Options {
   // (VK_KHR_pipeline_executable_properties, where the device has it) and each new pipeline's
   // statistics (e.g. register count) are printed to stderr. Tuning only.
   bool vk_pipeline_stats = false;
+  // TENFERRO_EINSUM_INTERLEAVE=0: einsum runs its instructions in the planned order instead of
+  // taking independent steps back to back (core/einsum/execute.cpp, interleave). Comparison
+  // runs only; default on.
+  bool einsum_interleave = true;
 };
 
 const Options& options();

@@ -9,6 +9,7 @@
 #include <random>
 #include <thread>
 
+#include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
 #include "vk_test_util.hpp"
 #include "vulkan/backend.hpp"
@@ -249,6 +250,50 @@ TEST_F(RuntimeTest, DependentChainInOneSessionInsertsBarriersAndIsCorrect) {
   EXPECT_GE(vk::barrier_count(be()) - b0, 2u);
   const auto v = to_vector<float>(be().download(r));
   for (int i = 0; i < 4096; ++i) ASSERT_EQ(v[static_cast<std::size_t>(i)], 5.0f * static_cast<float>(i % 1000));
+}
+
+// einsum runs independent steps back to back (core/einsum/execute.cpp, interleave): two
+// independent chains of two products each, given in the order chain 1 then chain 2, take one
+// barrier fewer than that order (4 with the reordering off: each second product after its
+// first, the outer product after both, its copy into output order); the result is checked
+// against a host loop.
+TEST_F(RuntimeTest, EinsumRunsIndependentStepsWithoutBarriersBetweenThem) {
+  const std::int64_t n = 6;
+  std::vector<Tensor> ops;
+  std::vector<std::vector<float>> host;
+  for (int t = 0; t < 6; ++t) {
+    std::vector<float> v(static_cast<std::size_t>(n * n));
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i * 7 + static_cast<std::size_t>(t) * 3) % 11) - 5.0f;
+    host.push_back(v);
+    ops.push_back(be().upload(host_tensor<float>({n, n}, v)));
+  }
+  be().synchronize();
+  EinsumOptions opt;
+  opt.use_path = true;
+  opt.cache = false;
+  // ab,bc,cd | xy,yz,zw: (ab bc), (cd ac), (xy yz), (zw xz), (ad xw).
+  opt.path = {{0, 1}, {0, 4}, {0, 1}, {0, 2}, {0, 1}};
+  const std::vector<TensorView> in(ops.begin(), ops.end());
+  const std::uint64_t b0 = vk::barrier_count(be());
+  Tensor r;
+  with_session(be(), [&] { r = einsum(be(), "ab,bc,cd,xy,yz,zw->adxw", in, opt); });
+  EXPECT_LE(vk::barrier_count(be()) - b0, 3u);
+  auto at = [&](int t, std::int64_t i, std::int64_t j) { return static_cast<double>(host[static_cast<std::size_t>(t)][static_cast<std::size_t>(i + j * n)]); };
+  auto chain = [&](int t, std::int64_t i, std::int64_t l) {
+    double s = 0;
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t k = 0; k < n; ++k) s += at(t, i, j) * at(t + 1, j, k) * at(t + 2, k, l);
+    return s;
+  };
+  const auto v = to_vector<float>(be().download(r));
+  ASSERT_EQ(v.size(), static_cast<std::size_t>(n * n * n * n));
+  for (std::int64_t a = 0; a < n; ++a)
+    for (std::int64_t d = 0; d < n; ++d)
+      for (std::int64_t x = 0; x < n; ++x)
+        for (std::int64_t w = 0; w < n; ++w) {
+          const double want = chain(0, a, d) * chain(3, x, w);
+          ASSERT_NEAR(v[static_cast<std::size_t>(a + n * (d + n * (x + n * w)))], want, 1e-3 * (1 + std::abs(want)));
+        }
 }
 
 TEST_F(RuntimeTest, TwoThreadsShareTheDevice) {

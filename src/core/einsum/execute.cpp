@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "core/check.hpp"
+#include "core/options.hpp"
 #include "core/einsum/internal.hpp"
 #include "core/ops/dot_general_lowering.hpp"
 #include "tenferro/einsum.hpp"
@@ -88,6 +89,107 @@ const char* step_kind(std::int64_t M, std::int64_t N, std::int64_t K) {
   if (K == 1) return "outer";
   if (M == 1 || N == 1) return "gemv";
   return "gemm";
+}
+
+// ---- scheduling ----------------------------------------------------------------------------
+
+// Reorders a program's instructions (a topological order of its data flow) so that consecutive
+// dispatches are independent where the flow allows: the Vulkan recorder puts a barrier only
+// between conflicting dispatches (runtime/hazards.hpp), so two independent small steps run at
+// once instead of one after the other (e.g. the two halves of lm_batch_likelihood_sentence_*).
+// Greedy: the earliest ready instruction (planned order) that reads nothing written since the
+// last barrier; when every ready instruction does, the earliest one (a barrier). Memory: an
+// instruction out of the planned order is taken only while the live intermediates stay within
+// their peak in the planned order (with room for the next planned one), and an order whose peak
+// exceeds it is dropped for the planned one. Views are free and taken as soon as ready.
+void interleave(std::vector<Instr>& instrs, const std::vector<Val>& vals, std::size_t num_inputs, int result) {
+  const std::size_t n = instrs.size(), ns = vals.size();
+  if (n < 3 || !options().einsum_interleave) return;
+  std::vector<int> root(ns);
+  std::vector<double> bytes(ns, 0.0);
+  for (std::size_t s = 0; s < ns; ++s) root[s] = static_cast<int>(s);
+  for (const Instr& in : instrs) {
+    const auto d = static_cast<std::size_t>(in.dst);
+    if (in.kind == Instr::Kind::view) root[d] = root[static_cast<std::size_t>(in.a)];
+    else bytes[d] = static_cast<double>(vals[d].layout.numel());
+  }
+  auto reads = [&](const Instr& in, int out[2]) {
+    out[0] = root[static_cast<std::size_t>(in.a)];
+    out[1] = in.b >= 0 && root[static_cast<std::size_t>(in.b)] != out[0] ? root[static_cast<std::size_t>(in.b)] : -1;
+  };
+  std::vector<int> uses0(ns, 0);
+  for (const Instr& in : instrs) {
+    int r[2];
+    reads(in, r);
+    for (int x : r)
+      if (x >= 0) ++uses0[static_cast<std::size_t>(x)];
+  }
+  ++uses0[static_cast<std::size_t>(root[static_cast<std::size_t>(result)])];  // never freed
+  // Live intermediate elements while running `order` (inputs are not counted).
+  struct Sim {
+    std::vector<int> uses;
+    const std::vector<double>& bytes;
+    std::size_t num_inputs;
+    double live = 0, peak = 0;
+    void step(const Instr& in, const int r[2]) {
+      if (in.kind != Instr::Kind::view) {
+        live += bytes[static_cast<std::size_t>(in.dst)];
+        peak = std::max(peak, live);
+      }
+      for (int i = 0; i < 2; ++i)
+        if (r[i] >= 0 && --uses[static_cast<std::size_t>(r[i])] == 0 && static_cast<std::size_t>(r[i]) >= num_inputs)
+          live -= bytes[static_cast<std::size_t>(r[i])];
+    }
+  };
+  Sim planned{uses0, bytes, num_inputs};
+  for (const Instr& in : instrs) {
+    int r[2];
+    reads(in, r);
+    planned.step(in, r);
+  }
+  Sim sim{uses0, bytes, num_inputs};
+  std::vector<char> done(n, 0), ready_slot(ns, 0), pending(ns, 0);
+  for (std::size_t s = 0; s < num_inputs && s < ns; ++s) ready_slot[s] = 1;
+  std::vector<int> pend_list, order;
+  order.reserve(n);
+  for (std::size_t emitted = 0; emitted < n; ++emitted) {
+    int pick = -1, first = -1;
+    for (std::size_t k = 0; k < n && pick < 0; ++k) {
+      const Instr& in = instrs[k];
+      if (done[k] || !ready_slot[static_cast<std::size_t>(in.a)] || (in.b >= 0 && !ready_slot[static_cast<std::size_t>(in.b)]))
+        continue;
+      if (in.kind == Instr::Kind::view) pick = static_cast<int>(k);
+      if (first < 0) first = static_cast<int>(k);
+      int r[2];
+      reads(in, r);
+      const bool conflict = pending[static_cast<std::size_t>(r[0])] || (r[1] >= 0 && pending[static_cast<std::size_t>(r[1])]);
+      const double next = static_cast<std::size_t>(first) == k ? 0.0 : bytes[static_cast<std::size_t>(instrs[static_cast<std::size_t>(first)].dst)];
+      if (!conflict && (static_cast<int>(k) == first || sim.live + bytes[static_cast<std::size_t>(in.dst)] + next <= planned.peak))
+        pick = static_cast<int>(k);
+    }
+    TENFERRO_ASSERT(first >= 0);
+    if (pick < 0) {  // every ready instruction conflicts: a barrier, then the planned one
+      pick = first;
+      for (int x : pend_list) pending[static_cast<std::size_t>(x)] = 0;
+      pend_list.clear();
+    }
+    const Instr& in = instrs[static_cast<std::size_t>(pick)];
+    int r[2];
+    reads(in, r);
+    sim.step(in, r);
+    done[static_cast<std::size_t>(pick)] = 1;
+    ready_slot[static_cast<std::size_t>(in.dst)] = 1;
+    if (in.kind != Instr::Kind::view) {
+      pending[static_cast<std::size_t>(root[static_cast<std::size_t>(in.dst)])] = 1;
+      pend_list.push_back(root[static_cast<std::size_t>(in.dst)]);
+    }
+    order.push_back(pick);
+  }
+  if (sim.peak > planned.peak) return;
+  std::vector<Instr> out;
+  out.reserve(n);
+  for (int k : order) out.push_back(std::move(instrs[static_cast<std::size_t>(k)]));
+  instrs = std::move(out);
 }
 
 class Planner {
@@ -830,6 +932,7 @@ Program Planner::run(const Path& path, std::span<const Layout> layouts) {
     prog.result = in.dst;
     instrs_.push_back(std::move(in));
   }
+  interleave(instrs_, vals_, n_, prog.result);
   // Last uses.
   std::vector<int> last(vals_.size(), -1);
   for (std::size_t k = 0; k < instrs_.size(); ++k) {
