@@ -9,6 +9,7 @@
 // output elements (and the first and last) against the source, read on the host.
 // Exit codes: 0 ok, 1 a check failed, 2 bad input or error.
 #include "bench_cmd.hpp"
+#include "cli_backend.hpp"
 #include "cli_exit.hpp"
 
 #include <algorithm>
@@ -32,8 +33,7 @@ namespace {
 struct BenchArgs {
   std::string group = "permute";
   std::string patterns = "data/instances/permutation_patterns.json";
-  std::string backend;
-  int device = -1;
+  cli::BackendChoice where;  // --backend, --device
   int repeat = 15;
   bool json = false;
   bool check = false;
@@ -111,7 +111,7 @@ int run_bench(const BenchArgs& a) {
   if (a.group != "permute") throw std::runtime_error("unknown bench group " + a.group + " (permute)");
   if (a.repeat < 1) throw std::runtime_error("--repeat must be at least 1");
   const std::vector<Pattern> pats = load_patterns(a.patterns);
-  Backend& be = a.backend.empty() ? default_backend() : get_backend(a.backend, a.device);
+  Backend& be = cli::chosen_backend(a.where);
   if (!a.json) std::printf("device: %s\n%-44s %10s %10s %9s %8s%s\n", be.device_name().c_str(), "pattern", "elements", "ms", "GB/s", "%copy", a.check ? "  check" : "");
   double copy_gbps = 0;
   bool all_ok = true;
@@ -165,8 +165,7 @@ void add_bench_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("bench", "Benchmarks: `permute` runs a permutation pattern file");
   cmd->add_option("group", args->group, "permute (default)");
   cmd->add_option("--patterns", args->patterns, "Pattern file (default data/instances/permutation_patterns.json)");
-  cmd->add_option("--backend", args->backend, "cpu or vulkan (default: the default backend)");
-  cmd->add_option("--device", args->device, "Vulkan device ordinal");
+  cli::add_backend_options(cmd, args->where);
   cmd->add_option("--repeat", args->repeat, "Timed calls per pattern after two warm-ups (default 15)");
   cmd->add_flag("--json", args->json, "One JSON object per pattern");
   cmd->add_flag("--check", args->check, "Compare sampled output elements against the source");

@@ -1,5 +1,6 @@
 // `tenferro einsum`: see einsum_cmd.hpp and docs/einsum.md.
 #include "einsum_cmd.hpp"
+#include "cli_backend.hpp"
 #include "cli_exit.hpp"
 
 #include <algorithm>
@@ -30,8 +31,7 @@ namespace {
 
 struct EinsumArgs {
   std::string instance;
-  std::string backend;  // "" = default backend
-  int device = -1;
+  cli::BackendChoice where;  // --backend, --device
   std::string dtype = "f64";
   std::string path = "auto";
   int repeat = 5;
@@ -239,8 +239,8 @@ int run_einsum(const EinsumArgs& a) {
   if (a.path != "auto" && a.path != "opt_flops" && a.path != "opt_size")
     throw InputError("unknown --path '" + a.path + "' (expected auto, opt_flops or opt_size)");
   if (a.repeat < 1) throw InputError("--repeat must be at least 1, got " + std::to_string(a.repeat));
-  if (!a.backend.empty() && a.backend != "cpu" && a.backend != "vulkan")
-    throw InputError("unknown --backend '" + a.backend + "' (expected cpu or vulkan)");
+  const std::string& bk = a.where.backend;
+  if (!bk.empty() && bk != "cpu" && bk != "vulkan") throw InputError("unknown --backend '" + bk + "' (expected cpu or vulkan)");
 
   EinsumOptions opts;
   if (a.path != "auto") {
@@ -286,7 +286,7 @@ int run_einsum(const EinsumArgs& a) {
     }
     return 0;
   }
-  Backend& be = a.backend.empty() ? default_backend() : get_backend(a.backend, a.device);
+  Backend& be = cli::chosen_backend(a.where);
 
   std::mt19937_64 rng(a.seed);
   std::vector<Tensor> host_ops, dev_ops;
@@ -506,8 +506,7 @@ void add_einsum_command(CLI::App& app) {
   auto args = std::make_shared<EinsumArgs>();
   CLI::App* cmd = app.add_subcommand("einsum", "Run an einsum instance file with random operands");
   cmd->add_option("instance", args->instance, "Instance JSON (format_string, shapes, paths)");
-  cmd->add_option("--backend", args->backend, "cpu or vulkan (default: the default backend)");
-  cmd->add_option("--device", args->device, "Vulkan device ordinal");
+  cli::add_backend_options(cmd, args->where);
   cmd->add_option("--dtype", args->dtype, "f32, f64, c32 or c64 (default f64)");
   cmd->add_option("--path", args->path, "opt_size, opt_flops (stored paths) or auto (default)");
   cmd->add_option("--repeat", args->repeat, "Timed runs after one warm-up (default 5)");

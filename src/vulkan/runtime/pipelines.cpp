@@ -10,8 +10,8 @@ namespace tenferro::vk {
 
 namespace {
 // Prints the driver's statistics of every executable of `p` (Options::vk_pipeline_stats) as
-// one line: "pipeline <variant> op=<op> local=<n> [<executable>] <name>=<value> ...".
-void print_stats(VkDevice dev, VkPipeline p, std::string_view variant, int op, std::uint32_t local) {
+// one line: "pipeline <variant> op=<op> local=<n> aux=<aux> [<executable>] <name>=<value> ...".
+void print_stats(VkDevice dev, VkPipeline p, std::string_view variant, int op, std::uint32_t local, std::uint32_t aux) {
   auto props_fn = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
       vkGetDeviceProcAddr(dev, "vkGetPipelineExecutablePropertiesKHR"));
   auto stats_fn = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
@@ -37,7 +37,7 @@ void print_stats(VkDevice dev, VkPipeline p, std::string_view variant, int op, s
     const auto st = enumerate(
         stats_fn, &ei, vk_struct<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
     std::string line = "pipeline " + std::string(variant) + " op=" + std::to_string(op) +
-                       " local=" + std::to_string(local) + " [" + props[e].name + "]";
+                       " local=" + std::to_string(local) + " aux=" + std::to_string(aux) + " [" + props[e].name + "]";
     for (const auto& s : st) {
       line += " ";
       for (const char* c = s.name; *c; ++c) line += *c == ' ' ? '_' : *c;
@@ -118,7 +118,7 @@ VkPipeline Pipelines::get(std::string_view variant, int op, std::uint32_t local_
   if (device_.pipeline_stats()) ci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline p = VK_NULL_HANDLE;
   TENFERRO_VK_CHECK(vkCreateComputePipelines(device_.get(), cache_.get(), 1, &ci, nullptr, &p));
-  if (device_.pipeline_stats()) print_stats(device_.get(), p, variant, op, local_size);
+  if (device_.pipeline_stats()) print_stats(device_.get(), p, variant, op, local_size, aux);
   if (it == pipelines_.end()) it = pipelines_.emplace(std::string(variant), std::vector<Entry>{}).first;
   it->second.push_back(Entry{op, local_size, aux, Unique<VkPipeline>(device_.get(), p, vkDestroyPipeline)});
   ++count_;
