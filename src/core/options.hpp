@@ -38,6 +38,11 @@ struct Options {
   // taking independent steps back to back (core/einsum/execute.cpp, interleave). Comparison
   // runs only; default on.
   bool einsum_interleave = true;
+  // TENFERRO_VK_EARLY_COMMANDS: commands of the first early submission after a session begins
+  // or a synchronize (vk::Recorder's early threshold, doubling after each early submission).
+  // Default 8 (H200, eighth session, einsum f64 in alternating calls: lm_batch_likelihood_
+  // sentence_3_12d 0.586 ms vs 0.692 at 32, brackets_4_4d 0.623 vs 0.771; 4: 0.603 / 0.713).
+  std::uint32_t vk_early_commands = 8;
 };
 
 const Options& options();

@@ -27,7 +27,9 @@ Recorder::Recorder(const Device& device)
     : device_(device),
       // CPU devices (lavapipe) execute on host threads: spinning would only steal their cores.
       spin_us_(device.caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : options().vk_spin_us),
-      profiler_(device) {
+      profiler_(device),
+      early_start_(options().vk_early_commands),
+      early_(early_start_) {
   const VkDevice dev = device.get();
   auto pi = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
   pi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;

@@ -6,10 +6,10 @@
 // Batching: a batch is submitted at kMaxCommands commands or kMaxBytes bytes, and earlier when
 // the GPU has finished everything submitted and the batch holds early() commands or more
 // (asked every kIdleCheck commands), so that a
-// long chain of small ops starts the GPU after kEarlyCommands ops instead of kMaxCommands. The
-// early threshold doubles with each batch submitted at it (32, 64, 128, then kMaxCommands) and
-// is reset by reset_batching() (the backend calls it at session begin/end and synchronize), so
-// a session pays at most a few extra submissions.
+// long chain of small ops starts the GPU after Options::vk_early_commands ops (default 8)
+// instead of kMaxCommands. The early threshold doubles with each batch submitted at it (8, 16,
+// 32, ... up to kMaxCommands) and is reset by reset_batching() (the backend calls it at session
+// begin/end and synchronize), so a session pays at most a few extra submissions.
 //
 // Profiling (profiler.hpp): while enabled, every record() call gets a begin/end timestamp pair
 // tagged with family() (set by the caller, e.g. through FamilyScope).
@@ -35,7 +35,6 @@ class Recorder {
   /// Submit when this many commands or bytes are recorded (checked by should_flush()).
   static constexpr std::uint32_t kMaxCommands = 256;
   static constexpr std::uint64_t kMaxBytes = 512ull << 20;
-  static constexpr std::uint32_t kEarlyCommands = 32;
   /// From early() commands on, should_flush() asks the GPU every kIdleCheck commands.
   static constexpr std::uint32_t kIdleCheck = 8;
 
@@ -66,7 +65,7 @@ class Recorder {
   /// the batch holds early() commands).
   bool should_flush() const;
   std::uint32_t early() const { return early_; }
-  void reset_batching() { early_ = kEarlyCommands; }
+  void reset_batching() { early_ = early_start_; }
   /// Submits the open batch, if any. @post submitted_value() covers all recorded work.
   void submit();
   /// Blocks until the timeline reaches `value` (polls the counter for up to
@@ -104,7 +103,8 @@ class Recorder {
   Profiler profiler_;
   std::uint64_t submitted_ = 0;
   std::uint32_t commands_ = 0;
-  std::uint32_t early_ = kEarlyCommands;
+  std::uint32_t early_start_ = 0;  // Options::vk_early_commands
+  std::uint32_t early_ = 0;
   std::uint64_t bytes_ = 0, barriers_ = 0;
 };
 
