@@ -107,6 +107,25 @@ TEST_F(ProfilerTest, ManyCommandsInOneBatchSpanSeveralQueryPools) {
   EXPECT_EQ(host_at(be().download(z), 99).c.real(), 701.0);
 }
 
+// A session on an idle GPU submits its first Options::vk_early_commands (default 8) commands
+// at once, so the GPU starts while the rest is recorded: 12 chained adds are two batches (8,
+// then 4 at the session's end), not one.
+TEST_F(ProfilerTest, SessionSubmitsItsFirstCommandsEarly) {
+  std::vector<Val> vals(64, Val{1, 1.0});
+  const Tensor one = be().upload(host_of(DType::F32, {64}, vals));
+  be().synchronize();
+  be().profile_begin();
+  Tensor z = one;
+  with_session(be(), [&] {
+    for (int k = 0; k < 12; ++k) z = add(be(), z, one);
+  });
+  const ProfileReport r = be().profile_end();
+  if (!r.supported) GTEST_SKIP() << "device has no compute-queue timestamps";
+  EXPECT_EQ(r.dispatches, 12u);
+  EXPECT_EQ(r.batches, 2u);
+  EXPECT_EQ(host_at(be().download(z), 63).c.real(), 13.0);
+}
+
 TEST(ProfilerCpu, CpuBackendReportsUnsupported) {
   cpu_backend().profile_begin();
   const ProfileReport r = cpu_backend().profile_end();
