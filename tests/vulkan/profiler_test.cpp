@@ -89,16 +89,22 @@ TEST_F(ProfilerTest, CountsPerFamilyMatchTheOpsRun) {
   EXPECT_EQ(empty.span_us, 0.0);
 }
 
-TEST_F(ProfilerTest, ManyCommandsInOneBatchSpanSeveralQueryPools) {
-  std::vector<Val> vals(100, Val{1, 1.0});
-  const Tensor one = be().upload(host_of(DType::F32, {100}, vals));
-  be().synchronize();
-  be().profile_begin();
-  Tensor z = one;
-  with_session(be(), [&] {
-    for (int k = 0; k < 700; ++k) z = add(be(), z, one);  // > kPairsPerPool pairs, several batches
+// Profiles `adds` chained adds of ones (length n) in one session on an idle GPU; z: the result.
+ProfileReport profile_add_chain(Backend& be, int adds, std::int64_t n, Tensor& z) {
+  std::vector<Val> vals(static_cast<std::size_t>(n), Val{1, 1.0});
+  const Tensor one = be.upload(host_of(DType::F32, {n}, vals));
+  be.synchronize();
+  be.profile_begin();
+  z = one;
+  with_session(be, [&] {
+    for (int k = 0; k < adds; ++k) z = add(be, z, one);
   });
-  const ProfileReport r = be().profile_end();
+  return be.profile_end();
+}
+
+TEST_F(ProfilerTest, ManyCommandsInOneBatchSpanSeveralQueryPools) {
+  Tensor z;
+  const ProfileReport r = profile_add_chain(be(), 700, 100, z);  // > kPairsPerPool pairs, several batches
   if (!r.supported) GTEST_SKIP() << "device has no compute-queue timestamps";
   EXPECT_EQ(r.dispatches, 700u);
   ASSERT_EQ(r.families.size(), 1u);
@@ -111,15 +117,8 @@ TEST_F(ProfilerTest, ManyCommandsInOneBatchSpanSeveralQueryPools) {
 // at once, so the GPU starts while the rest is recorded: 12 chained adds are two batches (8,
 // then 4 at the session's end), not one.
 TEST_F(ProfilerTest, SessionSubmitsItsFirstCommandsEarly) {
-  std::vector<Val> vals(64, Val{1, 1.0});
-  const Tensor one = be().upload(host_of(DType::F32, {64}, vals));
-  be().synchronize();
-  be().profile_begin();
-  Tensor z = one;
-  with_session(be(), [&] {
-    for (int k = 0; k < 12; ++k) z = add(be(), z, one);
-  });
-  const ProfileReport r = be().profile_end();
+  Tensor z;
+  const ProfileReport r = profile_add_chain(be(), 12, 64, z);
   if (!r.supported) GTEST_SKIP() << "device has no compute-queue timestamps";
   EXPECT_EQ(r.dispatches, 12u);
   EXPECT_EQ(r.batches, 2u);
