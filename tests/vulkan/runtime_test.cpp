@@ -263,7 +263,8 @@ TEST_F(RuntimeTest, EinsumRunsIndependentStepsWithoutBarriersBetweenThem) {
   std::vector<std::vector<float>> host;
   for (int t = 0; t < 6; ++t) {
     std::vector<float> v(static_cast<std::size_t>(n * n));
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>((i * 7 + static_cast<std::size_t>(t) * 3) % 11) - 5.0f;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<float>((i * 7 + static_cast<std::size_t>(t) * 3) % 11) - 5.0f;
     host.push_back(v);
     ops.push_back(be().upload(host_tensor<float>({n, n}, v)));
   }
@@ -278,7 +279,9 @@ TEST_F(RuntimeTest, EinsumRunsIndependentStepsWithoutBarriersBetweenThem) {
   Tensor r;
   with_session(be(), [&] { r = einsum(be(), "ab,bc,cd,xy,yz,zw->adxw", in, opt); });
   EXPECT_LE(vk::barrier_count(be()) - b0, 3u);
-  auto at = [&](int t, std::int64_t i, std::int64_t j) { return static_cast<double>(host[static_cast<std::size_t>(t)][static_cast<std::size_t>(i + j * n)]); };
+  auto at = [&](int t, std::int64_t i, std::int64_t j) {
+    return static_cast<double>(host[static_cast<std::size_t>(t)][static_cast<std::size_t>(i + j * n)]);
+  };
   auto chain = [&](int t, std::int64_t i, std::int64_t l) {
     double s = 0;
     for (std::int64_t j = 0; j < n; ++j)

@@ -105,90 +105,90 @@ const char* step_kind(std::int64_t M, std::int64_t N, std::int64_t K) {
 void interleave(std::vector<Instr>& instrs, const std::vector<Val>& vals, std::size_t num_inputs, int result) {
   const std::size_t n = instrs.size(), ns = vals.size();
   if (n < 3 || !options().einsum_interleave) return;
+  auto u = [](int i) { return static_cast<std::size_t>(i); };
+  // Storage: a view's slot shares the storage (root) of its source; bytes per root.
   std::vector<int> root(ns);
   std::vector<double> bytes(ns, 0.0);
   for (std::size_t s = 0; s < ns; ++s) root[s] = static_cast<int>(s);
   for (const Instr& in : instrs) {
-    const auto d = static_cast<std::size_t>(in.dst);
-    if (in.kind == Instr::Kind::view) root[d] = root[static_cast<std::size_t>(in.a)];
-    else bytes[d] = static_cast<double>(vals[d].layout.numel());
+    if (in.kind == Instr::Kind::view) root[u(in.dst)] = root[u(in.a)];
+    else bytes[u(in.dst)] = static_cast<double>(vals[u(in.dst)].layout.numel());
   }
-  auto reads = [&](const Instr& in, int out[2]) {
-    out[0] = root[static_cast<std::size_t>(in.a)];
-    out[1] = in.b >= 0 && root[static_cast<std::size_t>(in.b)] != out[0] ? root[static_cast<std::size_t>(in.b)] : -1;
+  struct Reads {
+    int r[2];  // the roots an instruction reads (r[1] = -1: one)
+  };
+  auto reads = [&](const Instr& in) {
+    const int a = root[u(in.a)], b = in.b >= 0 ? root[u(in.b)] : -1;
+    return Reads{{a, b != a ? b : -1}};
   };
   std::vector<int> uses0(ns, 0);
-  for (const Instr& in : instrs) {
-    int r[2];
-    reads(in, r);
-    for (int x : r)
-      if (x >= 0) ++uses0[static_cast<std::size_t>(x)];
-  }
-  ++uses0[static_cast<std::size_t>(root[static_cast<std::size_t>(result)])];  // never freed
-  // Live intermediate elements while running `order` (inputs are not counted).
+  for (const Instr& in : instrs)
+    for (int x : reads(in).r)
+      if (x >= 0) ++uses0[u(x)];
+  ++uses0[u(root[u(result)])];  // never freed
+  // Live intermediate bytes along an order (inputs are not counted): a root is freed when its
+  // last reader has run.
   struct Sim {
     std::vector<int> uses;
     const std::vector<double>& bytes;
     std::size_t num_inputs;
     double live = 0, peak = 0;
-    void step(const Instr& in, const int r[2]) {
+    void step(const Instr& in, const Reads& rd) {
       if (in.kind != Instr::Kind::view) {
         live += bytes[static_cast<std::size_t>(in.dst)];
         peak = std::max(peak, live);
       }
-      for (int i = 0; i < 2; ++i)
-        if (r[i] >= 0 && --uses[static_cast<std::size_t>(r[i])] == 0 && static_cast<std::size_t>(r[i]) >= num_inputs)
-          live -= bytes[static_cast<std::size_t>(r[i])];
+      for (int x : rd.r) {
+        const auto k = static_cast<std::size_t>(x);
+        if (x >= 0 && --uses[k] == 0 && k >= num_inputs) live -= bytes[k];
+      }
     }
   };
   Sim planned{uses0, bytes, num_inputs};
-  for (const Instr& in : instrs) {
-    int r[2];
-    reads(in, r);
-    planned.step(in, r);
-  }
+  for (const Instr& in : instrs) planned.step(in, reads(in));
   Sim sim{uses0, bytes, num_inputs};
-  std::vector<char> done(n, 0), ready_slot(ns, 0), pending(ns, 0);
-  for (std::size_t s = 0; s < num_inputs && s < ns; ++s) ready_slot[s] = 1;
+  std::vector<char> done(n, 0), ready(ns, 0), pending(ns, 0);
+  for (std::size_t s = 0; s < std::min(num_inputs, ns); ++s) ready[s] = 1;
   std::vector<int> pend_list, order;
   order.reserve(n);
   for (std::size_t emitted = 0; emitted < n; ++emitted) {
     int pick = -1, first = -1;
     for (std::size_t k = 0; k < n && pick < 0; ++k) {
       const Instr& in = instrs[k];
-      if (done[k] || !ready_slot[static_cast<std::size_t>(in.a)] || (in.b >= 0 && !ready_slot[static_cast<std::size_t>(in.b)]))
-        continue;
-      if (in.kind == Instr::Kind::view) pick = static_cast<int>(k);
-      if (first < 0) first = static_cast<int>(k);
-      int r[2];
-      reads(in, r);
-      const bool conflict = pending[static_cast<std::size_t>(r[0])] || (r[1] >= 0 && pending[static_cast<std::size_t>(r[1])]);
-      const double next = static_cast<std::size_t>(first) == k ? 0.0 : bytes[static_cast<std::size_t>(instrs[static_cast<std::size_t>(first)].dst)];
-      if (!conflict && (static_cast<int>(k) == first || sim.live + bytes[static_cast<std::size_t>(in.dst)] + next <= planned.peak))
-        pick = static_cast<int>(k);
+      if (done[k] || !ready[u(in.a)] || (in.b >= 0 && !ready[u(in.b)])) continue;
+      const int kk = static_cast<int>(k);
+      if (first < 0) first = kk;
+      if (in.kind == Instr::Kind::view) {
+        pick = kk;
+        break;
+      }
+      const Reads rd = reads(in);
+      const bool conflict = pending[u(rd.r[0])] || (rd.r[1] >= 0 && pending[u(rd.r[1])]);
+      if (conflict) continue;
+      // Out of the planned order only with room for the planned instruction after it.
+      const double room = kk == first ? 0.0 : bytes[u(instrs[u(first)].dst)];
+      if (kk == first || sim.live + bytes[u(in.dst)] + room <= planned.peak) pick = kk;
     }
     TENFERRO_ASSERT(first >= 0);
     if (pick < 0) {  // every ready instruction conflicts: a barrier, then the planned one
       pick = first;
-      for (int x : pend_list) pending[static_cast<std::size_t>(x)] = 0;
+      for (int x : pend_list) pending[u(x)] = 0;
       pend_list.clear();
     }
-    const Instr& in = instrs[static_cast<std::size_t>(pick)];
-    int r[2];
-    reads(in, r);
-    sim.step(in, r);
-    done[static_cast<std::size_t>(pick)] = 1;
-    ready_slot[static_cast<std::size_t>(in.dst)] = 1;
+    const Instr& in = instrs[u(pick)];
+    sim.step(in, reads(in));
+    done[u(pick)] = 1;
+    ready[u(in.dst)] = 1;
     if (in.kind != Instr::Kind::view) {
-      pending[static_cast<std::size_t>(root[static_cast<std::size_t>(in.dst)])] = 1;
-      pend_list.push_back(root[static_cast<std::size_t>(in.dst)]);
+      pending[u(root[u(in.dst)])] = 1;
+      pend_list.push_back(root[u(in.dst)]);
     }
     order.push_back(pick);
   }
   if (sim.peak > planned.peak) return;
   std::vector<Instr> out;
   out.reserve(n);
-  for (int k : order) out.push_back(std::move(instrs[static_cast<std::size_t>(k)]));
+  for (int k : order) out.push_back(std::move(instrs[u(k)]));
   instrs = std::move(out);
 }
 

@@ -141,10 +141,11 @@ constexpr I kWaveTiles = 128;  // about one wave of an H200's 132 SMs
 constexpr GemmConfig kF32Huge = with_u({128, 256, 8, 8, 16, kFS, 0});
 
 // f64 medium products with more than kSplitFewTiles and under kMediumFewTiles tiles of the
-// medium row (all batches) and K < kSplitMinK (unsplit either way): 64 x 32 tiles, twice the workgroups (H200, eighth session, in-stream, two
-// orders agreeing; us): 144 x 1100 x 121 13.3 vs 16.7, 121 x 1100 x 144 15.3 vs 21.6, 250 x 800
-// x 256 24.0 vs 27.1; with more tiles the medium row stays faster (100 x 3000 x 200, 94 tiles:
-// 23.5 vs 26.5; 1000 x 400 x 100, 112: 14.7 vs 15.3; 300 x 1500 x 64, 120: 10.9 vs 11.9).
+// medium row (all batches) and K < kSplitMinK (unsplit either way): 64 x 32 tiles, twice the
+// workgroups (H200, eighth session, in-stream, two orders agreeing; us): 144 x 1100 x 121 13.3
+// vs 16.7, 121 x 1100 x 144 15.3 vs 21.6, 250 x 800 x 256 24.0 vs 27.1; with more tiles the
+// medium row stays faster (100 x 3000 x 200, 94 tiles: 23.5 vs 26.5; 1000 x 400 x 100, 112:
+// 14.7 vs 15.3; 300 x 1500 x 64, 120: 10.9 vs 11.9).
 constexpr GemmConfig kF64MediumFew = {64, 32, 16, 4, 4, kF, 0};
 constexpr I kMediumFewTiles = 64;
 
@@ -157,10 +158,10 @@ constexpr I kMediumFewTiles = 64;
 constexpr GemmConfig kFewFinerF64 = {16, 16, 16, 2, 2, kNoOpts, 0};
 constexpr I kFewFinerMin = 128, kFewNarrow = 16;
 
-// f64 small products (M, N <= 32) with K < kSplitMinK (unsplit) and both extents <= 16: BK 8 (eighth session, in-stream, two
-// orders: 12 x 12 x 144 x 1100 19.2-20.3 us vs 25.6 on the small row's BK 16, 12 x 12 x 80 x
-// 1100 13.6-14.0 vs 18.0-18.3); above 16 the 32 x 32 tile (32 x 32 x 100 x 500 19.1-19.8 vs
-// 31.5-32.2, 20 x 20 x 300 x 300 29.5-30.0 vs 44.7-45.4).
+// f64 small products (M, N <= 32) with K < kSplitMinK (unsplit) and both extents <= kFewNarrow:
+// BK 8 (eighth session, in-stream, two orders: 12 x 12 x 144 x 1100 19.2-20.3 us vs 25.6 on the
+// small row's BK 16, 12 x 12 x 80 x 1100 13.6-14.0 vs 18.0-18.3); above, the 32 x 32 tile (32 x
+// 32 x 100 x 500 19.1-19.8 vs 31.5-32.2, 20 x 20 x 300 x 300 29.5-30.0 vs 44.7-45.4).
 constexpr GemmConfig kSmallF64Narrow = {16, 16, 8, 2, 2, kNoOpts, 0};
 constexpr GemmConfig kSmallF64Wide = {32, 32, 16, 4, 4, kNoOpts, 0};
 
@@ -442,7 +443,7 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B) {
       tiles_of(row, M, N, B) < kWaveTiles)
     row = kFewFinerF64;
   if (cls == SizeClass::small && d == DType::F64 && K < kSplitMinK)
-    row = std::max(M, N) <= 16 ? kSmallF64Narrow : kSmallF64Wide;
+    row = std::max(M, N) <= kFewNarrow ? kSmallF64Narrow : kSmallF64Wide;
   if (cls == SizeClass::mid && tiles_of(row, M, N, B) < kWaveTiles) {
     for (const DefaultRow& r : kMidFiner) {
       if (r.d != d) continue;
