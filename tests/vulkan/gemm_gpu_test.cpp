@@ -601,6 +601,8 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
   anon.sm_count = 0;
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 990, 2187, 4620, 1, anon)),
             "64,128,16,8,8,fsu,0");
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, anon)),
+            "128,128,16,8,8,fsu,0");  // the 128 x 256 tile on NVIDIA only (measured there only)
   // f64 with K <= 16 (not the small class, at most 10M outputs): 32 x 32 tiles of BK 4, ahead of
   // the wave model (13200 x 144 x 12: 14.7 us vs 18.1-18.9 on the model's 64 x 64); 4096 x 4096
   // x 16 stays with the model (87 us on 64 x 128 `fs` vs 109; every tile interior: `fsu`, whose

@@ -137,7 +137,9 @@ constexpr I kWaveTiles = 128;  // about one wave of an H200's 132 SMs
 // f32 large products with at least kLargeMinTiles tiles of 128 x 256 in one matrix: 8 x 16
 // outputs per thread, BK 8, single buffer with u (H200, eighth session, in-stream sweeps in two
 // orders: 8192^3 23.9 ms vs 25.3 on the large row's 128 x 128 (45.9 vs 43.4 TFLOP/s), 4096^3
-// 3.17 vs 3.25). The large row stays the size classes' anchor (their tile counts).
+// 3.17 vs 3.25). The large row stays the size classes' anchor (their tile counts). NVIDIA
+// devices only (those that report an SM count): 8 x 16 accumulators per thread were not
+// measured elsewhere, where register files and spilling differ.
 constexpr GemmConfig kF32Huge = with_u({128, 256, 8, 8, 16, kFS, 0});
 
 // f64 medium products with more than kSplitFewTiles and under kMediumFewTiles tiles of the
@@ -425,7 +427,7 @@ GemmConfig default_row(DType d, SizeClass cls) {
 /// The size classes' configuration for an M x N x K x B product of class cls (kDefaults, with
 /// the medium and large reclassifications, the f32 huge and f64 medium-few tiles, then the finer
 /// rungs of the few and mid classes).
-GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B) {
+GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCaps& caps) {
   const I large_tiles = tiles_of(default_row(d, SizeClass::large), M, N, B);
   if (cls == SizeClass::medium) {
     if (large_tiles >= kLargeMinTiles) cls = SizeClass::large;
@@ -434,7 +436,8 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B) {
     cls = SizeClass::mid;
   }
   GemmConfig row = default_row(d, cls);
-  if (cls == SizeClass::large && d == DType::F32 && tiles_of(kF32Huge, M, N, 1) >= kLargeMinTiles) return kF32Huge;
+  if (cls == SizeClass::large && d == DType::F32 && caps.sm_count > 0 && tiles_of(kF32Huge, M, N, 1) >= kLargeMinTiles)
+    return kF32Huge;
   if (cls == SizeClass::medium && d == DType::F64 && K < kSplitMinK) {
     const I tiles = tiles_of(row, M, N, B);
     if (tiles > kSplitFewTiles && tiles < kMediumFewTiles) return kF64MediumFew;
@@ -459,7 +462,7 @@ GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& ca
   const bool short_k = d == DType::F64 && K <= kShortK && cls != SizeClass::small && M * N * B <= kShortKMaxOutputs;
   if (!short_k && (cls == SizeClass::large || cls == SizeClass::medium))
     if (const auto w = wave_choice(d, M, N, K, B, caps)) return *w;
-  const GemmConfig row = short_k ? kShortKF64 : class_row(d, cls, M, N, K, B);
+  const GemmConfig row = short_k ? kShortKF64 : class_row(d, cls, M, N, K, B, caps);
   // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold; when
   // the row's options (warp mapping, fast path) fit no shrunk tile, retry without them.
   const int vw = gemm_words_of(d);
