@@ -299,6 +299,40 @@ TEST_F(RuntimeTest, EinsumRunsIndependentStepsWithoutBarriersBetweenThem) {
         }
 }
 
+// The reordering never raises the live intermediates above the planned order's peak: two
+// chains whose first products are large (64 x 64 from 64 x 2 by 2 x 64) and whose second
+// products shrink them (to 64) keep the planned order, one large intermediate at a time (the
+// barrier count of the planned order, 4 with the reordering off; taking the second chain's
+// large product early would save one barrier and hold both large intermediates at once).
+TEST_F(RuntimeTest, EinsumKeepsThePlannedOrderWhenReorderingWouldHoldMoreMemory) {
+  const std::int64_t n = 64;
+  auto upload = [&](std::int64_t r, std::int64_t c, float scale) {
+    std::vector<float> v(static_cast<std::size_t>(r * c));
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = scale * static_cast<float>(i % 7) - 1.0f;
+    return be().upload(host_tensor<float>({r, c}, v));
+  };
+  std::vector<Tensor> ops = {upload(n, 2, 0.5f), upload(2, n, 0.25f), upload(n, 1, 1.0f),
+                             upload(n, 2, 0.75f), upload(2, n, 0.5f), upload(n, 1, 0.5f)};
+  be().synchronize();
+  EinsumOptions opt;
+  opt.use_path = true;
+  opt.cache = false;
+  // ab,bc,cq | xy,yz,zq: (ab bc) -> ac, (cq ac) -> aq, (xy yz) -> xz, (zq xz) -> xq, (aq xq) -> ax.
+  opt.path = {{0, 1}, {0, 4}, {0, 1}, {0, 2}, {0, 1}};
+  const std::vector<TensorView> in(ops.begin(), ops.end());
+  const std::uint64_t b0 = vk::barrier_count(be());
+  Tensor r;
+  with_session(be(), [&] { r = einsum(be(), "ab,bc,cq,xy,yz,zq->ax", in, opt); });
+  EXPECT_EQ(vk::barrier_count(be()) - b0, 4u);
+  const Tensor ref = einsum(cpu_backend(), "ab,bc,cq,xy,yz,zq->ax",
+                            std::vector<TensorView>{be().download(ops[0]), be().download(ops[1]), be().download(ops[2]),
+                                                    be().download(ops[3]), be().download(ops[4]), be().download(ops[5])},
+                            opt);
+  const auto got = to_vector<float>(be().download(r)), want = to_vector<float>(ref);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-3 * (1 + std::abs(want[i]))) << i;
+}
+
 TEST_F(RuntimeTest, TwoThreadsShareTheDevice) {
   std::atomic<int> failures{0};
   auto work = [&](int seed) {
