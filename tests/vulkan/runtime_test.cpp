@@ -252,6 +252,21 @@ TEST_F(RuntimeTest, DependentChainInOneSessionInsertsBarriersAndIsCorrect) {
   for (int i = 0; i < 4096; ++i) ASSERT_EQ(v[static_cast<std::size_t>(i)], 5.0f * static_cast<float>(i % 1000));
 }
 
+// Runs einsum `spec` on `ops` (uploaded, synchronized) with the path of two chains of two
+// products each and a final product: (0 1), (0 4), (0 1), (0 2), (0 1). Returns the barriers
+// recorded for it (one session).
+std::uint64_t two_chain_einsum(Backend& be, const char* spec, const std::vector<Tensor>& ops, Tensor& r) {
+  be.synchronize();
+  EinsumOptions opt;
+  opt.use_path = true;
+  opt.cache = false;
+  opt.path = {{0, 1}, {0, 4}, {0, 1}, {0, 2}, {0, 1}};
+  const std::vector<TensorView> in(ops.begin(), ops.end());
+  const std::uint64_t b0 = vk::barrier_count(be);
+  with_session(be, [&] { r = einsum(be, spec, in, opt); });
+  return vk::barrier_count(be) - b0;
+}
+
 // einsum runs independent steps back to back (core/einsum/execute.cpp, interleave): two
 // independent chains of two products each, given in the order chain 1 then chain 2, take one
 // barrier fewer than that order (4 with the reordering off: each second product after its
@@ -268,17 +283,9 @@ TEST_F(RuntimeTest, EinsumRunsIndependentStepsWithoutBarriersBetweenThem) {
     host.push_back(v);
     ops.push_back(be().upload(host_tensor<float>({n, n}, v)));
   }
-  be().synchronize();
-  EinsumOptions opt;
-  opt.use_path = true;
-  opt.cache = false;
   // ab,bc,cd | xy,yz,zw: (ab bc), (cd ac), (xy yz), (zw xz), (ad xw).
-  opt.path = {{0, 1}, {0, 4}, {0, 1}, {0, 2}, {0, 1}};
-  const std::vector<TensorView> in(ops.begin(), ops.end());
-  const std::uint64_t b0 = vk::barrier_count(be());
   Tensor r;
-  with_session(be(), [&] { r = einsum(be(), "ab,bc,cd,xy,yz,zw->adxw", in, opt); });
-  EXPECT_LE(vk::barrier_count(be()) - b0, 3u);
+  EXPECT_LE(two_chain_einsum(be(), "ab,bc,cd,xy,yz,zw->adxw", ops, r), 3u);
   auto at = [&](int t, std::int64_t i, std::int64_t j) {
     return static_cast<double>(host[static_cast<std::size_t>(t)][static_cast<std::size_t>(i + j * n)]);
   };
@@ -313,21 +320,16 @@ TEST_F(RuntimeTest, EinsumKeepsThePlannedOrderWhenReorderingWouldHoldMoreMemory)
   };
   std::vector<Tensor> ops = {upload(n, 2, 0.5f), upload(2, n, 0.25f), upload(n, 1, 1.0f),
                              upload(n, 2, 0.75f), upload(2, n, 0.5f), upload(n, 1, 0.5f)};
-  be().synchronize();
+  // ab,bc,cq | xy,yz,zq: (ab bc) -> ac, (cq ac) -> aq, (xy yz) -> xz, (zq xz) -> xq, (aq xq) -> ax.
+  Tensor r;
+  EXPECT_EQ(two_chain_einsum(be(), "ab,bc,cq,xy,yz,zq->ax", ops, r), 4u);
+  std::vector<Tensor> host_ops;
+  for (const Tensor& t : ops) host_ops.push_back(be().download(t));
   EinsumOptions opt;
   opt.use_path = true;
-  opt.cache = false;
-  // ab,bc,cq | xy,yz,zq: (ab bc) -> ac, (cq ac) -> aq, (xy yz) -> xz, (zq xz) -> xq, (aq xq) -> ax.
   opt.path = {{0, 1}, {0, 4}, {0, 1}, {0, 2}, {0, 1}};
-  const std::vector<TensorView> in(ops.begin(), ops.end());
-  const std::uint64_t b0 = vk::barrier_count(be());
-  Tensor r;
-  with_session(be(), [&] { r = einsum(be(), "ab,bc,cq,xy,yz,zq->ax", in, opt); });
-  EXPECT_EQ(vk::barrier_count(be()) - b0, 4u);
-  const Tensor ref = einsum(cpu_backend(), "ab,bc,cq,xy,yz,zq->ax",
-                            std::vector<TensorView>{be().download(ops[0]), be().download(ops[1]), be().download(ops[2]),
-                                                    be().download(ops[3]), be().download(ops[4]), be().download(ops[5])},
-                            opt);
+  const std::vector<TensorView> host_in(host_ops.begin(), host_ops.end());
+  const Tensor ref = einsum(cpu_backend(), "ab,bc,cq,xy,yz,zq->ax", host_in, opt);
   const auto got = to_vector<float>(be().download(r)), want = to_vector<float>(ref);
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-3 * (1 + std::abs(want[i]))) << i;
