@@ -91,10 +91,10 @@ bool check_pattern(Backend& be, const Pattern& q, const Tensor& src_storage, con
   const Layout ol = Layout::compact(out.shape());
   std::mt19937_64 rng(7);
   const std::int64_t n = ol.numel();
+  if (n == 0) return true;
   std::vector<std::int64_t> idx = {0, n - 1};
-  for (int k = 0; k < 4096 && n > 0; ++k) idx.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n)));
+  for (int k = 0; k < 4096; ++k) idx.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n)));
   for (std::int64_t i : idx) {
-    if (n == 0) break;
     // Output coordinates (column-major), then the source offset: out axis k = src axis perm[k].
     std::int64_t rest = i, so = src_layout.offset;
     for (std::size_t k = 0; k < q.perm.size(); ++k) {

@@ -74,6 +74,11 @@ constexpr GemmConfig with_u(GemmConfig c) {
   c.interior_loop = true;
   return c;
 }
+// f64 tiles used by several rules below: 64 x 128 with 8 x 8 per thread in one shared buffer
+// (the large row and the wave model), 64 x 32 with 4 x 4 per thread (the mid ladder, the wave
+// model, the medium-few rule).
+constexpr GemmConfig kF64Wide = {64, 128, 16, 8, 8, kFS, 0};
+constexpr GemmConfig kF64Narrow = {64, 32, 16, 4, 4, kF, 0};
 // f64 128 x 64, 4 x 8 per thread with the interior loop (196 registers on the H200: one
 // workgroup per SM): 19.8 TFLOP/s at 4096^3; the same tile rolled by 4 without it 18.5 (the
 // sixth session's choice), unrolled without it 12.4.
@@ -83,7 +88,7 @@ constexpr DefaultRow kDefaults[] = {
     // 2026-11-29 (bench/RESULTS.md, issue 5).
     // f32: single buffer with u, 4096^3 3.30 ms vs 3.41 double-buffered (8192^3 25.3 vs 26.3).
     {DType::F32, SizeClass::large, with_u({128, 128, 16, 8, 8, kFS, 0})},
-    {DType::F64, SizeClass::large, with_u({64, 128, 16, 8, 8, kFS, 0})},
+    {DType::F64, SizeClass::large, with_u(kF64Wide)},
     {DType::C32, SizeClass::large, with_u({128, 128, 8, 8, 4, kWF, 0})},
     // c64: 64 x 64 4 x 8 with u, 2048^3 3.10 ms vs 3.77 on the earlier 64 x 32 4 x 4 ('-').
     {DType::C64, SizeClass::large, with_u({64, 64, 8, 4, 8, kF, 0})},
@@ -130,7 +135,7 @@ constexpr DefaultRow kMidFiner[] = {
     {DType::F32, SizeClass::mid, {64, 128, 16, 4, 8, kWF, 0}},
     {DType::F32, SizeClass::mid, {64, 32, 16, 4, 4, kF, 0}},
     // f64 512^3 single call: 0.041 ms with u vs 0.051 without (seventh session, alternating runs).
-    {DType::F64, SizeClass::mid, with_u({64, 32, 16, 4, 4, kF, 0})},
+    {DType::F64, SizeClass::mid, with_u(kF64Narrow)},
 };
 constexpr I kWaveTiles = 128;  // about one wave of an H200's 132 SMs
 
@@ -143,12 +148,11 @@ constexpr I kWaveTiles = 128;  // about one wave of an H200's 132 SMs
 constexpr GemmConfig kF32Huge = with_u({128, 256, 8, 8, 16, kFS, 0});
 
 // f64 medium products with more than kSplitFewTiles and under kMediumFewTiles tiles of the
-// medium row (all batches) and K < kSplitMinK (unsplit either way): 64 x 32 tiles, twice the
+// medium row (all batches) and K < kSplitMinK (unsplit either way): kF64Narrow, twice the
 // workgroups (H200, eighth session, in-stream, two orders agreeing; us): 144 x 1100 x 121 13.3
 // vs 16.7, 121 x 1100 x 144 15.3 vs 21.6, 250 x 800 x 256 24.0 vs 27.1; with more tiles the
 // medium row stays faster (100 x 3000 x 200, 94 tiles: 23.5 vs 26.5; 1000 x 400 x 100, 112:
 // 14.7 vs 15.3; 300 x 1500 x 64, 120: 10.9 vs 11.9).
-constexpr GemmConfig kF64MediumFew = {64, 32, 16, 4, 4, kF, 0};
 constexpr I kMediumFewTiles = 64;
 
 // f64 `few` products with both extents >= kFewFinerMin whose 32 x 32 grid has under kWaveTiles
@@ -240,10 +244,10 @@ struct WaveCandidate {
 // 0.742 vs 0.627, 399 x 4320 x 594 0.201 vs 0.187; not understood: the kernel then runs both of
 // its slice loops, whose unrolled code may not share the instruction cache well): without u there.
 constexpr WaveCandidate kWaveCandidates[] = {
-    {DType::F64, {64, 128, 16, 8, 8, kFS, 0}, 2, 18.0, 4},
-    {DType::F64, with_u({64, 128, 16, 8, 8, kFS, 0}), 2, 20.8, 4, 1024, true},
+    {DType::F64, kF64Wide, 2, 18.0, 4},
+    {DType::F64, with_u(kF64Wide), 2, 20.8, 4, 1024, true},
     {DType::F64, {64, 64, 8, 4, 4, kWF, 0}, 2, 15.9, 1},
-    {DType::F64, with_u({64, 32, 16, 4, 4, kF, 0}), 2, 13.0, 1},
+    {DType::F64, with_u(kF64Narrow), 2, 13.0, 1},
     {DType::F64, kF64Mid, 1, 19.8, 4, 1024},
 };
 constexpr double kAloneWave = 0.61;     // a last wave of <= one tile per SM, relative to a full wave
@@ -425,8 +429,8 @@ GemmConfig default_row(DType d, SizeClass cls) {
 }
 
 /// The size classes' configuration for an M x N x K x B product of class cls (kDefaults, with
-/// the medium and large reclassifications, the f32 huge and f64 medium-few tiles, then the finer
-/// rungs of the few and mid classes).
+/// the medium and large reclassifications, the f32 huge tile and the f64 medium-few rule, then
+/// the finer rungs of the few, small and mid classes).
 GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCaps& caps) {
   const I large_tiles = tiles_of(default_row(d, SizeClass::large), M, N, B);
   if (cls == SizeClass::medium) {
@@ -440,7 +444,7 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
     return kF32Huge;
   if (cls == SizeClass::medium && d == DType::F64 && K < kSplitMinK) {
     const I tiles = tiles_of(row, M, N, B);
-    if (tiles > kSplitFewTiles && tiles < kMediumFewTiles) return kF64MediumFew;
+    if (tiles > kSplitFewTiles && tiles < kMediumFewTiles) return kF64Narrow;
   }
   if (cls == SizeClass::few && d == DType::F64 && (std::min(M, N) >= kFewFinerMin || std::min(M, N) <= kFewNarrow) &&
       tiles_of(row, M, N, B) < kWaveTiles)
