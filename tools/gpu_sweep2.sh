@@ -5,6 +5,9 @@
 # TFLOP/s of order a | of order b; WRONG on a failed check) and $OUT/defaults.txt, packs the
 # JSON lines into $OUT/raw.tgz and prints both tables.
 G="$B/tenferro_bench_vk_gemm"
+# warm CASE "CONFIGS": one untimed pass that compiles every pipeline first (a pipeline's first
+# compilation ran slower: 13.8 vs 22.3 TFLOP/s, ninth session).
+warm() { timeout 60 "$G" sweep "$1" --configs "$2" --reps 1 --budget 20 --total 20 > /dev/null 2>&1; }
 rev() { echo "$1" | tr ' ' '\n' | tac | tr '\n' ' '; }
 sweep2() {
   timeout $(($4 + 10)) "$G" sweep $2 --configs "$3" --reps 15 --budget $4 --total $4 > "$OUT/$1_a.jsonl" 2>&1

@@ -87,6 +87,11 @@ const uint ROLL_CODE = SCHED & TFG_SCHED_ROLL;
 const bool ROLLED = ROLL_CODE != 0u;
 const uint KSTEP = 1u << ((ROLL_CODE + 3u) & 3u);       // k steps per rolled iteration (1, 2, 4)
 const bool INTERIOR_LOOP = (SCHED & TFG_SCHED_INTERIOR) != 0u;
+// PAIR (with WARP_MAP): inside a warp's block of threads, lane bit 0 steps along n and bit 1
+// along m, so the lanes of every pair (n, n^1) read the same A words and those of (n, n^2) the
+// same B words: NVIDIA's shared memory then returns an LDS.128 in 2 passes instead of 4 (its
+// return path carries one register per lane per cycle; paired addresses are packed).
+const bool PAIR = (SCHED & TFG_SCHED_PAIR) != 0u;
 // Runtime flags (uniform branches).
 #define CONJ_A ((p.flags & TFG_CONJ_A) != 0u)
 #define CONJ_B ((p.flags & TFG_CONJ_B) != 0u)
@@ -115,6 +120,18 @@ const uint LB = (B_CHUNKS + NT - 1u) / NT;
 // FAST needs every slot of every thread inside the slice (no `c < CHUNKS` test).
 // (Bit arithmetic, not &&: glslang emits && of specialization constants as a branch.)
 const bool FAST = ((((CFG / TFG_OPT_FAST) & 1u) ^ 1u) | (A_CHUNKS % NT) | (B_CHUNKS % NT)) == 0u;
+// LEAN (with INTERIOR_LOOP): the interior loop addresses every slot from one pointer per operand
+// plus a uniform slot step (slot s of a thread lies s * NT / (chunks per row) rows further along
+// the axis that is not loaded, same position in the row), so the per-slot pointers, bounds and
+// k offsets are not live in the loop (NVIDIA f64 64 x 128 8 x 8: they spilled to shared and
+// local memory). Needs NT a multiple of the chunks per row of both operands.
+// (Arithmetic, not ?: : NVIDIA's driver evaluated such a selection of specialization constants
+// wrongly on the H200, ninth session: B's slot step came out as if B were loaded along n.)
+const uint A_K = (CFG / TFG_A_ALONG_K) & 1u, B_N = (CFG / TFG_B_ALONG_N) & 1u;
+const uint A_ROW = A_K * (BK / VW) + (1u - A_K) * (BM / VW);  // words per row of A's load layout
+const uint B_ROW = B_N * (BN / VW) + (1u - B_N) * (BK / VW);
+const bool LEAN = ((((SCHED / TFG_SCHED_INTERIOR) & (SCHED / TFG_SCHED_LEAN) & 1u) ^ 1u) | (NT % A_ROW) |
+                   (NT % B_ROW)) == 0u;
 const bool WARP_MAP = ((((CFG / TFG_OPT_WARP) & 1u) ^ 1u) | (RM % WR) | (RN % WC) | (NT % 32u)) == 0u;
 
 shared W As[NBUF * A_SIZE];
@@ -186,6 +203,7 @@ uint64_t a_ptr[LA];  // address of the slot's first element at the next slice to
 uint64_t b_ptr[LB];
 uint64_t a_kstep, b_kstep;  // bytes from one slice to the next (BK * k stride)
 uint64_t a_estep, b_estep;  // bytes between a slot's elements (stride along the load axis)
+int64_t a_sstep, b_sstep;   // LEAN: bytes from slot s to slot s + 1
 int a_lim[LA];       // along m: valid rows from the slot's row (0..VW); along k: 1 when row valid
 int b_lim[LB];
 uint a_off[LA];      // the slot's k offset inside a slice
@@ -195,6 +213,7 @@ uint b_off[LB];
 void setup_a(uint64_t base, int64_t m0, int64_t M, int64_t sm, int64_t sk) {
   a_kstep = uint64_t(i64(BK) * sk * int64_t(ES));
   a_estep = uint64_t((A_ALONG_K ? sk : sm) * int64_t(ES));
+  a_sstep = i64(NT / A_ROW) * (A_ALONG_K ? sm : sk) * int64_t(ES);
   [[unroll]] for (uint s = 0u; s < LA; ++s) {
     const uint c = gl_LocalInvocationID.x + s * NT;
     int64_t m;
@@ -214,6 +233,7 @@ void setup_a(uint64_t base, int64_t m0, int64_t M, int64_t sm, int64_t sk) {
 void setup_b(uint64_t base, int64_t n0, int64_t N, int64_t sk, int64_t sn) {
   b_kstep = uint64_t(i64(BK) * sk * int64_t(ES));
   b_estep = uint64_t((B_ALONG_N ? sn : sk) * int64_t(ES));
+  b_sstep = i64(NT / B_ROW) * (B_ALONG_N ? sk : sn) * int64_t(ES);
   [[unroll]] for (uint s = 0u; s < LB; ++s) {
     const uint c = gl_LocalInvocationID.x + s * NT;
     int64_t n;
@@ -299,6 +319,27 @@ void load_b(int64_t k0, int64_t K, bool full) {
       }
     }
     b_ptr[s] = ptr + b_kstep;
+    lb[s] = CONJ_B ? conj_w(w) : w;
+  }
+}
+
+// LEAN: the full slice whose slot 0 of this thread is at `a` / `b` (no checks).
+W lean_word(uint64_t ptr, uint64_t estep, bool vec) {
+  W w = W(0);
+  if (vec) {
+    w = WRef(ptr).v;
+  } else {
+    [[unroll]] for (uint e = 0u; e < VW; ++e) wput(w, e, ERef(ptr + uint64_t(e) * estep).v);
+  }
+  return w;
+}
+void lean_load(uint64_t a, uint64_t b) {
+  [[unroll]] for (uint s = 0u; s < LA; ++s) {
+    const W w = lean_word(a + uint64_t(i64(s) * a_sstep), a_estep, A_VEC);
+    la[s] = CONJ_A ? conj_w(w) : w;
+  }
+  [[unroll]] for (uint s = 0u; s < LB; ++s) {
+    const W w = lean_word(b + uint64_t(i64(s) * b_sstep), b_estep, B_VEC);
     lb[s] = CONJ_B ? conj_w(w) : w;
   }
 }
@@ -415,8 +456,13 @@ void main() {
   uint tx, ty;
   if (WARP_MAP) {
     const uint lane = gl_LocalInvocationID.x % 32u, warp = gl_LocalInvocationID.x / 32u;
-    tx = (warp % (RM / WR)) * WR + lane % WR;
-    ty = (warp / (RM / WR)) * WC + lane / WR;
+    uint lm = lane % WR, ln = lane / WR;
+    if (PAIR) {  // lanes n, n^1 share the row, lanes n, n^2 the column: LDS.128 at double rate
+      lm = (lane >> 1u) % WR;
+      ln = (lane & 1u) + 2u * ((lane >> 1u) / WR);
+    }
+    tx = (warp % (RM / WR)) * WR + lm;
+    ty = (warp / (RM / WR)) * WC + ln;
   } else {
     tx = gl_LocalInvocationID.x % RM;
     ty = gl_LocalInvocationID.x / RM;
@@ -450,15 +496,26 @@ void main() {
         int64_t k0 = bk;  // start of the next slice
         int64_t kt = 1;   // slices loaded so far
         if (INTERIOR_LOOP && interior) {  // slices 1 .. nfull-1 are full: nothing to check
+          uint64_t ap = a_ptr[0], bp = b_ptr[0];  // LEAN: slot 0 of the next slice
           for (; kt < nfull; ++kt) {
-            load_a(k0, K, true);
-            load_b(k0, K, true);
+            if (LEAN) {
+              lean_load(ap, bp);
+              ap += a_kstep;
+              bp += b_kstep;
+            } else {
+              load_a(k0, K, true);
+              load_b(k0, K, true);
+            }
             compute(cur, tx, ty);
             if (NBUF == 1u) barrier();
             if (NBUF == 2u) cur ^= 1u;
             store_tiles(cur);
             barrier();
             k0 += bk;
+          }
+          if (LEAN) {  // the slots of the checked loop below, at slice kt (k0)
+            setup_a(addr_of(abase, k0 * sak), m0, M, sam, sak);
+            setup_b(addr_of(bbase, k0 * sbk), n0, N, sbk, sbn);
           }
         }
         for (; kt <= nk; ++kt) {

@@ -53,6 +53,8 @@ using tfg_u32 = std::uint32_t;
 // Specialization constant 2 (the schedule word; src/vulkan/kernels/gemm.cpp).
 #define TFG_SCHED_ROLL 3u      // 2 bits: 0 = slice k loop unrolled, r = rolled by 2^(r-1) steps
 #define TFG_SCHED_INTERIOR 4u  // interior tiles: full slices in a branch-free loop (needs FAST)
+#define TFG_SCHED_LEAN 8u      // with INTERIOR: one address per operand in that loop (uniform slot steps)
+#define TFG_SCHED_PAIR 16u     // with WARP: lane pairs share A rows (n, n^1) and B columns (n, n^2)
 // Runtime flags (GemmParams::flags; a separate word, the values overlap TFG_OPT_* on purpose).
 #define TFG_CONJ_A 0x1000000
 #define TFG_CONJ_B 0x2000000

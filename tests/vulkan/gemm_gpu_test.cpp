@@ -179,9 +179,19 @@ class GemmGpuTest : public VulkanTest {
 
 /// Runs `c` with the kernel configuration `cfg` (text form of gemm_config.hpp), which must be
 /// valid on the device (a silently ignored override would test the default instead).
+// A c32 case with conj(B), complex alpha = 0.5 - i and beta = 1 + 0.5i (the forced-configuration
+// tests' complex check).
+Case c32_scaled_case(I M, I N, I K, I B) {
+  Case c = make_case(DType::C32, M, N, K, B);
+  c.conj_b = true;
+  c.alpha = c128(0.5, -1.0);
+  c.beta = c128(1.0, 0.5);
+  return c;
+}
+
 class GemmForcedTest : public GemmGpuTest {
  protected:
-  void run_with(const char* cfg, const Case& c, std::uint64_t seed = 1, bool expect_split = false) {
+  void run_with(const std::string& cfg, const Case& c, std::uint64_t seed = 1, bool expect_split = false) {
     SCOPED_TRACE(cfg);
     if (!be().supports(OpId::dot_general, c.d)) GTEST_SKIP() << "device lacks " << dtype_name(c.d);
     const auto g = vk::parse_gemm_config(cfg);
@@ -196,6 +206,8 @@ class GemmForcedTest : public GemmGpuTest {
   }
   // An f32 129 x 130 x 37 product in 2 batches per layout triple (A, B, C) under the forced
   // configuration cfg(i) of triple i; beta alternates 0 / 0.5 (edge tiles, partial slices).
+  // The interior-loop cases (InteriorLoop), with `extra_opts` appended to every option list.
+  void interior_cases(const std::string& extra_opts);
   template <class Cfg>
   void run_layouts(std::initializer_list<std::array<Lay, 3>> lays, Cfg cfg) {
     int i = 0;
@@ -323,11 +335,28 @@ TEST_F(GemmForcedTest, WarpMaps) {
     c.lb = Lay::row;
     run_with(cfg, c);
   }
-  Case c = make_case(DType::C32, 65, 65, 17, 2);
-  c.conj_b = true;
-  c.alpha = c128(0.5, -1.0);
-  c.beta = c128(1.0, 0.5);
+  Case c = c32_scaled_case(65, 65, 17, 2);
   run_with("64,64,8,4,4,tf,1", c);
+}
+
+// y (TFG_SCHED_PAIR): the warp maps with paired lanes (bit 0 along n, bit 1 along m), 8 x 4 and
+// 4 x 8 blocks; every dtype, interior and boundary tiles, with u / l and a single buffer.
+TEST_F(GemmForcedTest, PairedWarpMaps) {
+  for (const char* cfg : {"64,64,16,4,4,wfy,1", "64,64,16,4,4,tfy,1", "64,64,16,4,4,wy,1"}) {
+    Case c = make_case(DType::F32, 129, 70, 33, 1);
+    c.lb = Lay::row;
+    run_with(cfg, c);
+  }
+  Case c = make_case(DType::F64, 140, 270, 93, 1);
+  c.beta = 0.25;
+  run_with("64,128,16,8,8,wfsuy,1", c);
+  c.la = Lay::row;
+  run_with("64,128,16,8,8,tfsuly,1", c, 2);
+  c = c32_scaled_case(65, 65, 17, 2);
+  run_with("64,64,8,4,4,tfy,1", c);
+  c = make_case(DType::C64, 70, 66, 41, 2);
+  c.conj_a = true;
+  run_with("32,64,8,4,8,wfuy,1", c);
 }
 
 TEST_F(GemmForcedTest, EightByEightF64) {
@@ -384,10 +413,7 @@ TEST_F(GemmForcedTest, RegisterDoubleBuffer) {
   c.beta = -1.0;
   run_with("128,64,8,4,8,wfr,1", c);
   run_with("64,128,16,8,4,tfsr,1", c, 2);
-  c = make_case(DType::C32, 65, 65, 17, 2);
-  c.conj_b = true;
-  c.alpha = c128(0.5, -1.0);
-  c.beta = c128(1.0, 0.5);
+  c = c32_scaled_case(65, 65, 17, 2);
   run_with("64,64,8,4,4,tfr,1", c);
   c = make_case(DType::C64, 33, 40, 19, 2);
   c.conj_a = true;
@@ -413,45 +439,67 @@ TEST_F(GemmForcedTest, RolledSliceLoop) {
   c.conj_a = true;
   c.lb = Lay::row;
   run_with("32,32,4,4,4,fq,1", c);
-  c = make_case(DType::C32, 65, 65, 17, 1);
-  c.conj_b = true;
-  c.alpha = c128(0.5, -1.0);
-  c.beta = c128(1.0, 0.5);
+  c = c32_scaled_case(65, 65, 17, 1);
   run_with("64,64,8,4,4,tfp,1", c);
 }
 
 // u (TFG_SCHED_INTERIOR): interior tiles run their full slices in a branch-free loop, the last
 // (partial) slice and the boundary tiles in the checked loop. Shapes with interior and boundary
 // tiles, several full slices and a K tail; every dtype; with a single buffer, a rolled loop, warp
-// maps and split K; strided, reversed and misaligned operands (element loads).
-TEST_F(GemmForcedTest, InteriorLoop) {
+// maps and split K; strided, reversed and misaligned operands (element loads). `extra` is
+// appended to every configuration's option letters (LeanInteriorLoop: "l").
+static std::string opts_plus(const char* cfg, const std::string& extra) {
+  std::string s(cfg);
+  std::size_t at = 0;
+  for (int i = 0; i < 5; ++i) at = s.find(',', at) + 1;  // the options start after the 5th comma
+  at = s.find(',', at);                                   // and end at the split's comma, if any
+  s.insert(at == std::string::npos ? s.size() : at, extra);
+  return s;
+}
+
+void GemmForcedTest::interior_cases(const std::string& x) {
   run_layouts({{Lay::col, Lay::col, Lay::col}, {Lay::row, Lay::row, Lay::padded}, {Lay::reversed, Lay::misaligned, Lay::col}},
-              [](int i) { return i == 0 ? "64,64,16,4,4,fu,1" : i == 1 ? "32,32,8,4,4,fsu,1" : "64,64,16,4,4,wfqu,1"; });
+              [&](int i) { return opts_plus(i == 0 ? "64,64,16,4,4,fu,1" : i == 1 ? "32,32,8,4,4,fsu,1" : "64,64,16,4,4,wfqu,1", x); });
   Case c = make_case(DType::F64, 260, 131, 75, 2);  // 2 x 2 interior tiles of 128 x 64; 9 full slices of 8, tail 3
   c.la = Lay::row;
   c.beta = -1.0;
-  run_with("128,64,8,4,8,fu", c);
+  run_with(opts_plus("128,64,8,4,8,fu", x), c);
   c.lb = Lay::misaligned;
-  run_with("128,64,8,4,8,fqu,3", c, 2, true);  // split K: each split's own full slices
+  run_with(opts_plus("128,64,8,4,8,fqu,3", x), c, 2, true);  // split K: each split's own full slices
   c = make_case(DType::C64, 70, 66, 41, 2);
   c.conj_a = true;
   c.lb = Lay::row;
-  run_with("32,32,4,4,4,fu,1", c);
-  c = make_case(DType::C32, 140, 135, 50, 1);
-  c.conj_b = true;
-  c.alpha = c128(0.5, -1.0);
-  c.beta = c128(1.0, 0.5);
-  run_with("64,64,8,4,4,wfu,1", c);
+  run_with(opts_plus("32,32,4,4,4,fu,1", x), c);
+  c = c32_scaled_case(140, 135, 50, 1);
+  run_with(opts_plus("64,64,8,4,4,wfu,1", x), c);
   c = make_case(DType::F32, 300, 260, 200, 1);
-  run_with("128,64,16,8,4,fu,1", c);
+  run_with(opts_plus("128,64,16,8,4,fu,1", x), c);
+  // cfg on c with column-major operands, then with a row-major A and B in layout lb.
+  const auto two_layouts = [&](const char* cfg, Case c2, double beta, Lay lb) {
+    c2.beta = beta;
+    run_with(opts_plus(cfg, x), c2);
+    c2.la = Lay::row;
+    c2.lb = lb;
+    run_with(opts_plus(cfg, x), c2, 2);
+  };
   // The f32 huge tile (128 x 256, 8 x 16 per thread, BK 8, single buffer): 2 x 2 interior tiles,
   // boundary tiles in m and n, a K tail of 5.
-  c = make_case(DType::F32, 300, 600, 45, 1);
+  two_layouts("128,256,8,8,16,fsu,1", make_case(DType::F32, 300, 600, 45, 1), 0.5, Lay::reversed);
+  // f64 64 x 128 8 x 8 (the large f64 tile): interior tiles with 5 full slices and a tail.
+  two_layouts("64,128,16,8,8,fsu,1", make_case(DType::F64, 140, 270, 93, 1), 0.25, Lay::row);
+}
+
+TEST_F(GemmForcedTest, InteriorLoop) { interior_cases(""); }
+
+// l (TFG_SCHED_LEAN): the interior loop addresses every load slot from one pointer per operand
+// (uniform slot steps); the checked loop then continues from slots set up at the next slice.
+// The cases above, and a tile whose 32 threads are fewer than A's 64 words per row (the shader
+// keeps the per-slot pointers there).
+TEST_F(GemmForcedTest, LeanInteriorLoop) {
+  interior_cases("l");
+  Case c = make_case(DType::F64, 300, 40, 70, 1);
   c.beta = 0.5;
-  run_with("128,256,8,8,16,fsu,1", c);
-  c.la = Lay::row;
-  c.lb = Lay::reversed;
-  run_with("128,256,8,8,16,fsu,1", c, 2);
+  run_with("128,16,8,8,8,ful,1", c);
 }
 
 // TFG_OPT_GROUP (g): tile order in groups of 8 tile rows; tile rows not a multiple of 8 (short
@@ -579,7 +627,11 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
   // where a comment says otherwise.
   for (const Row& r : {Row{990, 2187, 4620, "64,128,16,8,8,fsu,4"},  // 1.195; 128 x 64 fu in 4: 1.25
                        Row{7290, 399, 4320, "128,64,8,4,8,fu,4"},    // 1.656; 64 x 128 fsu in 4: 1.70
-                       Row{4096, 4096, 4096, "64,128,16,8,8,fsu,1"}, // 6.59 vs 6.94 on 128 x 64 fu
+                       // kF64Huge (ninth session): 22.3-22.5 TFLOP/s vs 20.8-20.9 on 64 x 128 fsu
+                       Row{4096, 4096, 4096, "128,128,8,8,8,fsul,0"},
+                       Row{2048, 2048, 2048, "128,128,8,8,8,fsul,0"},  // 21.1-21.7 vs 19.3-19.9
+                       Row{2048, 2048, 512, "64,128,16,8,8,fsu,1"},    // K < 1024: the model
+                       Row{1920, 2048, 2048, "64,128,16,8,8,fsu,1"},   // 240 tiles of 128 x 128
                        Row{540, 58320, 136, "64,128,16,8,8,fs,1"},   // 0.627; with u 0.742
                        // 0.392; with u 0.357 (the model's rule: no u at short K with boundary tiles)
                        Row{2160, 3672, 360, "64,128,16,8,8,fs,1"},
@@ -622,12 +674,13 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
             "128,128,16,8,8,fsu,0");  // 256 tiles of 128 x 256: not two waves
 }
 
-// Every configuration the wave model can choose (f64 tiles, 1-4 splits) runs correctly here
-// too, whatever device runs the tests (the model itself needs an SM count: NVIDIA only).
+// Every configuration the wave model (and kF64Huge) can choose (f64 tiles, 1-4 splits) runs
+// correctly here too, whatever device runs the tests (the model itself needs an SM count: NVIDIA only).
 TEST_F(GemmForcedTest, WaveModelCandidates) {
   int i = 0;
   for (const char* cfg : {"64,128,16,8,8,fs,1", "64,128,16,8,8,fs,3", "64,128,16,8,8,fsu,1", "64,128,16,8,8,fsu,3",
-                          "64,64,8,4,4,wf,1", "64,32,16,4,4,fu,1", "128,64,8,4,8,fu,1", "128,64,8,4,8,fu,4"}) {
+                          "64,64,8,4,4,wf,1", "64,32,16,4,4,fu,1", "128,64,8,4,8,fu,1", "128,64,8,4,8,fu,4",
+                          "128,128,8,8,8,fsul,1"}) {  // the last: kF64Huge, ahead of the model
     Case c = make_case(DType::F64, 130, 140, 320, 1);
     c.la = i % 2 ? Lay::row : Lay::col;
     c.lb = i % 3 == 0 ? Lay::row : Lay::padded;

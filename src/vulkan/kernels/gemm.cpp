@@ -147,6 +147,20 @@ constexpr I kWaveTiles = 128;  // about one wave of an H200's 132 SMs
 // measured elsewhere, where register files and spilling differ.
 constexpr GemmConfig kF32Huge = with_u({128, 256, 8, 8, 16, kFS, 0});
 
+// f64 single products with at least kF64HugeMinTiles tiles of 128 x 128 and K >= kF64HugeMinK,
+// on NVIDIA (an SM count): 128 x 128 tiles of BK 8, 8 x 8 outputs per thread (256 threads, one
+// workgroup per SM), single buffer, u and l (one address per operand in the interior loop:
+// the per-slot pointers of the 64 x 128 tile spilled to shared and local memory, ninth
+// session's disassembly). H200, ninth session, in-stream, two orders: 4096^3 22.3-22.5 TFLOP/s
+// vs 20.8-20.9 on the wave model's 64 x 128 `fsu`, 2048^3 21.1-21.7 vs 19.3-19.9; batches of
+// 256^3 lost (18.2-19.5 vs 19.1-19.4), so batched products keep the wave model.
+constexpr GemmConfig kF64Huge = [] {
+  GemmConfig c = with_u({128, 128, 8, 8, 8, kFS, 0});
+  c.lean = true;
+  return c;
+}();
+constexpr I kF64HugeMinTiles = 256, kF64HugeMinK = 1024;
+
 // f64 medium products with more than kSplitFewTiles and under kMediumFewTiles tiles of the
 // medium row (all batches) and K < kSplitMinK (unsplit either way): kF64Narrow, twice the
 // workgroups (H200, eighth session, in-stream, two orders agreeing; us): 144 x 1100 x 121 13.3
@@ -410,6 +424,8 @@ bool gemm_config_valid(DType d, const GemmConfig& c, const DeviceCaps& caps) {
   if ((c.roll != 0 && c.roll != 1 && c.roll != 2 && c.roll != 4) || c.roll > c.bk) return false;
   if (c.roll != 0 && (c.opts & TFG_OPT_REGDB)) return false;
   if (c.interior_loop && !(c.opts & TFG_OPT_FAST)) return false;
+  if (c.lean && !c.interior_loop) return false;
+  if (c.pair && !(c.opts & TFG_OPT_WARP)) return false;
   const int rm = c.bm / c.tm, rn = c.bn / c.tn, nt = rm * rn;
   if (c.opts & TFG_OPT_WARP_T && !(c.opts & TFG_OPT_WARP)) return false;
   if (c.opts & TFG_OPT_WARP) {
@@ -464,6 +480,9 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
 GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
   const SizeClass cls = size_class(M, N);
   const bool short_k = d == DType::F64 && K <= kShortK && cls != SizeClass::small && M * N * B <= kShortKMaxOutputs;
+  if (d == DType::F64 && caps.sm_count > 0 && B == 1 && K >= kF64HugeMinK &&
+      tiles_of(kF64Huge, M, N, 1) >= kF64HugeMinTiles && gemm_config_valid(d, kF64Huge, caps))
+    return kF64Huge;
   if (!short_k && (cls == SizeClass::large || cls == SizeClass::medium))
     if (const auto w = wave_choice(d, M, N, K, B, caps)) return *w;
   const GemmConfig row = short_k ? kShortKF64 : class_row(d, cls, M, N, K, B, caps);
@@ -473,7 +492,7 @@ GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& ca
   GemmConfig t = row;
   for (int attempt = 0; attempt < 2; ++attempt) {
     t = row;
-    if (attempt == 1) t.opts = kNoOpts, t.roll = 0, t.interior_loop = false;
+    if (attempt == 1) t.opts = kNoOpts, t.roll = 0, t.interior_loop = false, t.lean = false, t.pair = false;
     while (!gemm_config_valid(d, t, caps) && t.bk > vw) {
       t.bk /= 2;
       t.roll = std::min(t.roll, t.bk);
@@ -512,7 +531,7 @@ int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
 
 std::string gemm_config_string(const GemmConfig& c) {
   if (c.small) return "small";
-  char o[12] = {0};
+  char o[16] = {0};
   int n = 0;
   if (c.opts & TFG_OPT_WARP) o[n++] = (c.opts & TFG_OPT_WARP_T) ? 't' : 'w';
   if (c.opts & TFG_OPT_FAST) o[n++] = 'f';
@@ -522,6 +541,8 @@ std::string gemm_config_string(const GemmConfig& c) {
   if (c.opts & TFG_OPT_NOPAD) o[n++] = 'x';
   if (c.roll != 0) o[n++] = c.roll == 1 ? 'n' : c.roll == 2 ? 'p' : 'q';
   if (c.interior_loop) o[n++] = 'u';
+  if (c.lean) o[n++] = 'l';
+  if (c.pair) o[n++] = 'y';
   if (n == 0) o[n++] = '-';
   char buf[96];
   std::snprintf(buf, sizeof buf, "%d,%d,%d,%d,%d,%s,%d", c.bm, c.bn, c.bk, c.tm, c.tn, o, c.split);
@@ -534,7 +555,7 @@ std::optional<GemmConfig> parse_gemm_config(std::string_view s) {
   char opts[16] = {0};
   int split = 0;
   const std::string str(s);
-  const int n = std::sscanf(str.c_str(), "%d,%d,%d,%d,%d,%15[-wtfsrgxnpqu],%d", &c.bm, &c.bn, &c.bk, &c.tm, &c.tn, opts, &split);
+  const int n = std::sscanf(str.c_str(), "%d,%d,%d,%d,%d,%15[-wtfsrgxnpquly],%d", &c.bm, &c.bn, &c.bk, &c.tm, &c.tn, opts, &split);
   if (n < 5) return std::nullopt;
   for (const char* q = opts; *q; ++q) {
     switch (*q) {
@@ -549,6 +570,8 @@ std::optional<GemmConfig> parse_gemm_config(std::string_view s) {
       case 'p': c.roll = 2; break;
       case 'q': c.roll = 4; break;
       case 'u': c.interior_loop = true; break;
+      case 'l': c.lean = true; break;
+      case 'y': c.pair = true; break;
       default: break;  // '-'
     }
   }
@@ -614,8 +637,9 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
 
   std::uint32_t cfg = tile_bits(t) | t.opts;
   // Specialization constant 2 (SCHED in gemm.comp): the roll code (0 = unrolled slice, else
-  // log2(roll) + 1) and TFG_SCHED_INTERIOR.
-  const std::uint32_t sched = (t.roll == 0 ? 0u : log2u(t.roll) + 1u) | (t.interior_loop ? TFG_SCHED_INTERIOR : 0u);
+  // log2(roll) + 1), TFG_SCHED_INTERIOR, TFG_SCHED_LEAN and TFG_SCHED_PAIR.
+  const std::uint32_t sched = (t.roll == 0 ? 0u : log2u(t.roll) + 1u) | (t.interior_loop ? TFG_SCHED_INTERIOR : 0u) |
+                              (t.lean ? TFG_SCHED_LEAN : 0u) | (t.pair ? TFG_SCHED_PAIR : 0u);
   GemmParams p{};
   if (have_ab) {
     p.a = address_of(a);

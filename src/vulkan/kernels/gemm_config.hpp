@@ -10,7 +10,11 @@
 // register fragments), g = TFG_OPT_GROUP (tile order in groups of 8 along m), x = TFG_OPT_NOPAD
 // (unpadded shared rows, XOR swizzle for transposing stores), n / p / q = the k loop of a slice
 // rolled with 1 / 2 / 4 steps per iteration (`roll`), u = the full slices of interior tiles in
-// a branch-free loop (`interior_loop`, TFG_SCHED_INTERIOR; needs f); split 0 = automatic, 1 = never,
+// a branch-free loop (`interior_loop`, TFG_SCHED_INTERIOR; needs f), l = that loop addresses the
+// slots from one pointer per operand (`lean`, TFG_SCHED_LEAN; needs u; where the thread count
+// is not a multiple of an operand's words per row the shader keeps the per-slot pointers), y = the
+// warp map's lanes in pairs sharing A rows (n, n^1) and B columns (n, n^2) (`pair`,
+// TFG_SCHED_PAIR; needs w or t); split 0 = automatic, 1 = never,
 // n >= 2 = n splits (at most one per BK slice of K). "small" forces gemm_small.comp (four
 // outputs per invocation along m when M >= 4) instead of a tile.
 //
@@ -43,6 +47,8 @@ struct GemmConfig {
                            // whole slice unrolled; 1, 2, 4 (fewer live registers; not with REGDB)
   bool interior_loop = false;  // interior tiles run their full slices in a loop without
                                // conditions (TFG_SCHED_INTERIOR; needs TFG_OPT_FAST)
+  bool lean = false;  // that loop: one address per operand, uniform slot steps (TFG_SCHED_LEAN)
+  bool pair = false;  // warp map with paired lanes (TFG_SCHED_PAIR; needs TFG_OPT_WARP)
   int threads() const { return tm > 0 && tn > 0 ? (bm / tm) * (bn / tn) : 0; }
   bool operator==(const GemmConfig&) const = default;
 };
