@@ -24,6 +24,10 @@ struct Options {
   // TENFERRO_VK_GEMM_WAVES=0: the gemm tile choice ignores the device's SM count (no wave model,
   // src/vulkan/kernels/gemm.cpp: the size classes decide). Comparison runs only; default on.
   bool vk_gemm_waves = true;
+  // TENFERRO_VK_GEMM_PAIR=0: the f64 tiles chosen on NVIDIA devices keep their own thread map
+  // instead of the paired warp map (gemm option y, src/vulkan/kernels/gemm.cpp). Comparison
+  // runs only; default on.
+  bool vk_gemm_pair = true;
   // TENFERRO_VK_PERMUTE_TILES=0: strided copies of rank >= 2 take the generic strided kernel
   // instead of the tiled permute kernel (comparison runs only; default on).
   bool vk_permute_tiles = true;

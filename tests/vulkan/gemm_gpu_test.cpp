@@ -624,31 +624,32 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
     const char* cfg;
   };
   // Expected = measured best on the H200 (seventh session, sweeps in two orders; ms), except
-  // where a comment says otherwise.
-  for (const Row& r : {Row{990, 2187, 4620, "64,128,16,8,8,fsu,4"},  // 1.195; 128 x 64 fu in 4: 1.25
-                       Row{7290, 399, 4320, "128,64,8,4,8,fu,4"},    // 1.656; 64 x 128 fsu in 4: 1.70
+  // where a comment says otherwise; f64 tiles other than 8 x 8 without u then take the paired
+  // warp map (w + y, `paired` in gemm.cpp; ninth session).
+  for (const Row& r : {Row{990, 2187, 4620, "64,128,16,8,8,wfsuy,4"},  // 1.195; 128 x 64 fu in 4: 1.25
+                       Row{7290, 399, 4320, "128,64,8,4,8,wfuy,4"},    // 1.656; 64 x 128 fsu in 4: 1.70
                        // kF64Huge (ninth session): 22.3-22.5 TFLOP/s vs 20.8-20.9 on 64 x 128 fsu
-                       Row{4096, 4096, 4096, "128,128,8,8,8,fsul,0"},
-                       Row{2048, 2048, 2048, "128,128,8,8,8,fsul,0"},  // 21.1-21.7 vs 19.3-19.9
-                       Row{2048, 2048, 512, "64,128,16,8,8,fsu,1"},    // K < 1024: the model
-                       Row{1920, 2048, 2048, "64,128,16,8,8,fsu,1"},   // 240 tiles of 128 x 128
+                       Row{4096, 4096, 4096, "128,128,8,8,8,wfsuly,0"},
+                       Row{2048, 2048, 2048, "128,128,8,8,8,wfsuly,0"},  // 21.1-21.7 vs 19.3-19.9
+                       Row{2048, 2048, 512, "64,128,16,8,8,wfsuy,1"},    // K < 1024: the model
+                       Row{1920, 2048, 2048, "64,128,16,8,8,wfsuy,1"},   // 240 tiles of 128 x 128
                        Row{540, 58320, 136, "64,128,16,8,8,fs,1"},   // 0.627; with u 0.742
                        // 0.392; with u 0.357 (the model's rule: no u at short K with boundary tiles)
                        Row{2160, 3672, 360, "64,128,16,8,8,fs,1"},
                        Row{243, 6561, 729, "64,128,16,8,8,fs,1"},    // K <= 729: not the 128 x 64 tile
                        Row{399, 4320, 594, "64,128,16,8,8,fs,1"},    // 0.187; with u 0.201
                        Row{177147, 243, 50, "64,128,16,8,8,fs,1"},   // 0.49; 0.52 on 64 x 64
-                       Row{9720, 136, 441, "64,32,16,4,4,fu,1"}})    // 0.131; 0.154 on 64 x 64 wf
+                       Row{9720, 136, 441, "64,32,16,4,4,wfuy,1"}})    // 0.131; 0.154 on 64 x 64 wf
     EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, r.M, r.N, r.K, 1, h200)), r.cfg)
         << r.M << " x " << r.N << " x " << r.K;
   // Under a wave of large tiles (f64 1024^3: 128 tiles) and without an SM count: the classes.
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 1024, 1024, 1024, 1, h200)),
-            "128,64,8,4,8,fu,0");  // 0.132-0.135 ms; 0.141 on 64 x 128 fsu
+            "128,64,8,4,8,wfuy,0");  // 0.132-0.135 ms; 0.141 on 64 x 128 fsu
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 512, 512, 512, 1, h200)),
-            "64,32,16,4,4,fu,0");  // the mid ladder's 128-tile rung: 0.041 ms single call vs 0.051 without u
+            "64,32,16,4,4,wfuy,0");  // the mid ladder's 128-tile rung: 0.041 ms single call vs 0.051 without u
   // Every tile interior: the interior loop also at short K (1024 x 256^3: 1.81 ms vs 1.98).
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 256, 256, 256, 1024, h200)),
-            "64,128,16,8,8,fsu,1");
+            "64,128,16,8,8,wfsuy,1");
   vk::DeviceCaps anon = h200;
   anon.sm_count = 0;
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 990, 2187, 4620, 1, anon)),
@@ -660,11 +661,11 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
   // x 16 stays with the model (87 us on 64 x 128 `fs` vs 109; every tile interior: `fsu`, whose
   // interior loop has no full slice to run at K = 16, the same work as `fs`).
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 13200, 144, 12, 1, h200)),
-            "32,32,4,4,4,-,0");
+            "32,32,4,4,4,wy,0");
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 13200, 12, 12, 12, h200)),
-            "32,32,4,4,4,-,0");
+            "32,32,4,4,4,wy,0");
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 4096, 4096, 16, 1, h200)),
-            "64,128,16,8,8,fsu,1");
+            "64,128,16,8,8,wfsuy,1");
   // f32 keeps its table (not modelled): 128 x 256 tiles from two waves of them in one matrix.
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 990, 2187, 4620, 1, h200)),
             "128,128,16,8,8,fsu,0");

@@ -477,7 +477,25 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
   return row;
 }
 
-GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+/// c with the paired warp map (w + y) where valid: f64 on devices with an SM count (NVIDIA),
+/// except 8 x 8 tiles without u. H200, ninth session, in-stream, two orders: 64 x 32 4 x 4 `fu`
+/// 9720 x 136 x 441 0.116 -> 0.100 ms, 399 x 4320 x 594 0.222 -> 0.196; 64 x 64 4 x 4 `wf`
+/// 0.138 -> 0.121 and 0.199 -> 0.177; 128 x 64 4 x 8 `fu` in 4 splits 7290 x 399 x 4320
+/// 1.63-1.67 -> 1.61, 990 x 2187 x 4620 1.23-1.26 -> 1.20; 64 x 128 8 x 8 `fsu` 4096^3 20.5-20.7
+/// -> 20.8-21.5 TFLOP/s; 64 x 128 `fs` unchanged or slower (0.185 -> 0.190 ms on 399 x 4320 x 594).
+/// Shared memory returns an LDS.128 whose lane pairs read the same words at twice the rate,
+/// which matters most where each thread's few outputs need many shared reads (4 x 4).
+static GemmConfig paired(GemmConfig c, DType d, const DeviceCaps& caps) {
+  if (!options().vk_gemm_pair || caps.sm_count == 0 || d != DType::F64 || c.small || c.pair) return c;
+  if (c.tm * c.tn >= 64 && !c.interior_loop) return c;
+  GemmConfig p = c;
+  p.opts |= TFG_OPT_WARP;
+  p.pair = true;
+  return gemm_config_valid(d, p, caps) ? p : c;
+}
+
+/// The choice below before `paired`.
+static GemmConfig unpaired_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
   const SizeClass cls = size_class(M, N);
   const bool short_k = d == DType::F64 && K <= kShortK && cls != SizeClass::small && M * N * B <= kShortKMaxOutputs;
   if (d == DType::F64 && caps.sm_count > 0 && B == 1 && K >= kF64HugeMinK &&
@@ -507,6 +525,11 @@ GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& ca
                  "[vulkan] no gemm tile fits this device");
   return t;
 }
+
+GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+  return paired(unpaired_default_config(d, M, N, K, B, caps), d, caps);
+}
+
 
 int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
   if (K <= 0 || c.split == 1) return 1;
