@@ -27,7 +27,8 @@
 // shared reads; f64 128 x 64 4 x 8: 18.5 vs 12.2 TFLOP/s on the H200); INTERIOR (with FAST)
 // runs the full slices of an interior tile in a loop of their own, loads and stores without any
 // condition, so that the slice is one branch-free block (H200, 4096^3: f64 128 x 64 4 x 8
-// unrolled 12.4 -> 19.8 TFLOP/s, c32 37.8 -> 44.9).
+// unrolled 12.4 -> 19.8 TFLOP/s, c32 37.8 -> 44.9); LEAN addresses that loop's load slots from
+// one pointer per operand; PAIR pairs a warp map's lanes so that fragment reads share words.
 // Variants: DT_F32 DT_F64 DT_C32 DT_C64.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
