@@ -21,16 +21,4 @@ for i in "$@"; do
     r=$((r + 1))
   done
 done
-python3 - "$OUT/ab.jsonl" "$values" <<'PY'
-import json, sys, statistics
-values = sys.argv[2].split()
-rows = {}
-for l in open(sys.argv[1]):
-    try: d = json.loads(l)
-    except Exception: continue
-    rows.setdefault(d["instance"], {}).setdefault(d["value"], []).append(d["median_seconds"] * 1e3)
-print("instance: median of the calls' medians (ms) per value " + " | ".join(values) + ", then every call")
-for k, v in rows.items():
-    m = " | ".join(f"{statistics.median(v[x]):.3f}" if v.get(x) else "-" for x in values)
-    print(f"{k:45s} {m}   " + " / ".join(" ".join(f"{y:.3f}" for y in v.get(x, [])) for x in values))
-PY
+python3 tools/einsum_ab_table.py "$OUT/ab.jsonl" "$values"

@@ -68,9 +68,10 @@ layout(constant_id = 1) const uint CFG = 0u;
 layout(constant_id = 2) const uint SCHED = 0u;
 layout(push_constant) uniform Push { GemmParams p; };
 
-const uint BM = 1u << ((CFG >> TFG_SHIFT_BM) & 15u);
-const uint BN = 1u << ((CFG >> TFG_SHIFT_BN) & 15u);
-const uint BK = 1u << ((CFG >> TFG_SHIFT_BK) & 15u);
+const uint LBM = (CFG >> TFG_SHIFT_BM) & 15u, LBN = (CFG >> TFG_SHIFT_BN) & 15u, LBK = (CFG >> TFG_SHIFT_BK) & 15u;
+const uint BM = 1u << LBM;
+const uint BN = 1u << LBN;
+const uint BK = 1u << LBK;
 const uint TM = 1u << ((CFG >> TFG_SHIFT_TM) & 15u);
 const uint TN = 1u << ((CFG >> TFG_SHIFT_TN) & 15u);
 const bool A_ALONG_K = (CFG & TFG_A_ALONG_K) != 0u;
@@ -194,6 +195,19 @@ T scalar_of(uint64_t re, uint64_t im) { return rbits(re); }
 #endif
 
 int64_t i64(uint x) { return int64_t(x); }  // runtime conversion of spec-constant values
+// q = a / b, r = a % b for a >= 0, b > 0: 32-bit when both fit. NVIDIA's driver calls a
+// subroutine for every 64-bit division, even by a constant (ninth session's disassembly: five
+// calls before a workgroup's first load); divisions by the tile's powers of two are shifts.
+void divmod(int64_t a, int64_t b, out int64_t q, out int64_t r) {
+  if (a <= 0x7fffffffl && b <= 0x7fffffffl) {
+    const uint ua = uint(a), ub = uint(b), uq = ua / ub;
+    q = int64_t(uq);
+    r = int64_t(ua - uq * ub);
+  } else {
+    q = a / b;
+    r = a - q * b;
+  }
+}
 uint64_t addr_of(uint64_t base, int64_t off) { return base + uint64_t(off * int64_t(ES)); }
 
 // ---- per-thread state --------------------------------------------------------------------------
@@ -426,7 +440,9 @@ void reduce_partials(DimsRef D, T alpha, T beta) {
   const int64_t total = M * N * NB;
   const int64_t step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
-    const int64_t m = i % M, r = i / M, n = r % N, bi = r / N;
+    int64_t m, r, n, bi;
+    divmod(i, M, r, m);
+    divmod(r, N, bi, n);
     T sum = T(0);
     for (int64_t z = 0; z < S; ++z) sum += ERef(addr_of(p.a, i + z * zstride)).v;
     const uint64_t at = addr_of(p.c, m * scm + n * scn + bi * scb);
@@ -452,8 +468,8 @@ void main() {
   const int64_t kbeg = int64_t(gl_WorkGroupID.z) * D.v[13];
   const int64_t K = max(min(KT - kbeg, D.v[13]), int64_t(0));
   const int64_t bm = i64(BM), bn = i64(BN), bk = i64(BK);
-  const int64_t tiles_m = (M + bm - 1) / bm, tiles = tiles_m * ((N + bn - 1) / bn);
-  const int64_t nk = (K + bk - 1) / bk;
+  const int64_t tiles_m = (M + bm - 1) >> LBM, tiles_n = (N + bn - 1) >> LBN, tiles = tiles_m * tiles_n;
+  const int64_t nk = (K + bk - 1) >> LBK;
   uint tx, ty;
   if (WARP_MAP) {
     const uint lane = gl_LocalInvocationID.x % 32u, warp = gl_LocalInvocationID.x / 32u;
@@ -473,12 +489,15 @@ void main() {
     const uint64_t abase = addr_of(p.a, bi * sab + kbeg * sak), bbase = addr_of(p.b, bi * sbb + kbeg * sbk);
     const uint64_t cbase = addr_of(p.c, bi * scb + int64_t(gl_WorkGroupID.z) * D.v[14]);
     for (int64_t t = int64_t(gl_WorkGroupID.x); t < tiles; t += int64_t(gl_NumWorkGroups.x)) {
-      int64_t tm_ = t % tiles_m, tn_ = t / tiles_m;
+      int64_t tm_, tn_;
+      divmod(t, tiles_m, tn_, tm_);
       if (GROUP) {  // groups of (up to) 8 tile rows; inside a group, m varies fastest
-        const int64_t per = 8 * (tiles / tiles_m), grp = t / per, first = grp * 8, r = t - grp * per;
-        const int64_t rows = min(tiles_m - first, int64_t(8));
-        tm_ = first + r % rows;
-        tn_ = r / rows;
+        int64_t grp, r, q, rm;
+        divmod(t, 8 * tiles_n, grp, r);
+        const int64_t first = grp * 8, rows = min(tiles_m - first, int64_t(8));
+        divmod(r, rows, q, rm);
+        tm_ = first + rm;
+        tn_ = q;
       }
       const int64_t m0 = tm_ * bm, n0 = tn_ * bn;
       [[unroll]] for (uint i = 0u; i < TM * TN; ++i) acc[i] = T(0);
@@ -488,7 +507,7 @@ void main() {
         setup_b(bbase, n0, N, sbk, sbn);
         // Per slice only additions and compares: the k offset and the buffer index advance,
         // the number of full slices is computed once (64-bit integer multiplies are emulated).
-        const int64_t nfull = K / bk;
+        const int64_t nfull = K >> LBK;
         load_a(0, K, interior && nfull > 0);
         load_b(0, K, interior && nfull > 0);
         store_tiles(0u);
