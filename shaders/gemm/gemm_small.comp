@@ -38,7 +38,8 @@ layout(local_size_x_id = 0) in;
 // are shared by four outputs; products with many outputs and short K, which are memory-bound).
 layout(constant_id = 1) const uint CFG = 0u;
 const uint IDX64 = CFG & 1u;
-const uint RM = 1u + 3u * ((CFG >> 1) & 1u);
+const uint LRM = 2u * ((CFG >> 1) & 1u);  // log2 RM
+const uint RM = 1u << LRM;
 layout(push_constant) uniform Push { GemmParams p; };
 
 layout(buffer_reference, std430, buffer_reference_align = ES) readonly buffer ERef { T v; };
@@ -109,7 +110,9 @@ void element(int64_t m0, int64_t M, int64_t n, int64_t b, int64_t K, DimsRef D, 
 void main() {
   DimsRef D = DimsRef(p.dims);
   const int64_t M = D.v[0], N = D.v[1], K = D.v[2], NB = D.v[3];
-  const int64_t MQ = (M + int64_t(RM) - 1) / int64_t(RM);  // groups of RM rows
+  // Groups of RM rows (a shift: NVIDIA's driver calls a subroutine for 64-bit divisions, even by
+  // constants).
+  const int64_t MQ = (M + int64_t(RM) - 1) >> LRM;
   const T alpha = scalar_of(p.alpha[0], p.alpha[1]);
   const T beta = scalar_of(p.beta[0], p.beta[1]);
   const uint local = gl_WorkGroupSize.x;
