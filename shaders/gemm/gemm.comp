@@ -265,6 +265,18 @@ void setup_b(uint64_t base, int64_t n0, int64_t N, int64_t sk, int64_t sn) {
   }
 }
 
+// One slot's word of a full slice at ptr (no checks): a 16-byte load when `vec`, else VW
+// elements estep bytes apart.
+W full_word(uint64_t ptr, uint64_t estep, bool vec) {
+  W w = W(0);
+  if (vec) {
+    w = WRef(ptr).v;
+  } else {
+    [[unroll]] for (uint e = 0u; e < VW; ++e) wput(w, e, ERef(ptr + uint64_t(e) * estep).v);
+  }
+  return w;
+}
+
 // Global -> registers: the slice starting at k0 (slices are loaded in order: each call
 // advances the slot pointers by one slice). `full`: the tile is interior and the slice full,
 // so no bounds are checked (FAST only).
@@ -273,11 +285,7 @@ void load_a(int64_t k0, int64_t K, bool full) {
     W w = W(0);
     const uint64_t ptr = a_ptr[s];
     if (FAST && full) {
-      if (A_VEC) {
-        w = WRef(ptr).v;
-      } else {
-        [[unroll]] for (uint e = 0u; e < VW; ++e) wput(w, e, ERef(ptr + uint64_t(e) * a_estep).v);
-      }
+      w = full_word(ptr, a_estep, A_VEC);
     } else {
       const int64_t k = k0 + i64(a_off[s]);
       if (!A_ALONG_K) {
@@ -308,11 +316,7 @@ void load_b(int64_t k0, int64_t K, bool full) {
     W w = W(0);
     const uint64_t ptr = b_ptr[s];
     if (FAST && full) {
-      if (B_VEC) {
-        w = WRef(ptr).v;
-      } else {
-        [[unroll]] for (uint e = 0u; e < VW; ++e) wput(w, e, ERef(ptr + uint64_t(e) * b_estep).v);
-      }
+      w = full_word(ptr, b_estep, B_VEC);
     } else {
       const int64_t k = k0 + i64(b_off[s]);
       if (B_ALONG_N) {
@@ -339,22 +343,13 @@ void load_b(int64_t k0, int64_t K, bool full) {
 }
 
 // LEAN: the full slice whose slot 0 of this thread is at `a` / `b` (no checks).
-W lean_word(uint64_t ptr, uint64_t estep, bool vec) {
-  W w = W(0);
-  if (vec) {
-    w = WRef(ptr).v;
-  } else {
-    [[unroll]] for (uint e = 0u; e < VW; ++e) wput(w, e, ERef(ptr + uint64_t(e) * estep).v);
-  }
-  return w;
-}
 void lean_load(uint64_t a, uint64_t b) {
   [[unroll]] for (uint s = 0u; s < LA; ++s) {
-    const W w = lean_word(a + uint64_t(i64(s) * a_sstep), a_estep, A_VEC);
+    const W w = full_word(a + uint64_t(i64(s) * a_sstep), a_estep, A_VEC);
     la[s] = CONJ_A ? conj_w(w) : w;
   }
   [[unroll]] for (uint s = 0u; s < LB; ++s) {
-    const W w = lean_word(b + uint64_t(i64(s) * b_sstep), b_estep, B_VEC);
+    const W w = full_word(b + uint64_t(i64(s) * b_sstep), b_estep, B_VEC);
     lb[s] = CONJ_B ? conj_w(w) : w;
   }
 }

@@ -177,8 +177,6 @@ class GemmGpuTest : public VulkanTest {
   }
 };
 
-/// Runs `c` with the kernel configuration `cfg` (text form of gemm_config.hpp), which must be
-/// valid on the device (a silently ignored override would test the default instead).
 // A c32 case with conj(B), complex alpha = 0.5 - i and beta = 1 + 0.5i (the forced-configuration
 // tests' complex check).
 Case c32_scaled_case(I M, I N, I K, I B) {
@@ -189,6 +187,8 @@ Case c32_scaled_case(I M, I N, I K, I B) {
   return c;
 }
 
+/// Runs `c` with the kernel configuration `cfg` (text form of gemm_config.hpp), which must be
+/// valid on the device (a silently ignored override would test the default instead).
 class GemmForcedTest : public GemmGpuTest {
  protected:
   void run_with(const std::string& cfg, const Case& c, std::uint64_t seed = 1, bool expect_split = false) {
@@ -443,11 +443,7 @@ TEST_F(GemmForcedTest, RolledSliceLoop) {
   run_with("64,64,8,4,4,tfp,1", c);
 }
 
-// u (TFG_SCHED_INTERIOR): interior tiles run their full slices in a branch-free loop, the last
-// (partial) slice and the boundary tiles in the checked loop. Shapes with interior and boundary
-// tiles, several full slices and a K tail; every dtype; with a single buffer, a rolled loop, warp
-// maps and split K; strided, reversed and misaligned operands (element loads). `extra` is
-// appended to every configuration's option letters (LeanInteriorLoop: "l").
+// cfg (text form) with `extra` appended to its option letters.
 static std::string opts_plus(const char* cfg, const std::string& extra) {
   std::string s(cfg);
   std::size_t at = 0;
@@ -457,6 +453,11 @@ static std::string opts_plus(const char* cfg, const std::string& extra) {
   return s;
 }
 
+// u (TFG_SCHED_INTERIOR): interior tiles run their full slices in a branch-free loop, the last
+// (partial) slice and the boundary tiles in the checked loop. Shapes with interior and boundary
+// tiles, several full slices and a K tail; every dtype; with a single buffer, a rolled loop, warp
+// maps and split K; strided, reversed and misaligned operands (element loads). `x` is appended
+// to every configuration's option letters (LeanInteriorLoop: "l").
 void GemmForcedTest::interior_cases(const std::string& x) {
   run_layouts({{Lay::col, Lay::col, Lay::col}, {Lay::row, Lay::row, Lay::padded}, {Lay::reversed, Lay::misaligned, Lay::col}},
               [&](int i) { return opts_plus(i == 0 ? "64,64,16,4,4,fu,1" : i == 1 ? "32,32,8,4,4,fsu,1" : "64,64,16,4,4,wfqu,1", x); });

@@ -530,7 +530,6 @@ GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& ca
   return paired(unpaired_default_config(d, M, N, K, B, caps), d, caps);
 }
 
-
 int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
   if (K <= 0 || c.split == 1) return 1;
   const I slices = (K + c.bk - 1) / c.bk;
