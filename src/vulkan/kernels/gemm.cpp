@@ -257,12 +257,19 @@ struct WaveCandidate {
 // 1.81 vs 1.98, 1024^3 0.141 vs 0.175), worse at short K with boundary tiles (540 x 58320 x 136
 // 0.742 vs 0.627, 399 x 4320 x 594 0.201 vs 0.187; not understood: the kernel then runs both of
 // its slice loops, whose unrolled code may not share the instruction cache well): without u there.
+// The 128 x 64 tile with 8 x 8 per thread (128 threads, two workgroups per SM) and u, in up to 5
+// splits of at least 768 (tenth session, H200, two orders): 4096^3 21.4-21.8 TFLOP/s, as the
+// 64 x 128 tile (21.7-21.8; so the same rate here); 7290 x 399 x 4320 in 5 splits 1.48-1.53 ms
+// vs 1.64 on kF64Mid in 4, 990 x 2187 x 4620 in 5 splits 1.13-1.17 vs 1.16-1.17 on 64 x 128 in
+// 4. Not at short K: 9720 x 136 x 441 0.127 vs 0.096 on 64 x 32, 540 x 58320 x 136 0.85 vs
+// 0.61, 399 x 4320 x 594 0.243 vs 0.181 (the model would take it at the first).
 constexpr WaveCandidate kWaveCandidates[] = {
     {DType::F64, kF64Wide, 2, 18.0, 4},
     {DType::F64, with_u(kF64Wide), 2, 20.8, 4, 1024, true},
     {DType::F64, {64, 64, 8, 4, 4, kWF, 0}, 2, 15.9, 1},
     {DType::F64, with_u(kF64Narrow), 2, 13.0, 1},
     {DType::F64, kF64Mid, 1, 19.8, 4, 1024},
+    {DType::F64, with_u({128, 64, 16, 8, 8, kFS, 0}), 2, 20.8, 5, 768},
 };
 constexpr double kAloneWave = 0.61;     // a last wave of <= one tile per SM, relative to a full wave
 constexpr double kOutBytesPerUs = 2.5e6;  // output / partial-product traffic (bytes per us)
