@@ -153,13 +153,17 @@ constexpr GemmConfig kF32Huge = with_u({128, 256, 8, 8, 16, kFS, 0});
 // the per-slot pointers of the 64 x 128 tile spilled to shared and local memory, ninth
 // session's disassembly). H200, ninth session, in-stream, two orders: 4096^3 22.3-22.5 TFLOP/s
 // vs 20.8-20.9 on the wave model's 64 x 128 `fsu`, 2048^3 21.1-21.7 vs 19.3-19.9; batches of
-// 256^3 lost (18.2-19.5 vs 19.1-19.4), so batched products keep the wave model.
+// 256^3 lost (18.2-19.5 vs 19.1-19.4), so batched products keep the wave model. K from 256
+// (tenth session, two orders, ms against the wave model's choice): 2160 x 3672 x 360 (a MERA
+// step) 0.340 vs 0.380, 2048 x 2048 x 512 0.216-0.219 vs 0.233-0.237, 4096 x 4096 x 256
+// 0.438-0.448 vs 0.451-0.453, 3000 x 3000 x 300 0.353-0.355 vs 0.364, 1500 x 6000 x 600
+// 0.653-0.657 vs 0.672-0.676, 4096 x 2048 x 768 0.617-0.658 vs 0.630-0.632.
 constexpr GemmConfig kF64Huge = [] {
   GemmConfig c = with_u({128, 128, 8, 8, 8, kFS, 0});
   c.lean = true;
   return c;
 }();
-constexpr I kF64HugeMinTiles = 256, kF64HugeMinK = 1024;
+constexpr I kF64HugeMinTiles = 256, kF64HugeMinK = 256;
 
 // f64 medium products with more than kSplitFewTiles and under kMediumFewTiles tiles of the
 // medium row (all batches) and K < kSplitMinK (unsplit either way): kF64Narrow, twice the
