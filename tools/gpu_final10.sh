@@ -1,0 +1,22 @@
+#!/bin/sh
+# Tenth session's last call: kF64Huge from K >= 256 (new) against the build before (old,
+# a556bba), alternating, on str_nw_mera_closed_120 (whose 2160 x 3672 x 360 step it changes),
+# then the full benchmark run with the peers (tools/gpu_bench.sh; its table prints last).
+set -u
+. tools/gpu_env.sh
+f="$B/instances/str_nw_mera_closed_120.json"
+for v in old new; do
+  t="$B/tenferro"; [ $v = old ] && t="$B/old_tenferro"
+  timeout 60 "$t" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 3 > /dev/null 2>&1
+done
+for r in 1 2 3 4; do
+  for v in old new; do
+    t="$B/tenferro"; [ $v = old ] && t="$B/old_tenferro"
+    timeout 60 "$t" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 7 --json \
+      | sed "s/^{/{\"value\":\"$v\",/" >> "$OUT/ab.jsonl" 2>/dev/null
+  done
+done
+python3 tools/einsum_ab_table.py "$OUT/ab.jsonl" "old new" > "$OUT/ab_table.txt"
+rm -f "$B"/old_*
+sh tools/gpu_bench.sh
+cat "$OUT/ab_table.txt" 2>/dev/null || (cd "$OUT" && tar xzf results.tgz ./ab_table.txt -O)
