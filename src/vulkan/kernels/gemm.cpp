@@ -266,7 +266,7 @@ struct WaveCandidate {
 // 64 x 128 tile (21.7-21.8; so the same rate here); 7290 x 399 x 4320 in 5 splits 1.48-1.53 ms
 // vs 1.64 on kF64Mid in 4, 990 x 2187 x 4620 in 5 splits 1.13-1.17 vs 1.16-1.17 on 64 x 128 in
 // 4. Not at short K: 9720 x 136 x 441 0.127 vs 0.096 on 64 x 32, 540 x 58320 x 136 0.85 vs
-// 0.61, 399 x 4320 x 594 0.243 vs 0.181 (the model would take it at the first).
+// 0.61, 399 x 4320 x 594 0.243 vs 0.181 (without the K bound the model takes it for the first).
 constexpr WaveCandidate kWaveCandidates[] = {
     {DType::F64, kF64Wide, 2, 18.0, 4},
     {DType::F64, with_u(kF64Wide), 2, 20.8, 4, 1024, true},
