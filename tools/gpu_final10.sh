@@ -1,7 +1,8 @@
 #!/bin/sh
-# Tenth session's last call: kF64Huge from K >= 256 (new) against the build before (old,
-# a556bba), alternating, on str_nw_mera_closed_120 (whose 2160 x 3672 x 360 step it changes),
-# then the full benchmark run with the peers (tools/gpu_bench.sh; its table prints last).
+# Tenth session: kF64Huge from K >= 256 (new) against the build before (old, meant to be
+# a556bba; the staged old CLI was in fact built at 9f7f347, before both wave-model changes),
+# alternating, on str_nw_mera_closed_120 (whose 2160 x 3672 x 360 step it changes), then the
+# full benchmark run with the peers (tools/gpu_bench.sh; its table prints last).
 set -u
 . tools/gpu_env.sh
 f="$B/instances/str_nw_mera_closed_120.json"

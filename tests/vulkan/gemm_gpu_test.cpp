@@ -645,6 +645,11 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
                        Row{243, 6561, 729, "64,128,16,8,8,fs,1"},    // K <= 729: not the 128 x 64 tile
                        Row{399, 4320, 594, "64,128,16,8,8,fs,1"},    // 0.187; with u 0.201
                        Row{177147, 243, 50, "64,128,16,8,8,fs,1"},   // 0.49; 0.52 on 64 x 64
+                       // 16 < K <= 160, <= 8M outputs: 64 x 64 4 x 4 (tenth session): 0.0386 vs
+                       // 0.049; 1728 x 1100 x 144 alike; 10M outputs keep 64 x 128
+                       Row{13200, 252, 56, "64,64,8,4,4,wfy,1"},
+                       Row{1728, 1100, 144, "64,64,8,4,4,wfy,1"},
+                       Row{39600, 252, 56, "64,128,16,8,8,fs,1"},
                        Row{9720, 136, 441, "64,32,16,4,4,wfuy,1"}})    // 0.131; 0.154 on 64 x 64 wf
     EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, r.M, r.N, r.K, 1, h200)), r.cfg)
         << r.M << " x " << r.N << " x " << r.K;

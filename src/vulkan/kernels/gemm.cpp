@@ -296,6 +296,16 @@ double wave_time_us(const WaveCandidate& w, I M, I N, I K, I B, I S, I sms) {
   return t;
 }
 
+// Short K with a moderate output: where the wave model takes the 64 x 128 8 x 8 tile without u
+// unsplit and 16 < K <= kWaveShortMaxK with at most kWaveShortMaxOutputs outputs, the 64 x 64
+// 4 x 4 tile of BK 8 instead (tenth session, H200, two orders, ms): 13200 x 252 x 56 0.0386 vs
+// 0.049, 4000 x 1000 x 32 0.0314 vs 0.033, 2000 x 1000 x 64 0.0275 vs 0.0284, 6000 x 1000 x 100
+// 0.1005 vs 0.105, 2500 x 2500 x 160 0.165-0.169 vs 0.170, 1728 x 1100 x 144 alike. Larger
+// outputs keep the 64 x 128 tile: 177147 x 243 x 50 0.512 vs 0.476, 810 x 12474 x 154 0.252 vs
+// 0.238-0.247 (39600 x 252 x 56, 10M outputs: 0.104 vs 0.112, left out by the bound).
+constexpr GemmConfig kF64WaveShort = {64, 64, 8, 4, 4, kWF, 1};
+constexpr I kWaveShortMaxK = 160, kWaveShortMaxOutputs = I{8} << 20;
+
 /// The wave model's choice, or nullopt where it does not apply (other dtypes, no SM count,
 /// less than a wave of large tiles, TENFERRO_VK_GEMM_WAVES=0).
 std::optional<GemmConfig> wave_choice(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
@@ -319,6 +329,9 @@ std::optional<GemmConfig> wave_choice(DType d, I M, I N, I K, I B, const DeviceC
       }
     }
   }
+  if (best && best->bm == kF64Wide.bm && best->bn == kF64Wide.bn && !best->interior_loop && best->split == 1 &&
+      K > kShortK && K <= kWaveShortMaxK && M * N * B <= kWaveShortMaxOutputs && gemm_config_valid(d, kF64WaveShort, caps))
+    return kF64WaveShort;
   return best;
 }
 
