@@ -16,21 +16,8 @@ for r in 1 2 3; do
     timeout 60 "$g" $cases --stream --reps 15 2>&1 | grep -E '^(f32|f64)_' | sed "s/^/$v /" >> "$OUT/gemm.txt"
   done
 done
-for i in lm_batch_likelihood_sentence_3_12d lm_batch_likelihood_sentence_4_4d lm_batch_likelihood_brackets_4_4d \
-  str_matrix_chain_multiplication_100 str_nw_mera_open_26; do
-  f="$B/instances/$i.json"
-  for v in old new; do
-    t="$B/tenferro"; [ $v = old ] && t="$B/old_tenferro"
-    timeout 60 "$t" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 3 > /dev/null 2>&1
-  done
-  for r in 1 2 3 4; do
-    for v in old new; do
-      t="$B/tenferro"; [ $v = old ] && t="$B/old_tenferro"
-      timeout 60 "$t" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 7 --json \
-        | sed "s/^{/{\"value\":\"$v\",/" >> "$OUT/einsum.jsonl" 2>/dev/null
-    done
-  done
-done
+einsum_ab_builds "$OUT/einsum.jsonl" 7 4 lm_batch_likelihood_sentence_3_12d lm_batch_likelihood_sentence_4_4d \
+  lm_batch_likelihood_brackets_4_4d str_matrix_chain_multiplication_100 str_nw_mera_open_26
 echo "== in-stream per call (ms): old / new, three rounds"
 sort -k2,2 -s "$OUT/gemm.txt" | awk '{print $1, $2, $9, $11}'
 python3 tools/einsum_ab_table.py "$OUT/einsum.jsonl" "old new"

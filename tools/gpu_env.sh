@@ -1,6 +1,6 @@
 # Sourced by the run scripts on the lent GPU (tools/gpu_bench.sh, tools/gpu_bench_mid.sh): the
 # staged binaries' folder B (shared libraries unpacked on first use), NVIDIA's Vulkan driver,
-# and the results folder OUT.
+# the results folder OUT, and einsum_ab_builds (below: two staged CLIs, alternating).
 B=.gpubench
 [ -f "$B/lib.tar.xz" ] && [ ! -d "$B/lib" ] && tar xJf "$B/lib.tar.xz" -C "$B"
 export LD_LIBRARY_PATH="$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -9,3 +9,27 @@ mkdir -p "$OUT"
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 [ -f "$icd" ] && export VK_DRIVER_FILES="$icd"
 export PYTHONUNBUFFERED=1
+
+# einsum_ab_builds FILE REPEAT ROUNDS INSTANCE...: the CLI staged as $B/old_tenferro ("old")
+# against $B/tenferro ("new"): per instance one untimed call of each, then ROUNDS rounds of one
+# call each (f64, stored opt_size path, median of REPEAT), JSON lines with a "value" field
+# appended to FILE; `python3 tools/einsum_ab_table.py FILE "old new"` prints the table.
+ab_cli() { if [ "$1" = old ]; then echo "$B/old_tenferro"; else echo "$B/tenferro"; fi; }
+einsum_ab_builds() {
+  ab_file=$1 ab_repeat=$2 ab_rounds=$3
+  shift 3
+  for ab_i in "$@"; do
+    for ab_v in old new; do
+      timeout 60 "$(ab_cli $ab_v)" einsum "$B/instances/$ab_i.json" --backend vulkan --dtype f64 \
+        --path opt_size --repeat 3 > /dev/null 2>&1
+    done
+    ab_r=0
+    while [ $ab_r -lt "$ab_rounds" ]; do
+      for ab_v in old new; do
+        timeout 60 "$(ab_cli $ab_v)" einsum "$B/instances/$ab_i.json" --backend vulkan --dtype f64 \
+          --path opt_size --repeat "$ab_repeat" --json | sed "s/^{/{\"value\":\"$ab_v\",/" >> "$ab_file" 2>/dev/null
+      done
+      ab_r=$((ab_r + 1))
+    done
+  done
+}

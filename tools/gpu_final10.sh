@@ -5,18 +5,7 @@
 # full benchmark run with the peers (tools/gpu_bench.sh; its table prints last).
 set -u
 . tools/gpu_env.sh
-f="$B/instances/str_nw_mera_closed_120.json"
-for v in old new; do
-  t="$B/tenferro"; [ $v = old ] && t="$B/old_tenferro"
-  timeout 60 "$t" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 3 > /dev/null 2>&1
-done
-for r in 1 2 3 4; do
-  for v in old new; do
-    t="$B/tenferro"; [ $v = old ] && t="$B/old_tenferro"
-    timeout 60 "$t" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 7 --json \
-      | sed "s/^{/{\"value\":\"$v\",/" >> "$OUT/ab.jsonl" 2>/dev/null
-  done
-done
+einsum_ab_builds "$OUT/ab.jsonl" 7 4 str_nw_mera_closed_120
 python3 tools/einsum_ab_table.py "$OUT/ab.jsonl" "old new" > "$OUT/ab_table.txt"
 rm -f "$B"/old_*
 sh tools/gpu_bench.sh

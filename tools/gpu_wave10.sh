@@ -14,20 +14,7 @@ for r in 1 2 3; do
     timeout 60 "$g" f64:7290x399x4320 f64:990x2187x4620 --stream --reps 15 2>&1 | grep ' median ' | sed "s/^/$v $r /" >> "$OUT/gemm.txt"
   done
 done
-for i in str_nw_mera_closed_120 str_nw_mera_open_26; do
-  f="$B/instances/$i.json"
-  for v in old new; do
-    t="$B/tenferro"; [ $v = old ] && t="$B/old_tenferro"
-    timeout 60 "$t" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 3 > /dev/null 2>&1
-  done
-  for r in 1 2 3 4; do
-    for v in old new; do
-      t="$B/tenferro"; [ $v = old ] && t="$B/old_tenferro"
-      timeout 60 "$t" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 7 --json \
-        | sed "s/^{/{\"value\":\"$v\",/" >> "$OUT/einsum.jsonl" 2>/dev/null
-    done
-  done
-done
+einsum_ab_builds "$OUT/einsum.jsonl" 7 4 str_nw_mera_closed_120 str_nw_mera_open_26
 "$B/tenferro" einsum "$B/instances/str_nw_mera_closed_120.json" --backend vulkan --dtype f64 --path opt_size --repeat 3 --check | tail -3
 echo "== per call in a stream: build round case config ms"
 sort -s -k3,3 "$OUT/gemm.txt" | awk '{print $1, $2, $3, $10, $12}'

@@ -5,21 +5,7 @@
 # then lm_batch_likelihood_sentence_3_12d and str_nw_mera_open_26 (medians of four calls).
 set -u
 . tools/gpu_env.sh
-for v in old new; do
-  t="$B/tenferro"; [ $v = old ] && t="$B/old_tenferro"
-  for i in lm_batch_likelihood_sentence_3_12d str_nw_mera_open_26; do
-    timeout 60 "$t" einsum "$B/instances/$i.json" --backend vulkan --dtype f64 --path opt_size --repeat 3 > /dev/null 2>&1
-  done
-done
-for i in lm_batch_likelihood_sentence_3_12d str_nw_mera_open_26; do
-  for r in 1 2 3 4; do
-    for v in old new; do
-      t="$B/tenferro"; [ $v = old ] && t="$B/old_tenferro"
-      timeout 60 "$t" einsum "$B/instances/$i.json" --backend vulkan --dtype f64 --path opt_size --repeat 9 --json \
-        | sed "s/^{/{\"value\":\"$v\",/" >> "$OUT/einsum.jsonl" 2>/dev/null
-    done
-  done
-done
+einsum_ab_builds "$OUT/einsum.jsonl" 9 4 lm_batch_likelihood_sentence_3_12d str_nw_mera_open_26
 "$B/tenferro" einsum "$B/instances/lm_batch_likelihood_sentence_3_12d.json" --backend vulkan --dtype f64 --path opt_size --repeat 3 --check | tail -1
 "$B/tenferro" einsum "$B/instances/str_nw_mera_open_26.json" --backend vulkan --dtype f64 --path opt_size --repeat 3 --check | tail -1
 python3 tools/einsum_ab_table.py "$OUT/einsum.jsonl" "old new"
