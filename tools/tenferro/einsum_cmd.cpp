@@ -34,6 +34,7 @@ struct EinsumArgs {
   cli::BackendChoice where;  // --backend, --device
   std::string dtype = "f64";
   std::string path = "auto";
+  std::string layout = "colmajor";  // which of the instance's strings: colmajor or rowmajor
   int repeat = 5;
   std::uint64_t seed = 42;
   bool check = false;
@@ -53,9 +54,12 @@ struct Instance {
   std::string name, format;
   std::vector<Shape> shapes;
   nlohmann::json paths;
+  // Which strings were read: "colmajor" (format_string_colmajor, shapes_colmajor) or
+  // "rowmajor" (format_string, shapes: asked for, or the file has no column-major variant).
+  std::string layout;
 };
 
-Instance read_instance(const std::string& file) {
+Instance read_instance(const std::string& file, const std::string& layout) {
   namespace fs = std::filesystem;
   if (file.empty()) throw InputError("missing INSTANCE.json argument");
   std::error_code ec;
@@ -70,18 +74,22 @@ Instance read_instance(const std::string& file) {
   }
   Instance inst;
   if (!j.is_object()) throw InputError("instance file '" + file + "': top level must be an object");
-  if (!j.contains("format_string") || !j["format_string"].is_string())
-    throw InputError("instance file '" + file + "': missing string field \"format_string\"");
-  inst.format = j["format_string"].get<std::string>();
-  if (!j.contains("shapes") || !j["shapes"].is_array())
-    throw InputError("instance file '" + file + "': missing array field \"shapes\"");
-  for (std::size_t i = 0; i < j["shapes"].size(); ++i) {
-    const auto& s = j["shapes"][i];
-    if (!s.is_array()) throw InputError("instance file '" + file + "': shapes[" + std::to_string(i) + "] is not an array");
+  // The column-major variant when asked for and present (else the plain strings).
+  const bool col = layout == "colmajor" && j.contains("format_string_colmajor") && j.contains("shapes_colmajor");
+  const std::string fkey = col ? "format_string_colmajor" : "format_string", skey = col ? "shapes_colmajor" : "shapes";
+  inst.layout = col ? "colmajor" : "rowmajor";
+  if (!j.contains(fkey) || !j[fkey].is_string())
+    throw InputError("instance file '" + file + "': missing string field \"" + fkey + "\"");
+  inst.format = j[fkey].get<std::string>();
+  if (!j.contains(skey) || !j[skey].is_array())
+    throw InputError("instance file '" + file + "': missing array field \"" + skey + "\"");
+  for (std::size_t i = 0; i < j[skey].size(); ++i) {
+    const auto& s = j[skey][i];
+    if (!s.is_array()) throw InputError("instance file '" + file + "': " + skey + "[" + std::to_string(i) + "] is not an array");
     Shape shape;
     for (const auto& e : s) {
       if (!e.is_number_integer() || e.get<std::int64_t>() < 0)
-        throw InputError("instance file '" + file + "': shapes[" + std::to_string(i) +
+        throw InputError("instance file '" + file + "': " + skey + "[" + std::to_string(i) +
                          "] must hold non-negative integers, got " + s.dump());
       shape.push_back(e.get<std::int64_t>());
     }
@@ -228,7 +236,9 @@ std::string stats_text(const EinsumStats& s) {
 }
 
 int run_einsum(const EinsumArgs& a) {
-  Instance inst = read_instance(a.instance);
+  if (a.layout != "colmajor" && a.layout != "rowmajor")
+    throw InputError("unknown --layout '" + a.layout + "' (expected colmajor or rowmajor)");
+  Instance inst = read_instance(a.instance, a.layout);
   if (a.max_extent < 0) throw InputError("--max-extent must be positive");
   if (a.max_extent > 0)
     for (auto& sh : inst.shapes)
@@ -272,6 +282,7 @@ int run_einsum(const EinsumArgs& a) {
     if (a.json) {
       nlohmann::json j;
       j["instance"] = inst.name;
+      j["layout"] = inst.layout;
       j["dtype"] = std::string(dtype_name(dtype));
       j["path"] = a.path;
       j["num_tensors"] = inst.shapes.size();
@@ -279,7 +290,8 @@ int run_einsum(const EinsumArgs& a) {
       j["explain_seconds"] = explain_seconds;
       std::cout << j.dump() << "\n";
     } else {
-      std::cout << "instance     " << inst.name << " (" << inst.shapes.size() << " tensors), dtype " << dtype_name(dtype)
+      std::cout << "instance     " << inst.name << " (" << inst.shapes.size() << " tensors, " << inst.layout
+                << " strings), dtype " << dtype_name(dtype)
                 << ", path " << a.path << "\n"
                 << stats_text(*stats) << "explain      " << explain_seconds * 1e3 << " ms (median of "
                 << a.repeat << ")\n";
@@ -417,6 +429,7 @@ int run_einsum(const EinsumArgs& a) {
   if (a.json) {
     nlohmann::json j;
     j["instance"] = inst.name;
+    j["layout"] = inst.layout;
     j["backend"] = be.name();
     j["device"] = be.device_name();
     j["dtype"] = std::string(dtype_name(dtype));
@@ -459,7 +472,7 @@ int run_einsum(const EinsumArgs& a) {
     std::cout << j.dump() << "\n";
   } else {
     std::ostringstream o;
-    o << "instance     " << inst.name << " (" << inst.shapes.size() << " tensors)\n";
+    o << "instance     " << inst.name << " (" << inst.shapes.size() << " tensors, " << inst.layout << " strings)\n";
     o << "backend      " << be.name() << " (" << be.device_name() << "), dtype " << dtype_name(dtype) << "\n";
     o << "path         " << a.path << " [" << plan->method << "], planned in " << plan->plan_seconds * 1e3 << " ms\n";
     o << "flops        log10 " << c.log10_flops << " (opt_einsum convention " << std::log10(std::max(c.opt_einsum_flops, 1.0));
@@ -509,6 +522,10 @@ void add_einsum_command(CLI::App& app) {
   cli::add_backend_options(cmd, args->where);
   cmd->add_option("--dtype", args->dtype, "f32, f64, c32 or c64 (default f64)");
   cmd->add_option("--path", args->path, "opt_size, opt_flops (stored paths) or auto (default)");
+  cmd->add_option("--layout", args->layout,
+                  "colmajor (default): the instance's column-major variant (format_string_colmajor, shapes_colmajor), "
+                  "the memory order a row-major library has for format_string; rowmajor: format_string and shapes "
+                  "as column-major tensors (each operand's memory order reversed)");
   cmd->add_option("--repeat", args->repeat, "Timed runs after one warm-up (default 5)");
   cmd->add_option("--seed", args->seed, "Seed of the random operands (default 42)");
   cmd->add_flag("--check", args->check, "Compare against the CPU backend in double precision");
