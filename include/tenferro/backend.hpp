@@ -78,9 +78,14 @@ struct FusionPlan {
   std::vector<FusionStep> steps;
 };
 
+/// Chains per group of a chained GemmCall::c (below): free groups, batch group.
+inline constexpr int kGemmFreeChains = 4, kGemmBatchChains = 2;
+
 /// A batched matrix product C[m,n,b] = alpha * sum_k op(A)[m,k,b] op(B)[k,n,b] + beta*C.
-/// a, b, c are rank-3 views [M,K,B], [K,N,B], [M,N,B] (any strides; c has no overlap).
-/// beta == 0 never reads c. conj_* conjugates that operand (complex only).
+/// a, b are rank-3 views [M,K,B], [K,N,B]; c is a rank-3 view [M,N,B] or, on a backend whose
+/// gemm_writes_chains() is true, a rank-10 view [M0,M1,M2,M3, N0,N1,N2,N3, B0,B1] (chained: M =
+/// M0*M1*M2*M3 with m = m0 + M0*(m1 + M1*(m2 + M2*m3)), likewise n and b; any strides; c has no
+/// overlap). beta == 0 never reads c. conj_* conjugates that operand (complex only).
 struct GemmCall {
   TensorView a, b, c;
   bool conj_a = false, conj_b = false;
@@ -104,6 +109,9 @@ class Backend {
   virtual bool supports(OpId op, DType d) const = 0;
   /// True for the CPU backend: its tensors are host tensors.
   virtual bool is_host() const { return false; }
+  /// True when gemm takes a chained (rank-10) c (GemmCall): an output whose groups are not one
+  /// stride chain each is then written in place instead of through a compact temp.
+  virtual bool gemm_writes_chains() const { return false; }
 
   // --- memory and transfers -------------------------------------------------------------
   /// Uninitialized compact tensor. Throws out_of_memory.

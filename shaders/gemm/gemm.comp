@@ -94,6 +94,9 @@ const bool INTERIOR_LOOP = (SCHED & TFG_SCHED_INTERIOR) != 0u;
 // same B words: NVIDIA's shared memory then returns an LDS.128 in 2 passes instead of 4 (its
 // return path carries one register per lane per cycle; paired addresses are packed).
 const bool PAIR = (SCHED & TFG_SCHED_PAIR) != 0u;
+// A chained C (gemm_chains.glsl): element stores through each group's chains. Off in the
+// pipelines of outputs whose groups are one chain each, whose code it leaves as it was.
+const bool CHAINS = (SCHED & TFG_SCHED_CHAINS) != 0u;
 // Runtime flags (uniform branches).
 #define CONJ_A ((p.flags & TFG_CONJ_A) != 0u)
 #define CONJ_B ((p.flags & TFG_CONJ_B) != 0u)
@@ -144,6 +147,7 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer WR
 layout(buffer_reference, std430, buffer_reference_align = ES) buffer OERef { T v; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer OWRef { W v; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
+#include "gemm/gemm_chains.glsl"
 
 // ---- element helpers ---------------------------------------------------------------------------
 #if defined(DT_F32) || defined(DT_F64)
@@ -195,19 +199,9 @@ T scalar_of(uint64_t re, uint64_t im) { return rbits(re); }
 #endif
 
 int64_t i64(uint x) { return int64_t(x); }  // runtime conversion of spec-constant values
-// q = a / b, r = a % b for a >= 0, b > 0: 32-bit when both fit. NVIDIA's driver calls a
-// subroutine for every 64-bit division, even by a constant (ninth session's disassembly: five
-// calls before a workgroup's first load); divisions by the tile's powers of two are shifts.
-void divmod(int64_t a, int64_t b, out int64_t q, out int64_t r) {
-  if (a <= 0x7fffffffl && b <= 0x7fffffffl) {
-    const uint ua = uint(a), ub = uint(b), uq = ua / ub;
-    q = int64_t(uq);
-    r = int64_t(ua - uq * ub);
-  } else {
-    q = a / b;
-    r = a - q * b;
-  }
-}
+// divmod (gemm_chains.glsl): 32-bit when both fit. NVIDIA's driver calls a subroutine for
+// every 64-bit division, even by a constant (ninth session's disassembly: five calls before a
+// workgroup's first load); divisions by the tile's powers of two are shifts.
 uint64_t addr_of(uint64_t base, int64_t off) { return base + uint64_t(off * int64_t(ES)); }
 
 // ---- per-thread state --------------------------------------------------------------------------
@@ -440,7 +434,9 @@ void reduce_partials(DimsRef D, T alpha, T beta) {
     divmod(r, N, bi, n);
     T sum = T(0);
     for (int64_t z = 0; z < S; ++z) sum += ERef(addr_of(p.a, i + z * zstride)).v;
-    const uint64_t at = addr_of(p.c, m * scm + n * scn + bi * scb);
+    const uint64_t at =
+        CHAINS ? addr_of(p.c, chain_offset(D, m, scm, 16u) + chain_offset(D, n, scn, 22u) + chain_batch_offset(D, bi, scb))
+               : addr_of(p.c, m * scm + n * scn + bi * scb);
     T v = mul(alpha, sum);
     if (READ_C) v += mul(beta, OERef(at).v);
     OERef(at).v = v;
@@ -482,7 +478,7 @@ void main() {
 
   for (int64_t bi = int64_t(gl_WorkGroupID.y); bi < NB; bi += int64_t(gl_NumWorkGroups.y)) {
     const uint64_t abase = addr_of(p.a, bi * sab + kbeg * sak), bbase = addr_of(p.b, bi * sbb + kbeg * sbk);
-    const uint64_t cbase = addr_of(p.c, bi * scb + int64_t(gl_WorkGroupID.z) * D.v[14]);
+    const uint64_t cbase = addr_of(p.c, (CHAINS ? chain_batch_offset(D, bi, scb) : bi * scb) + int64_t(gl_WorkGroupID.z) * D.v[14]);
     for (int64_t t = int64_t(gl_WorkGroupID.x); t < tiles; t += int64_t(gl_NumWorkGroups.x)) {
       int64_t tm_, tn_;
       divmod(t, tiles_m, tn_, tm_);
@@ -552,6 +548,26 @@ void main() {
         }
       }
       // Epilogue: C = alpha * acc (+ beta * C).
+      if (CHAINS) {  // element stores; the offsets of the thread's columns once per tile
+        int64_t coff[TN];
+        [[unroll]] for (uint j = 0u; j < TN; ++j)
+          coff[j] = chain_offset(D, min(n0 + i64(((j / VW) * RN + ty) * VW + j % VW), N - 1), scn, 22u);
+        [[unroll]] for (uint g = 0u; g < TM / VW; ++g) {
+          [[unroll]] for (uint e = 0u; e < VW; ++e) {
+            const int64_t m = m0 + i64((g * RM + tx) * VW + e);
+            if (m >= M) continue;
+            const uint64_t row = addr_of(cbase, chain_offset(D, m, scm, 16u));
+            [[unroll]] for (uint j = 0u; j < TN; ++j) {
+              if (n0 + i64(((j / VW) * RN + ty) * VW + j % VW) >= N) continue;
+              const uint64_t at = addr_of(row, coff[j]);
+              T v = mul(alpha, acc[(g * VW + e) * TN + j]);
+              if (READ_C) v += mul(beta, OERef(at).v);
+              OERef(at).v = v;
+            }
+          }
+        }
+        continue;
+      }
       [[unroll]] for (uint g = 0u; g < TM / VW; ++g) {
         const int64_t mrow = m0 + i64((g * RM + tx) * VW);
         [[unroll]] for (uint j = 0u; j < TN; ++j) {

@@ -5,7 +5,10 @@
 // other elements may lie below it when strides are negative). dims: int64 block written by
 // upload_params: [M, N, K, B, A strides (m,k,b), B strides (k,n,b), C strides (m,n,b)] in
 // elements, then the split-K words [k per split (Kc), element stride of C per split z,
-// number of splits S]. alpha/beta: raw bits (re, im); f32/c32 keep float bits in the low word.
+// number of splits S], then a chained C's words (gemm_chains.glsl; read by the TFG_SCHED_CHAINS
+// and TFG_SMALL_CHAINS pipelines only): 16-18 the first three chains' extents of the m group,
+// 19-21 its last three chains' strides (the first's is C's m stride), 22-27 the same for n,
+// 28 the batch group's first chain extent, 29 its second chain's stride. alpha/beta: raw bits (re, im); f32/c32 keep float bits in the low word.
 // The tile, the operands' load modes and the kernel options are specialization constant 1
 // (TFG_SHIFT_*, TFG_A_*, TFG_B_*, TFG_OPT_*: they shape the hot loop); conjugation and C's
 // handling are runtime `flags` (TFG_CONJ_*, TFG_READ_C, TFG_C_VEC), which keeps the number of
@@ -28,7 +31,7 @@ using tfg_u32 = std::uint32_t;
 #define tfg_u32 uint
 #endif
 
-#define TFG_DIMS_WORDS 16
+#define TFG_DIMS_WORDS 30
 
 // Specialization constant 1 (a 32-bit word): log2 of the tile extents and load modes.
 #define TFG_SHIFT_BM 0    // 4 bits: log2 BM (workgroup tile rows)
@@ -55,6 +58,10 @@ using tfg_u32 = std::uint32_t;
 #define TFG_SCHED_INTERIOR 4u  // interior tiles: full slices in a branch-free loop (needs FAST)
 #define TFG_SCHED_LEAN 8u      // with INTERIOR: one address per operand in that loop (uniform slot steps)
 #define TFG_SCHED_PAIR 16u     // with WARP: lane pairs share A rows (n, n^1) and B columns (n, n^2)
+#define TFG_SCHED_CHAINS 32u   // a chained C (words 16-29; element stores)
+// gemm_small.comp's specialization constant 1: bit 0 64-bit indices, bit 1 four rows per
+// invocation, and
+#define TFG_SMALL_CHAINS 4u    // a chained C
 // Runtime flags (GemmParams::flags; a separate word, the values overlap TFG_OPT_* on purpose).
 #define TFG_CONJ_A 0x1000000
 #define TFG_CONJ_B 0x2000000

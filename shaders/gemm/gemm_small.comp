@@ -35,9 +35,11 @@
 layout(local_size_x_id = 0) in;
 // Specialization constant 1: bit 0 = 64-bit index arithmetic (M*N*B near 2^31 or more); bit 1 =
 // four consecutive outputs along m per invocation (RM = 4: the index arithmetic and the B loads
-// are shared by four outputs; products with many outputs and short K, which are memory-bound).
+// are shared by four outputs; products with many outputs and short K, which are memory-bound);
+// TFG_SMALL_CHAINS: a chained C (gemm_chains.glsl).
 layout(constant_id = 1) const uint CFG = 0u;
 const uint IDX64 = CFG & 1u;
+const bool CHAINS = (CFG & TFG_SMALL_CHAINS) != 0u;
 const uint LRM = 2u * ((CFG >> 1) & 1u);  // log2 RM
 const uint RM = 1u << LRM;
 layout(push_constant) uniform Push { GemmParams p; };
@@ -45,6 +47,7 @@ layout(push_constant) uniform Push { GemmParams p; };
 layout(buffer_reference, std430, buffer_reference_align = ES) readonly buffer ERef { T v; };
 layout(buffer_reference, std430, buffer_reference_align = ES) buffer OERef { T v; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
+#include "gemm/gemm_chains.glsl"
 
 #ifdef COMPLEX
 T conj_if(T x, bool c) { return c ? T(x.x, -x.y) : x; }
@@ -97,13 +100,15 @@ void element(int64_t m0, int64_t M, int64_t n, int64_t b, int64_t K, DimsRef D, 
     }
   }
   const int64_t scm = D.v[10];
-  const uint64_t at = addr_of(p.c, m0 * scm + n * D.v[11] + b * D.v[12]);
+  const uint64_t at = CHAINS ? addr_of(p.c, chain_offset(D, n, D.v[11], 22u) + chain_batch_offset(D, b, D.v[12]))
+                             : addr_of(p.c, m0 * scm + n * D.v[11] + b * D.v[12]);
   const uint64_t dc = uint64_t(scm * int64_t(ES));
   [[unroll]] for (uint e = 0u; e < RM; ++e) {
     if (int(e) >= rows) break;
+    const uint64_t ate = CHAINS ? addr_of(at, chain_offset(D, m0 + int64_t(e), scm, 16u)) : at + uint64_t(e) * dc;
     T v = mul(alpha, acc[e]);
-    if ((p.flags & TFG_READ_C) != 0u) v += mul(beta, OERef(at + uint64_t(e) * dc).v);
-    OERef(at + uint64_t(e) * dc).v = v;
+    if ((p.flags & TFG_READ_C) != 0u) v += mul(beta, OERef(ate).v);
+    OERef(ate).v = v;
   }
 }
 

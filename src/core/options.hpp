@@ -28,6 +28,10 @@ struct Options {
   // instead of the paired warp map (gemm option y, src/vulkan/kernels/gemm.cpp). Comparison
   // runs only; default on.
   bool vk_gemm_pair = true;
+  // TENFERRO_VK_GEMM_CHAINS=0: outputs whose groups are several stride chains go through a
+  // compact temp and a copy instead of the GEMM writing them in place (a chained GemmCall::c,
+  // Backend::gemm_writes_chains). Comparison runs only; default on.
+  bool vk_gemm_chains = true;
   // TENFERRO_VK_PERMUTE_TILES=0: strided copies of rank >= 2 take the generic strided kernel
   // instead of the tiled permute kernel (comparison runs only; default on).
   bool vk_permute_tiles = true;

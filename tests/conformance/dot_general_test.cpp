@@ -411,6 +411,7 @@ class CountingBackend final : public Backend {
   Placement placement() const override { return in_.placement(); }
   bool supports(OpId op, DType d) const override { return in_.supports(op, d); }
   bool is_host() const override { return in_.is_host(); }
+  bool gemm_writes_chains() const override { return in_.gemm_writes_chains(); }
   Tensor allocate(DType dtype, const Shape& shape) override {
     ++allocations;
     return in_.allocate(dtype, shape);
@@ -433,8 +434,10 @@ class CountingBackend final : public Backend {
   }
   void gemm(const GemmCall& call) override {
     ++gemms;
+    if (call.c.rank() != 3) ++chained_gemms;
     in_.gemm(call);
   }
+  int chained_gemms = 0;  // gemm calls with a chained (rank-10) c
   void triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) override {
     in_.triangular(x, k, lower, out);
   }
@@ -530,6 +533,66 @@ TEST(DotGeneralCanonicalTest, IntoChainOutIsWrittenInPlaceOtherOutsThroughOneTem
   }
 }
 
+TEST(DotGeneralCanonicalTest, ChainedOutsAreWrittenInPlaceWhereTheBackendCan) {
+  // Out views with every axis reversed: each axis its own stride chain. Up to kGemmFreeChains
+  // chains per free group and kGemmBatchChains for the batch group, a backend whose
+  // gemm_writes_chains() is true (Vulkan) gets one gemm with a chained c and nothing else; the
+  // CPU backend and groups of more chains go through one temp (two copies: beta reads out).
+  DotCase three;  // free groups of 3 (lhs) and 2 (rhs) axes, batch group of 2 axes
+  three.lhs = {3, 4, 5, 6, 2, 3};
+  three.rhs = {6, 7, 2, 2, 3};
+  three.cfg = {{4, 5}, {3, 4}, {3}, {0}};
+  DotCase four = three;  // 4 lhs free axes: the most a free group may have
+  four.lhs = {3, 2, 2, 5, 6, 2, 3};
+  four.cfg = {{5, 6}, {3, 4}, {4}, {0}};
+  DotCase five;  // 5 lhs free axes: one chain too many
+  five.lhs = {2, 3, 2, 2, 2, 5};
+  five.rhs = {5, 3};
+  five.cfg = {{}, {}, {5}, {0}};
+  DotCase batch3;  // 3 batch axes: one chain too many
+  batch3.lhs = {3, 4, 2, 2, 3};
+  batch3.rhs = {4, 5, 2, 2, 3};
+  batch3.cfg = {{2, 3, 4}, {2, 3, 4}, {1}, {0}};
+  DotCase small = three;  // M * N <= 256 with short K: the one-invocation-per-output kernel
+  small.lhs = {2, 3, 2, 3, 2, 1};
+  small.rhs = {3, 2, 2, 2, 1};
+  DotCase long_k = three;  // few output tiles and K >= 512: split K, the reduction writes C
+  long_k.lhs = {3, 4, 5, 600, 2, 3};
+  long_k.rhs = {600, 7, 2, 2, 3};
+  const struct {
+    const DotCase& c;
+    bool fits;
+  } cases[] = {{three, true}, {four, true}, {five, false}, {batch3, false}, {small, true}, {long_k, true}};
+  std::uint64_t seed = 1300;
+  for (const auto& tb : test_backends())
+    for (const auto& k : cases) {
+      SCOPED_TRACE(tb.name + " " + k.c.describe());
+      CountingBackend be(*tb.be);
+      const bool chained = k.fits && be.gemm_writes_chains();
+      std::mt19937_64 rng(seed++);
+      const RefTensor l = random_ref(DType::F64, k.c.lhs, rng), r = random_ref(DType::F64, k.c.rhs, rng);
+      const RefTensor out0 = random_ref(DType::F64, ref_dot_general_shape(k.c.lhs, k.c.rhs, k.c.cfg), rng);
+      const TensorView lv = place(be, l, LayoutCase::compact), rv = place(be, r, LayoutCase::compact);
+      const TensorView ov = place_out(be, out0, OutLayout::transposed);
+      be.copies = be.allocations = be.gemms = be.chained_gemms = 0;
+      dot_general_into(be, lv, rv, k.c.cfg, false, false, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5),
+                       ov);
+      EXPECT_EQ(be.gemms, 1);
+      EXPECT_EQ(be.chained_gemms, chained ? 1 : 0);
+      EXPECT_EQ(be.copies, chained ? 0 : 2);
+      EXPECT_EQ(be.allocations, chained ? 0 : 1);
+      EXPECT_EQ(within_bound(ref_dot_general(l, r, k.c.cfg), read(be, ov), DType::F64, 1.5, -0.5, &out0), "");
+      for (DType d : kDotDTypes) {
+        DotCase c = k.c;
+        c.lconj = c.rconj = is_complex(d);
+        for (OutLayout ol : {OutLayout::transposed, OutLayout::strided, OutLayout::negative_stride}) {
+          check_into(tb, d, c, {ol, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5), false}, seed++);
+          check_into(tb, d, c, {ol, Scalar::of(DType::F64, 1.0), Scalar::of(DType::F64, 0.0), true}, seed++);
+        }
+      }
+    }
+}
+
 /// Lowers the size at which packed copies are made in pieces, for one scope.
 class PackChunkBytes {
  public:
@@ -580,6 +643,34 @@ TEST(DotGeneralCanonicalTest, LargePackedCopiesAreMadeInPieces) {
         c.rconj = is_complex(d);
         check_case(tb, d, c, seed++);
         check_into(tb, d, c, {OutLayout::strided, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5), false},
+                   seed++);
+      }
+}
+
+TEST(DotGeneralCanonicalTest, ChainedOutsNarrowTheirLastChainInPieces) {
+  // A packed operand made in pieces (piece size 1 byte) with a chained out (every out axis
+  // reversed, so each its own chain): each piece narrows the out group's chain holding the
+  // sliced axis. free: lhs's free group (3, 4) is no chain in lhs (packed), the pieces slice
+  // its axis of extent 4, the out's second m chain. batch: lhs's batch group (2, 3) is no
+  // chain (packed), the pieces slice the batch axis of extent 3, the out's second batch chain.
+  DotCase free;
+  free.lhs = {3, 4, 5};
+  free.rhs = {5, 6};
+  free.cfg = {{}, {}, {2}, {0}};
+  free.llc = LayoutCase::transposed;
+  DotCase batch;
+  batch.lhs = {3, 5, 2, 3};
+  batch.rhs = {5, 4, 2, 3};
+  batch.cfg = {{2, 3}, {2, 3}, {1}, {0}};
+  batch.llc = LayoutCase::transposed;
+  const PackChunkBytes tiny(1);
+  std::uint64_t seed = 1500;
+  for (const auto& tb : test_backends())
+    for (DType d : kDotDTypes)
+      for (const DotCase& c : {free, batch}) {
+        check_into(tb, d, c, {OutLayout::transposed, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5), false},
+                   seed++);
+        check_into(tb, d, c, {OutLayout::transposed, Scalar::of(DType::F64, 1.0), Scalar::of(DType::F64, 0.0), true},
                    seed++);
       }
 }

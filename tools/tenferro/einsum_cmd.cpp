@@ -196,7 +196,8 @@ nlohmann::json stats_json(const EinsumStats& s) {
                      {"out_labels", st.out_labels}, {"kind", st.kind}, {"M", st.M}, {"N", st.N}, {"K", st.K},
                      {"B", st.B}, {"flops", st.flops}, {"lhs_packed_bytes", st.lhs_packed_bytes},
                      {"rhs_packed_bytes", st.rhs_packed_bytes}, {"out_bytes", st.out_bytes},
-                     {"out_copy_bytes", st.out_copy_bytes}, {"reduce_bytes", st.reduce_bytes},
+                     {"out_copy_bytes", st.out_copy_bytes},
+                     {"out_chained", st.out_chained}, {"reduce_bytes", st.reduce_bytes},
                      {"launches", st.launches}, {"batch_unit_stride_operands", st.batch_unit_stride_operands}});
   return {{"steps", steps},
           {"final_reduce_bytes", s.final_reduce_bytes},
@@ -224,7 +225,10 @@ std::string stats_text(const EinsumStats& s) {
                   mib(st.out_bytes), st.launches);
     o << line << st.lhs_labels << "," << st.rhs_labels << "->" << st.out_labels;
     if (st.reduce_bytes) o << "  [reduce " << mib(st.reduce_bytes) << " MiB]";
-    if (st.out_copy_bytes) o << "  [out via temp " << mib(st.out_copy_bytes) << " MiB]";
+    if (st.out_copy_bytes && st.out_chained)
+      o << "  [out in stride chains " << mib(st.out_copy_bytes) << " MiB: in place on Vulkan, via a temp on the CPU]";
+    else if (st.out_copy_bytes)
+      o << "  [out via temp " << mib(st.out_copy_bytes) << " MiB]";
     if (st.batch_unit_stride_operands) o << "  [" << st.batch_unit_stride_operands << " operand(s) unit-stride on batch]";
     o << "\n";
   }

@@ -507,6 +507,7 @@ void Planner::report_gemm(const Val& L, const Val& R, const Instr& in, const Lab
     }
     if (!in.out_compact && !detail::dot_out_in_place(in.layout, nl, nr)) {
       st.out_copy_bytes = st.out_bytes;
+      st.out_chained = detail::dot_out_in_chains(in.layout, nl, nr);
       ++st.launches;
     }
     ++st.launches;  // the gemm
@@ -1101,8 +1102,15 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
         // A value in an order no GEMM writes: a small one is computed in GEMM order and copied
         // once (its operands freed as they are packed); a large one goes through
         // dot_general_into, which makes its temp in pieces (detail::pack_chunk_bytes).
-        const bool copy_after = !in.out_direct && static_cast<std::uint64_t>(shape_numel(in.shape, kOp)) *
-                                                          dtype_size(d) < detail::pack_chunk_bytes();
+        // On a backend writing outputs in a few stride chains per group (Backend::gemm_writes_chains),
+        // such an order is written in place by dot_general_into, whatever its size.
+        const std::size_t nl = static_cast<std::size_t>(a.rank()) - in.cfg.lhs_contracting_dims.size() -
+                               in.cfg.lhs_batching_dims.size();
+        const std::size_t nr = static_cast<std::size_t>(b.rank()) - in.cfg.rhs_contracting_dims.size() -
+                               in.cfg.rhs_batching_dims.size();
+        const bool chained = !in.out_direct && be.gemm_writes_chains() && detail::dot_out_in_chains(in.layout, nl, nr);
+        const bool copy_after = !in.out_direct && !chained && static_cast<std::uint64_t>(shape_numel(in.shape, kOp)) *
+                                                                   dtype_size(d) < detail::pack_chunk_bytes();
         auto store = [&](Tensor t) {
           if (!copy_after) return t;
           Tensor r = be.allocate(d, in.shape);

@@ -64,6 +64,52 @@ std::optional<Chain> chain_of(const Layout& l, const Axes& axes) {
   return ch;
 }
 
+/// The fewest stride chains of `axes` (in the given order; extent-1 axes skipped): maximal runs
+/// of consecutive axes that are one chain each. An element at combined index i (first axis
+/// fastest) lies at sum_j (i_j) * stride_j with i = i_0 + e_0 * (i_1 + e_1 * (...)). No chain
+/// for a group of extent 1; nullopt for an empty group (extent 0).
+std::optional<std::vector<Chain>> chains_of(const Layout& l, const Axes& axes) {
+  std::vector<Chain> out;
+  I next = 0;
+  for (I a : axes) {
+    const auto u = static_cast<std::size_t>(a);
+    const I e = l.shape[u], s = l.strides[u];
+    if (e == 0) return std::nullopt;
+    if (e == 1) continue;
+    if (out.empty() || s != next) out.push_back(Chain{1, s});
+    out.back().extent *= e;
+    next = s * e;
+  }
+  return out;
+}
+
+/// The groups of an out view: [0, nl) lhs free, [nl, nl + nr) rhs free, the rest batch.
+void out_groups(const Layout& out, std::size_t nl, std::size_t nr, Axes (&g)[3]) {
+  for (I i = 0; i < out.rank(); ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    g[u < nl ? 0 : u < nl + nr ? 1 : 2].push_back(i);
+  }
+}
+
+/// The chained rank-10 view of out (GemmCall), or nullopt when a group has too many chains.
+std::optional<TensorView> chained_out(const TensorView& out, std::size_t nl, std::size_t nr) {
+  Axes g[3];
+  out_groups(out.layout(), nl, nr, g);
+  Layout c;
+  c.offset = out.offset();
+  const int limit[3] = {kGemmFreeChains, kGemmFreeChains, kGemmBatchChains};
+  for (int i = 0; i < 3; ++i) {
+    const std::optional<std::vector<Chain>> ch = chains_of(out.layout(), g[i]);
+    if (!ch || ch->size() > static_cast<std::size_t>(limit[i])) return std::nullopt;
+    for (int j = 0; j < limit[i]; ++j) {
+      const bool have = static_cast<std::size_t>(j) < ch->size();
+      c.shape.push_back(have ? (*ch)[static_cast<std::size_t>(j)].extent : 1);
+      c.strides.push_back(have ? (*ch)[static_cast<std::size_t>(j)].stride : 0);
+    }
+  }
+  return TensorView(out.storage(), out.dtype(), std::move(c));
+}
+
 Axes gather_axes(const Axes& axes, const std::vector<std::size_t>& order) {
   Axes out;
   for (std::size_t i : order) out.push_back(axes[i]);
@@ -236,14 +282,27 @@ bool run_gemm_in_pieces(Backend& be, const TensorView& lhs, const TensorView& rh
   const I pieces = std::min<I>(extent, std::max<I>(2, static_cast<I>((pack + kPieceBytes - 1) / kPieceBytes)));
   const I len = (extent + pieces - 1) / pieces;  // indices of the axis per piece (the last: fewer)
   const I pre = (c_axis == 0 ? p.M : c_axis == 1 ? p.N : p.B) / extent;  // C elements along c_axis per index of the axis
-  const I cstride = c3.strides()[static_cast<std::size_t>(c_axis)];
+  // The axis of c3 the piece narrows: c_axis of a rank-3 c; of a chained c (GemmCall) the
+  // group's last chain of extent > 1, which holds the group's last axis of extent > 1 (the one
+  // sliced). step: c3 indices along that axis per index of the sliced operand axis.
+  std::size_t cax = static_cast<std::size_t>(c_axis);
+  I step = pre;
+  if (c3.rank() != 3) {
+    const std::size_t first = static_cast<std::size_t>(c_axis) * kGemmFreeChains;
+    const std::size_t n = c_axis == 2 ? kGemmBatchChains : kGemmFreeChains;
+    cax = first;
+    for (std::size_t j = first; j < first + n; ++j)
+      if (c3.dim(static_cast<I>(j)) > 1) cax = j;
+    for (std::size_t j = first; j < cax; ++j) step /= c3.dim(static_cast<I>(j));
+  }
+  const I cstride = c3.strides()[cax];
   for (I i = 0; i < extent; i += len) {
     const I n = std::min(len, extent - i);
     DotPlan q = p;
     (c_axis == 0 ? q.M : c_axis == 1 ? q.N : q.B) = pre * n;
     Layout lc = c3.layout();
-    lc.shape[static_cast<std::size_t>(c_axis)] = pre * n;
-    lc.offset += i * pre * cstride;
+    lc.shape[cax] = step * n;
+    lc.offset += i * step * cstride;
     run_gemm(be, ax_l >= 0 ? narrow(lhs, ax_l, i, n) : lhs, ax_r >= 0 ? narrow(rhs, ax_r, i, n) : rhs, cfg, q,
              lhs_conj, rhs_conj, alpha, beta, TensorView(c3.storage(), c3.dtype(), std::move(lc)), nullptr, nullptr,
              false);
@@ -251,7 +310,7 @@ bool run_gemm_in_pieces(Backend& be, const TensorView& lhs, const TensorView& rh
   return true;
 }
 
-/// Runs c = alpha * dot + beta * c for c a rank-3 [M,N,B] view. drop_lhs / drop_rhs (the caller's
+/// Runs c = alpha * dot + beta * c for c a rank-3 [M,N,B] view (or a chained one, GemmCall). drop_lhs / drop_rhs (the caller's
 /// own copies of lhs / rhs, or null): cleared as soon as that operand is packed, so that its
 /// storage can be freed before the other operand is packed (its bytes are reused in stream
 /// order); lhs / rhs are not read after their packing. A large packed copy is made in pieces
@@ -371,6 +430,17 @@ bool dot_out_in_place(const Layout& out, std::size_t n_lhs_free, std::size_t n_r
   return reads_in_place(out, g[0], g[1], g[2]);
 }
 
+bool dot_out_in_chains(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free) {
+  Axes g[3];
+  out_groups(out, n_lhs_free, n_rhs_free, g);
+  const int limit[3] = {kGemmFreeChains, kGemmFreeChains, kGemmBatchChains};
+  for (int i = 0; i < 3; ++i) {
+    const std::optional<std::vector<Chain>> ch = chains_of(out, g[i]);
+    if (ch && ch->size() > static_cast<std::size_t>(limit[i])) return false;
+  }
+  return true;
+}
+
 /// The contracting pairs take the order, among config order, sorted by lhs stride and sorted by
 /// rhs stride, that leaves the fewest operands to pack (ties: the earlier one).
 DotLowering lower_dot_general(const Layout& lhs, const Layout& rhs, const DotGeneralConfig& cfg) {
@@ -462,6 +532,14 @@ void dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs,
                         Layout{{p.M, p.N, p.B}, {ch[0]->stride, ch[1]->stride, ch[2]->stride}, out.offset()});
     run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, c3);
     return;
+  }
+  // Groups in a few stride chains each: a chained C (GemmCall) on backends that write it (a
+  // permuted einsum result or intermediate, e.g. str_nw_mera_open_26's last product).
+  if (be.gemm_writes_chains()) {
+    if (const std::optional<TensorView> c10 = chained_out(out, p.lhs_free.size(), p.rhs_free.size())) {
+      run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, *c10);
+      return;
+    }
   }
   // Through a compact temp: tmp = out (only when beta reads it), tmp = alpha*dot + beta*tmp,
   // out = tmp. A large temp is made in pieces along one out axis (into_pieces).

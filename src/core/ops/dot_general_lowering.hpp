@@ -29,6 +29,11 @@ DotLowering lower_dot_general(const Layout& lhs, const Layout& rhs, const DotGen
 /// one extra copy, two when beta != 0).
 bool dot_out_in_place(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free);
 
+/// True when `out`'s first n_lhs_free axes and its next n_rhs_free axes each form at most
+/// kGemmFreeChains stride chains and the rest at most kGemmBatchChains (dot_general_into writes
+/// such an out in place on a backend whose gemm_writes_chains() is true, else through a temp).
+bool dot_out_in_chains(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free);
+
 /// dot_general(lhs, rhs, cfg) without conjugation that takes its own references to the
 /// operands and drops each as soon as it has been packed, so that an operand at its last use
 /// (the caller passes its only reference) is freed before the other one is packed and the

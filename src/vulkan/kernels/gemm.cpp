@@ -663,8 +663,17 @@ void dispatch(VulkanBackend& be, const std::string& variant, std::uint32_t cfg, 
 void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const TensorView &a = call.a, &b = call.b, &c = call.c;
   const DType d = c.dtype();
-  TENFERRO_ASSERT(a.rank() == 3 && b.rank() == 3 && c.rank() == 3);
-  const I M = c.dim(0), N = c.dim(1), B = c.dim(2), K = a.dim(1);
+  // C: [M, N, B], or chained (GemmCall): [M0..M3, N0..N3, B0, B1].
+  const bool chained = c.rank() == 2 * kGemmFreeChains + kGemmBatchChains;
+  TENFERRO_ASSERT(a.rank() == 3 && b.rank() == 3 && (c.rank() == 3 || chained));
+  auto group = [&](int first, int n) {
+    I e = 1;
+    for (int j = first; j < first + n; ++j) e *= c.dim(j);
+    return e;
+  };
+  const I M = chained ? group(0, kGemmFreeChains) : c.dim(0);
+  const I N = chained ? group(kGemmFreeChains, kGemmFreeChains) : c.dim(1);
+  const I B = chained ? group(2 * kGemmFreeChains, kGemmBatchChains) : c.dim(2), K = a.dim(1);
   if (M == 0 || N == 0 || B == 0) return;
   const std::size_t es = dtype_size(d);
   const DeviceCaps& caps = be.device().caps();
@@ -677,7 +686,21 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
 
   const I sam = a.strides()[0], sak = a.strides()[1], sab = a.strides()[2];
   const I sbk = b.strides()[0], sbn = b.strides()[1], sbb = b.strides()[2];
-  const I scm = c.strides()[0], scn = c.strides()[1], scb = c.strides()[2];
+  const I scm = c.strides()[0], scn = c.strides()[chained ? kGemmFreeChains : 1];
+  const I scb = c.strides()[chained ? 2 * kGemmFreeChains : 2];
+  // Words 16-29 of the dims block: a chained C's extents and strides (gemm_params.h).
+  std::int64_t cw[14] = {};
+  if (chained) {
+    const Shape& e = c.shape();
+    const Strides& st = c.strides();
+    for (int g = 0; g < 2; ++g)
+      for (int j = 0; j < 3; ++j) {
+        cw[6 * g + j] = e[static_cast<std::size_t>(4 * g + j)];
+        cw[6 * g + 3 + j] = st[static_cast<std::size_t>(4 * g + j + 1)];
+      }
+    cw[12] = e[8];
+    cw[13] = st[9];
+  }
   const bool read_c = !is_zero_in(call.beta, d);
   const bool have_ab = K > 0;
 
@@ -721,11 +744,15 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
 
   if (splits <= 1) {
     p.c = address_of(c);
-    if (vw > 1 && scm == 1 && p.c % 16 == 0 && aligned16(scn, N, es) && aligned16(scb, B, es)) p.flags |= TFG_C_VEC;
+    if (!chained && vw > 1 && scm == 1 && p.c % 16 == 0 && aligned16(scn, N, es) && aligned16(scb, B, es))
+      p.flags |= TFG_C_VEC;
     if (read_c) p.flags |= TFG_READ_C;
     scalar_bits(call.alpha, d, p.alpha);
     scalar_bits(call.beta, d, p.beta);
-    const std::int64_t dims[TFG_DIMS_WORDS] = {M, N, K, B, sam, sak, sab, sbk, sbn, sbb, scm, scn, scb, K, 0, 1};
+    const std::int64_t dims[TFG_DIMS_WORDS] = {M,      N,      K,      B,      sam,    sak,    sab,    sbk,
+                                               sbn,    sbb,    scm,    scn,    scb,    K,      0,      1,
+                                               cw[0],  cw[1],  cw[2],  cw[3],  cw[4],  cw[5],  cw[6],  cw[7],
+                                               cw[8],  cw[9],  cw[10], cw[11], cw[12], cw[13]};
     if (read_c) add_range(c, reads, bytes);
     add_range(c, writes, bytes);
     auto guard = be.lock();
@@ -736,10 +763,12 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
       const I total = (M + rows - 1) / rows * N * B;
       constexpr std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
       const auto gxs = static_cast<std::uint32_t>(std::min<I>((total + local - 1) / local, caps.max_group_count_x));
-      const std::uint32_t spec = (total >= kSmallIdx32Limit ? 1u : 0u) | (rows > 1 ? 2u : 0u);
+      const std::uint32_t spec =
+          (total >= kSmallIdx32Limit ? 1u : 0u) | (rows > 1 ? 2u : 0u) | (chained ? TFG_SMALL_CHAINS : 0u);
       dispatch(be, "gemm_small_" + std::string(dtype_name(d)), spec, local, p, dims, reads, writes, bytes, gxs, 1, 1);
     } else {
-      dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1, sched);
+      dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1,
+               sched | (chained ? TFG_SCHED_CHAINS : 0u));
     }
     const std::uint64_t value = be.recorder().open_value();
     if (have_ab) {
@@ -760,6 +789,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   if (vw > 1 && p.c % 16 == 0 && aligned16(M, N, es) && aligned16(M * N, B, es)) p.flags |= TFG_C_VEC;
   scalar_bits(Scalar::of(DType::F64, 1.0), d, p.alpha);
   const std::int64_t dims1[TFG_DIMS_WORDS] = {M, N, K, B, sam, sak, sab, sbk, sbn, sbb, 1, M, M * N, kc, zstride, splits};
+  // (The partials are compact: words 16-29 unused.)
   std::vector<ByteRange> scratch_range;
   std::uint64_t scratch_bytes = 0;
   add_range(scratch, scratch_range, scratch_bytes);
@@ -770,7 +800,10 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   if (read_c) q.flags |= TFG_READ_C;
   scalar_bits(call.alpha, d, q.alpha);
   scalar_bits(call.beta, d, q.beta);
-  const std::int64_t dims2[TFG_DIMS_WORDS] = {M, N, K, B, 0, 0, 0, 0, 0, 0, scm, scn, scb, kc, zstride, splits};
+  const std::int64_t dims2[TFG_DIMS_WORDS] = {M,     N,      K,      B,      0,      0,      0,      0,
+                                               0,     0,      scm,    scn,    scb,    kc,     zstride, splits,
+                                               cw[0], cw[1],  cw[2],  cw[3],  cw[4],  cw[5],  cw[6],  cw[7],
+                                               cw[8], cw[9],  cw[10], cw[11], cw[12], cw[13]};
   std::vector<ByteRange> reads2 = scratch_range, writes2;
   std::uint64_t bytes2 = scratch_bytes;
   if (read_c) add_range(c, reads2, bytes2);
@@ -783,7 +816,8 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   auto guard = be.lock();
   dispatch(be, variant, cfg, threads, p, dims1, reads, scratch_range, bytes + scratch_bytes, gx, gy,
            static_cast<std::uint32_t>(splits), sched);
-  dispatch(be, variant, tile_bits(rt) | TFG_OPT_REDUCE, kReduceThreads, q, dims2, reads2, writes2, bytes2, gx2, 1, 1);
+  dispatch(be, variant, tile_bits(rt) | TFG_OPT_REDUCE, kReduceThreads, q, dims2, reads2, writes2, bytes2, gx2, 1, 1,
+           chained ? TFG_SCHED_CHAINS : 0u);
   const std::uint64_t value = be.recorder().open_value();
   VulkanBackend::storage_of(a).last_use = value;
   VulkanBackend::storage_of(b).last_use = value;
