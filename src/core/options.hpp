@@ -46,6 +46,11 @@ struct Options {
   // taking independent steps back to back (core/einsum/execute.cpp, interleave). Comparison
   // runs only; default on.
   bool einsum_interleave = true;
+  // TENFERRO_EINSUM_SPLIT_UNIT=1: an operand read as a batched GEMM around its contracted labels
+  // ([F1][C][F2], core/einsum/execute.cpp split_free) keeps the run with its smallest stride
+  // as M (the batch then never is its unit-stride axis) instead of the larger run. An
+  // experiment awaiting a GPU A/B (eleventh session); default off.
+  bool einsum_split_unit = false;
   // TENFERRO_VK_EARLY_COMMANDS: commands of the first early submission after a session begins
   // or a synchronize (vk::Recorder's early threshold, doubling after each early submission).
   // Default 8 (H200, eighth session, einsum f64 in alternating calls: lm_batch_likelihood_
