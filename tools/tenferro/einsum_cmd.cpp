@@ -234,8 +234,13 @@ std::string stats_text(const EinsumStats& s) {
   }
   o << "final        reduce " << mib(s.final_reduce_bytes) << " MiB, transpose " << mib(s.final_transpose_bytes)
     << " MiB, " << s.final_launches << " launch(es)\n";
+  std::int64_t chained = 0;
+  for (const auto& st : s.steps)
+    if (st.out_chained) chained += st.out_copy_bytes;
   o << "total        " << s.steps.size() << " steps, GEMM " << s.gemm_flops * 1e-9 << " GFLOP, packed "
-    << mib(s.packed_bytes) << " MiB, copied " << mib(s.copied_bytes) << " MiB, " << s.launches << " launches\n";
+    << mib(s.packed_bytes) << " MiB, copied " << mib(s.copied_bytes) << " MiB";
+  if (chained) o << " (" << mib(chained) << " MiB of it outputs in stride chains: no copy on Vulkan)";
+  o << ", " << s.launches << " launches\n";
   return o.str();
 }
 
