@@ -2,7 +2,7 @@
 // (math_f32.glsl or math_f64.glsl, included first) and complex.glsl (c_mul, c_div). Contract:
 // cm_exp cm_log cm_sin cm_cos cm_tanh cm_sqrt cm_rsqrt cm_expm1 cm_log1p cm_pow follow std::complex
 // for finite arguments (principal branches), within a few ulp normwise (docs/accuracy.md);
-// expm1/log1p are accurate near 0 (formulas of src/cpu/elementwise.cpp); pow(0, 0) = 1.
+// expm1/log1p are accurate near 0 (formulas of src/cpu/elementwise.cpp); pow as NumPy at zeros.
 #ifndef TF_MATH_COMPLEX_GLSL
 #define TF_MATH_COMPLEX_GLSL
 #ifdef TF_F64
@@ -13,6 +13,7 @@
 R cm_nan() { return d_nan(); }
 R cm_inf() { return d_inf(); }
 R cm_pow2(int k) { return d_pow2(k); }
+bool cm_signbit(R v) { return (unpackDouble2x32(v).y >> 31) != 0u; }
 #define CM_TINY_UP 600
 #else
 #define CM_SINH_SERIES_MAX 9.0
@@ -25,6 +26,7 @@ R cm_pow2(int k) { return d_pow2(k); }
 R cm_nan() { return f_nan(); }
 R cm_inf() { return f_inf(); }
 R cm_pow2(int k) { return f_pow2(k); }
+bool cm_signbit(R v) { return (floatBitsToUint(v) >> 31) != 0u; }
 #define CM_TINY_UP 60
 #endif
 
@@ -69,6 +71,8 @@ R cm_log_abs(R x, R y) {
     R t = u.x + (u.y + (s.y + a.y + b.y));
     return R(0.5) * m_log1p(t);
   }
+  // |z| may exceed the largest finite value (c32 3e38 + 3e38i): log(|z| / 4) + log 4.
+  if (mx > CM_BIG) return m_log(m_hypot(R(0.25) * x, R(0.25) * y)) + R(2) * m_log(R(2));
   return m_log(m_hypot(x, y));
 }
 
@@ -119,7 +123,7 @@ T cm_sqrt(T z) {
   if (isnan(z.x) || isnan(z.y)) return T(cm_nan(), cm_nan());
   if (isinf(z.x)) {
     if (z.x > R(0)) return T(z.x, z.y * R(0));
-    return T(R(0), z.y < R(0) ? -cm_inf() : cm_inf());
+    return T(R(0), cm_signbit(z.y) ? -cm_inf() : cm_inf());
   }
   R ax = abs(z.x), ay = abs(z.y);
   R sc = R(1);
@@ -137,8 +141,9 @@ T cm_sqrt(T z) {
   R v = m_div(ay, R(2) * t);
   t *= sc;
   v *= sc;
-  if (z.x >= R(0)) return T(t, z.y < R(0) ? -v : v);
-  return T(v, z.y < R(0) ? -t : t);
+  // The sign of y, -0 included: sqrt(-4 - 0i) = -2i (the branch cut's lower side).
+  if (z.x >= R(0)) return T(t, cm_signbit(z.y) ? -v : v);
+  return T(v, cm_signbit(z.y) ? -t : t);
 }
 
 T cm_rsqrt(T z) { return c_div(T(R(1), R(0)), cm_sqrt(z)); }
@@ -169,9 +174,11 @@ T cm_log1p(T z) {
   return T(re, m_atan2(y, R(1) + x));
 }
 
-// std::pow(complex): exp(b log a); 0^0 = 1, 0^b = 0.
+// exp(b log a), with NumPy's rules where a or b is zero (src/cpu/elementwise.cpp, the same):
+// a^0 = 1 for every a; 0^b = 0 for b real and positive, else NaN.
 T cm_pow(T a, T b) {
-  if (a.x == R(0) && a.y == R(0)) return (b.x == R(0) && b.y == R(0)) ? T(R(1), R(0)) : T(R(0));
+  if (b.x == R(0) && b.y == R(0)) return T(R(1), R(0));
+  if (a.x == R(0) && a.y == R(0)) return (b.y == R(0) && b.x > R(0)) ? T(R(0)) : T(cm_nan(), cm_nan());
   return cm_exp(c_mul(b, cm_log(a)));
 }
 

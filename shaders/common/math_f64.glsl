@@ -633,6 +633,7 @@ double m_pow(double x, double y) {
     if (!yint) return d_nan();
     negate = yodd;
     x = -x;
+    if (x == 1.0lf) return negate ? -1.0lf : 1.0lf;  // (-1)^y, y integral: even when |y| is huge
   }
   double r;
   if (abs(y) > 1.0e20lf) {  // |log x| >= 2^-53 for x != 1: the result over- or underflows

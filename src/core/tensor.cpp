@@ -63,16 +63,19 @@ TensorView TensorView::slice(const Shape& starts, const Shape& limits, const Sha
     if (st > 0) {
       TENFERRO_CHECK(s >= 0 && s <= e && e <= d, invalid_argument, "slice", "limits", "axis ", i,
                      ": need 0 <= start <= limit <= extent, got start ", s, ", limit ", e, ", extent ", d);
-      n = (e - s + st - 1) / st;
+      n = e == s ? 0 : (e - s - 1) / st + 1;  // no overflow for any step
     } else {
       TENFERRO_CHECK(e >= -1 && e <= s && (s < d || s == e), invalid_argument, "slice", "limits", "axis ",
                      i, ": negative step needs -1 <= limit <= start < extent, got start ", s,
                      ", limit ", e, ", extent ", d);
-      n = (s - e + (-st) - 1) / (-st);
+      // |st| in unsigned arithmetic: -st overflows for INT64_MIN.
+      const std::uint64_t ust = static_cast<std::uint64_t>(-(st + 1)) + 1;
+      n = s == e ? 0 : static_cast<std::int64_t>(static_cast<std::uint64_t>(s - e - 1) / ust + 1);
     }
     if (n > 0) l.offset += s * layout_.strides[i];
     l.shape[i] = n;
-    l.strides[i] = layout_.strides[i] * st;
+    // With one element or none the step never applies (and a huge one would overflow).
+    l.strides[i] = n > 1 ? layout_.strides[i] * st : layout_.strides[i];
   }
   return TensorView(storage_, dtype_, std::move(l));
 }

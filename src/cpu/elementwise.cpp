@@ -15,6 +15,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <complex>
 #include <span>
 #include <tuple>
@@ -92,6 +93,22 @@ template <class T> T min_of(T a, T b) {
   else return a < b ? a : b;
 }
 
+/// Float and complex pow: std::pow, with NumPy's rules where a complex base or exponent is zero
+/// (shaders/common/math_complex.glsl, the same): a^0 = 1; 0^b = 0 for b real and positive,
+/// else NaN (std::pow gives NaN for 0^0).
+template <class T> T pow_of(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::pow(a, b);
+  } else {
+    using R = typename T::value_type;
+    if (b == T(0)) return T(1);
+    if (a == T(0))
+      return b.imag() == R(0) && b.real() > R(0) ? T(0)
+                                                 : T(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
+    return std::pow(a, b);
+  }
+}
+
 template <class T> T int_pow(T base, T e) {
   using U = std::make_unsigned_t<T>;
   U result = 1, b = static_cast<U>(base);
@@ -111,12 +128,15 @@ template <class R> std::complex<R> cexpm1(std::complex<R> z) {
   return {std::expm1(x) * std::cos(y) - 2 * s * s, std::exp(x) * std::sin(y)};
 }
 
-/// log(1 + z): log|1+z| = log1p(2x + x^2 + y^2) / 2 near 0, arg(1+z) = atan2(y, 1+x).
+/// log(1 + z): log|1+z| = log1p(2x + x^2 + y^2) / 2 near 0, arg(1+z) = atan2(y, 1+x); |1+z|
+/// scaled by 1/4 near the top of the range (c32 3e38 + 3e38i: log|z| = 88.94, finite).
 template <class R> std::complex<R> clog1p(std::complex<R> z) {
   const R x = z.real(), y = z.imag();
   R re;
+  const R a = 1 + x, m = std::max(std::abs(a), std::abs(y));
   if (std::abs(x) < R(0.5) && std::abs(y) < R(0.5)) re = std::log1p(x * (2 + x) + y * y) / 2;
-  else re = std::log(std::hypot(1 + x, y));
+  else if (m > std::numeric_limits<R>::max() / 4) re = std::log(std::hypot(a / 4, y / 4)) + 2 * std::log(R(2));
+  else re = std::log(std::hypot(a, y));  // |1+z| may exceed the largest finite value: scaled above
   return {re, std::atan2(y, 1 + x)};
 }
 
@@ -220,7 +240,7 @@ template <class T> bool run_binary(OpId op, std::span<const TensorView> in, cons
       case OpId::sub: return go([](bool&, T a, T b) { return T(a - b); });
       case OpId::mul: return go([](bool&, T a, T b) { return T(a * b); });
       case OpId::div: return go([](bool&, T a, T b) { return T(a / b); });
-      case OpId::pow: return go([](bool&, T a, T b) { return T(std::pow(a, b)); });
+      case OpId::pow: return go([](bool&, T a, T b) { return pow_of(a, b); });
       default: break;
     }
     if constexpr (kIsFloat<T>) {

@@ -5,6 +5,7 @@ for edge cases.
 
 Run from anywhere:  python3 tests/cases/gen_cases.py   (rewrites tests/cases/*.json)
 """
+import cmath
 import math
 import sys
 
@@ -144,6 +145,22 @@ def gen_elementwise():
           error="unsupported")
     f.add("add_dtype_mismatch", "add", [V("f32", [1.0]), V("f64", [1.0])], error="dtype_mismatch")
     f.add("add_shape_mismatch", "add", [V("f32", [1.0, 2.0]), V("f32", [1.0, 2.0, 3.0])], error="shape_mismatch")
+    # Hand-checked edge values (eleventh session's audit).
+    # Complex pow at zeros follows NumPy: a^0 = 1 (any a), 0^b = 0 for b real > 0, else NaN.
+    cnan = complex(NAN, NAN)
+    for d in ("c32", "c64"):
+        f.add(f"pow_{d}_zero_base_and_exponent", "pow",
+              [V(d, [0j, 0j, 0j, 0j, 2 + 1j, 0j]), V(d, [0j, 2 + 0j, -1 + 0j, 1j, 0j, 0.5 + 0j])],
+              expected=V(d, [1 + 0j, 0j, cnan, cnan, 1 + 0j, 0j]))
+    # (-1)^y for huge even y is 1, not an overflow of exp(y log 1).
+    f.add("pow_f64_minus_one_huge_even", "pow", [V("f64", [-1.0, -1.0, -1.0]), V("f64", [1e308, -1e308, 1e30])],
+          expected=V("f64", [1.0, 1.0, 1.0]))
+    # Divisors near the largest finite value: |b|^2 and Smith's b.x + b.y r must not overflow.
+    f.add("div_c64_huge_divisor", "div", [V("c64", [1e308 + 0j, 1e308 + 1e308j]), V("c64", [1e308 + 1e308j] * 2)],
+          expected=V("c64", [0.5 - 0.5j, 1 + 0j]))
+    h = f32(3e38)
+    f.add("div_c32_huge_divisor", "div", [V("c32", [complex(h, h)]), V("c32", [complex(h, h)])],
+          expected=V("c32", [1 + 0j]))
     f.write()
 
 
@@ -197,6 +214,19 @@ def gen_analytic():
     f.add("sin_i64_unsupported", "sin", [V("i64", [1])], error="unsupported")
     f.add("erf_c64_unsupported", "erf", [V("c64", [1j])], error="unsupported")
     f.add("exp_bool_unsupported", "exp", [V("bool", [True])], error="unsupported")
+    # Hand-checked edge values (eleventh session's audit). The branch cut of sqrt on the negative
+    # reals: the sign of a zero imaginary part picks the side.
+    for d in ("c32", "c64"):
+        f.add(f"sqrt_{d}_branch_cut_signed_zero", "sqrt", [V(d, [complex(-4.0, -0.0), complex(-4.0, 0.0)])],
+              expected=V(d, [-2j, 2j]))
+        f.add(f"rsqrt_{d}_branch_cut_signed_zero", "rsqrt", [V(d, [complex(-4.0, -0.0), complex(-4.0, 0.0)])],
+              expected=V(d, [0.5j, -0.5j]))
+    # log|z| of c32 values whose modulus exceeds the largest finite f32 (finite results).
+    h = f32(3e38)
+    f.add("log_c32_modulus_beyond_f32", "log", [V("c32", [complex(-h, h)])],
+          expected=V("c32", [f32(cmath.log(complex(-h, h)))]))
+    f.add("log1p_c32_modulus_beyond_f32", "log1p", [V("c32", [complex(h, h)])],
+          expected=V("c32", [f32(cmath.log(complex(1 + h, h)))]))
     f.write()
 
 
@@ -346,6 +376,9 @@ def gen_structural():
           expected=slice_(x45, [1, 0], [3, 5], [1, 1]))
     f.add("slice_strided", "slice", [x45], {"start_indices": [0, 1], "limit_indices": [4, 5], "strides": [2, 3]},
           expected=slice_(x45, [0, 1], [4, 5], [2, 3]))
+    # A stride larger than the axis: one element, no overflow in the extent's arithmetic.
+    f.add("slice_stride_int64_max", "slice", [V("f64", [1.0, 2.0, 3.0])],
+          {"start_indices": [0], "limit_indices": [3], "strides": [I64_MAX]}, expected=V("f64", [1.0]))
     f.add("slice_empty_result", "slice", [x45], {"start_indices": [2, 2], "limit_indices": [2, 5], "strides": [1, 1]},
           expected=T("i64", [0, 3], []))
     f.add("slice_full", "slice", [x234], {"start_indices": [0, 0, 0], "limit_indices": [2, 3, 4], "strides": [1, 1, 1]},

@@ -309,7 +309,7 @@ Tensor slice(Backend& be, const TensorView& x, const SliceConfig& cfg) {
                    " is below start ", s, ", expected start <= limit");
     TENFERRO_CHECK(e <= d, invalid_argument, op, "limit_indices", "limit ", e, " at axis ", i,
                    " exceeds extent ", d, ", expected limit <= extent");
-    shape[i] = (e - s + st - 1) / st;
+    shape[i] = e == s ? 0 : (e - s - 1) / st + 1;  // no overflow for any stride
   }
   return copy_out(be, x, shape, [&] { return x.slice(cfg.start_indices, cfg.limit_indices, cfg.strides); });
 }
