@@ -6,8 +6,11 @@
 // element i splits (window-inner first) into a window index r < win_numel and a batch index w.
 //   header [0, TF_IX_HEADER)        counts, offsets, flags (below)
 //   batch axes   x n_batch: extent, big stride, indices stride, operand stride (batching dim, else 0)
-//   window axes  x n_win:   extent, operand stride, big stride  (jointly coalesced)
-//   index vector x ivec_len: operand stride of the mapped dim, room = dim - window extent
+//   window axes  x n_win:   extent, operand stride, big stride (jointly coalesced; with
+//                            TF_IX_SKIP one per windowed operand dim), then the index-vector
+//                            slot of that dim (-1: none) and the dim's extent
+//   index vector x ivec_len: operand stride of the mapped dim, room = dim - window extent,
+//                            1 when a window axis covers the dim (TF_IX_SKIP checks it per element)
 // Strides are in elements and may be negative or zero; offsets are the views' element offsets.
 #ifndef TENFERRO_SHADERS_INDEXING_INDEXING_PARAMS_H
 #define TENFERRO_SHADERS_INDEXING_INDEXING_PARAMS_H
@@ -25,11 +28,11 @@
 #define TF_IX_HEADER 10
 
 #define TF_IX_BATCH_WORDS 4
-#define TF_IX_WIN_WORDS 3
-#define TF_IX_IVEC_WORDS 2
+#define TF_IX_WIN_WORDS 5
+#define TF_IX_IVEC_WORDS 3
 
 // Flag bits.
-#define TF_IX_SKIP 1       // scatter: a window leaving the operand is skipped (else clamped)
+#define TF_IX_SKIP 1       // scatter: elements outside the operand are dropped (else windows clamped)
 #define TF_IX_INDEX_I64 2  // indices are I64 (else I32)
 
 // Scatter combiners (specialization constant 1).

@@ -4,8 +4,9 @@
 // into batch axes (one window per batch index) and window axes (offsets inside a window).
 // A window starts at the operand position given by the index vector (start_index_map /
 // scatter_dims_to_operand_dims), plus the batch coordinate on batching dims; it is clamped
-// into the operand (gather always; scatter with OutOfBounds::clamp) or skipped whole
-// (scatter with OutOfBounds::skip). Every view may be strided (negative, zero strides).
+// into the operand (gather always; scatter with OutOfBounds::clamp), or with scatter's
+// OutOfBounds::skip its elements outside the operand are dropped (StableHLO), element by
+// element for windows partly outside. Every view may be strided (negative, zero strides).
 //
 // Threading: gather is parallel over (window, row) tasks. Scatter first computes every
 // window's base offsets (in parallel), then applies updates so that each output element is
@@ -82,6 +83,13 @@ struct Plan {
   I64 win_numel = 1, win_rows = 1, win_inner = 1;
   // Range of operand offsets a window reaches, relative to its base.
   I64 win_rel_min = 0, win_rel_max = 0;
+  // Window dims uncoalesced (scatter's skip mode, windows partly outside the operand): operand
+  // dim, extent, operand stride, big stride; and the operand's shape.
+  struct WinDim {
+    I64 dim, extent, op_stride, big_stride;
+  };
+  std::vector<WinDim> win_dims;
+  Shape op_shape;
 };
 
 /// Builds the plan. `window_axes`: axes of big holding window offsets (offset_dims /
@@ -118,6 +126,15 @@ Plan make_plan(const TensorView& operand, const TensorView& indices, const Tenso
     p.batching.emplace_back(static_cast<std::size_t>(ia < ivd ? ia : ia - 1), op_batching[i]);
   }
 
+  p.op_shape = ol.shape;
+  {
+    std::size_t next = 0;
+    for (I64 d = 0; d < operand.rank(); ++d) {
+      if (contains_axis(dropped, d)) continue;
+      const auto a = static_cast<std::size_t>(window_axes[next++]);
+      p.win_dims.push_back({d, bl.shape[a], ol.strides[static_cast<std::size_t>(d)], bl.strides[a]});
+    }
+  }
   const std::vector<Layout> co = detail::window_layouts(ol, bl, window_axes, dropped);
   p.win_shape = co[0].shape;
   p.win_op_strides = co[0].strides;
@@ -133,9 +150,12 @@ Plan make_plan(const TensorView& operand, const TensorView& indices, const Tenso
 }
 
 /// Base offsets (operand, big) of window w. Returns false when `skip` and the window leaves
-/// the operand; otherwise starts are clamped into [0, room].
+/// the operand (then *outside, when given, is set: window_box finds its elements inside);
+/// otherwise starts are clamped into [0, room]. With `raw` (an array of ivec_len): the starts
+/// as given, stored there, never clamped nor skipped.
 template <class Idx>
-bool window_bases(const Plan& p, const Idx* idx, I64 w, bool skip, I64& op_base, I64& big_base) {
+bool window_bases(const Plan& p, const Idx* idx, I64 w, bool skip, I64& op_base, I64& big_base,
+                  bool* outside = nullptr, I64* raw = nullptr) {
   I64 io = p.idx_offset, bo = p.big_offset, oo = p.op_offset;
   I64 rest = w;
   // Batch coordinates are needed again for batching dims: decompose once into a small buffer.
@@ -158,8 +178,13 @@ bool window_bases(const Plan& p, const Idx* idx, I64 w, bool skip, I64& op_base,
     const I64 d = p.ivec_dims[static_cast<std::size_t>(j)];
     const I64 room = p.room[static_cast<std::size_t>(d)];
     I64 s = static_cast<I64>(idx[io + j * p.ivec_stride]);
-    if (s < 0 || s > room) {
-      if (skip) return false;
+    if (raw) {
+      raw[j] = s;
+    } else if (s < 0 || s > room) {
+      if (skip) {
+        if (outside) *outside = true;
+        return false;
+      }
       s = s < 0 ? 0 : room;
     }
     oo += s * p.op_strides[static_cast<std::size_t>(d)];
@@ -168,6 +193,50 @@ bool window_bases(const Plan& p, const Idx* idx, I64 w, bool skip, I64& op_base,
   op_base = oo;
   big_base = bo;
   return true;
+}
+
+/// Scatter's skip mode (StableHLO: each update element whose operand index lies outside is
+/// dropped, not the whole window): calls f(op_offset, big_offset) for the elements of window w
+/// inside the operand, in the window's index order.
+template <class Idx, class F> void window_box(const Plan& p, const Idx* idx, I64 w, F&& f) {
+  std::vector<I64> starts(static_cast<std::size_t>(p.ivec_len));
+  I64 ob = 0, bb = 0;
+  window_bases(p, idx, w, /*skip=*/false, ob, bb, nullptr, starts.data());
+  // Per uncoalesced window dim the coordinates [lo, hi) inside the operand; index dims without
+  // a window axis (extent 1) must hold their start inside.
+  const std::size_t nd = p.win_dims.size();
+  std::vector<I64> lo(nd, 0), hi(nd), c(nd);
+  for (std::size_t k = 0; k < nd; ++k) hi[k] = p.win_dims[k].extent;
+  for (I64 j = 0; j < p.ivec_len; ++j) {
+    const I64 d = p.ivec_dims[static_cast<std::size_t>(j)], s = starts[static_cast<std::size_t>(j)];
+    const I64 n = p.op_shape[static_cast<std::size_t>(d)];
+    bool windowed = false;
+    for (std::size_t k = 0; k < nd; ++k)
+      if (p.win_dims[k].dim == d) {
+        windowed = true;
+        lo[k] = std::max(lo[k], -s);  // s + c >= 0
+        hi[k] = std::min(hi[k], n - s);  // s + c < n
+      }
+    if (!windowed && (s < 0 || s >= n)) return;
+  }
+  for (std::size_t k = 0; k < nd; ++k) {
+    if (lo[k] >= hi[k]) return;
+    c[k] = lo[k];
+  }
+  while (true) {
+    I64 o = ob, b = bb;
+    for (std::size_t k = 0; k < nd; ++k) {
+      o += c[k] * p.win_dims[k].op_stride;
+      b += c[k] * p.win_dims[k].big_stride;
+    }
+    f(o, b);
+    std::size_t k = 0;
+    for (; k < nd; ++k) {
+      if (++c[k] < hi[k]) break;
+      c[k] = lo[k];
+    }
+    if (k == nd) return;
+  }
 }
 
 /// Offsets of row `row` of a window relative to its bases (outer window axes decomposed).
@@ -296,10 +365,20 @@ void scatter_typed(const TensorView& out, const TensorView& indices, const Tenso
     }
   };
 
-  if (total < kParallelThreshold || max_threads() == 1) {
+  // Skip mode with a window partly outside the operand: everything serially, in window order,
+  // the partial windows element by element (window_box).
+  bool outside = false;
+  if (skip)
+    for (I64 w = 0; w < p.n_windows && !outside; ++w) {
+      I64 ob, ub;
+      window_bases(p, idx, w, skip, ob, ub, &outside);
+    }
+  if (total < kParallelThreshold || max_threads() == 1 || outside) {
     for (I64 w = 0; w < p.n_windows; ++w) {
       I64 ob, ub;
-      if (window_bases(p, idx, w, skip, ob, ub)) apply_rows(ob, ub, 0, p.win_rows, 0, 0, false);
+      bool out_w = false;
+      if (window_bases(p, idx, w, skip, ob, ub, &out_w)) apply_rows(ob, ub, 0, p.win_rows, 0, 0, false);
+      else if (out_w) window_box(p, idx, w, [&](I64 o, I64 b) { combine<C>(dst[o], src[b]); });
     }
     return;
   }

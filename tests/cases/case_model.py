@@ -541,13 +541,11 @@ def scatter(x, ind, upd, uwd, iwd, sdod, ivd, ibd=(), sibd=(), combiner="add", o
         wi = [u[p] for p in range(len(u)) if p in uwd]
         st = start_index(ind, si, ivd)
         ri = [0] * len(x.shape)
-        ok = True
         for k, d in enumerate(sdod):
             hi = x.shape[d] - extent[d]
-            ok = ok and 0 <= st[k] <= hi
-            ri[d] = min(max(st[k], 0), hi)
-        if not ok and oob == "skip":
-            continue
+            # clamp: the window start clamped into the operand; skip (StableHLO): the start as
+            # given, and the element dropped below when its index lies outside the operand.
+            ri[d] = st[k] if oob == "skip" else min(max(st[k], 0), hi)
         for d_op, d_st in zip(ibd, sibd):
             ri[d_op] += si[d_st if d_st < ivd else d_st - 1]
         nxt = 0
@@ -556,6 +554,8 @@ def scatter(x, ind, upd, uwd, iwd, sdod, ivd, ibd=(), sibd=(), combiner="add", o
                 continue
             ri[d] += wi[nxt]
             nxt += 1
+        if not all(0 <= ri[d] < x.shape[d] for d in range(len(x.shape))):
+            continue
         p, v = rm(ri, x.shape), upd.get(list(u))
         if combiner == "replace":
             out[p] = v

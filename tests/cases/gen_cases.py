@@ -677,7 +677,8 @@ def gen_indexing():
     add_scatter(f, "scatter_add_row_window", m33, A("i32", [1, 1], [1]), row, s_attrs([1], [0], [0], 1))
     add_scatter(f, "scatter_replace_column_window", m33, A("i32", [1, 1], [2]), M("f64", [[7], [8], [9]]),
                 s_attrs([0], [1], [1], 1, combiner="replace"))
-    # out-of-bounds windows: clamped into the operand by default, dropped whole with skip
+    # out-of-bounds windows: clamped into the operand by default; with skip (StableHLO) each
+    # element whose operand index lies outside is dropped, the rest of its window applied
     oob_ind, oob_upd = A("i32", [3, 1], [7, -2, 1]), V("f32", [1, 2, 4])
     add_scatter(f, "scatter_clamps_out_of_bounds_default", z5, oob_ind, oob_upd, pts)
     f.add("scatter_clamp_explicit", "scatter", [z5, oob_ind, oob_upd], s_attrs([], [0], [0], 1, oob="clamp"),
@@ -688,7 +689,15 @@ def gen_indexing():
     f.add("scatter_window_clamped", "scatter", [z5, win_ind, win_upd], s_attrs([1], [], [0], 1),
           expected=V("f32", [0, 0, 10, 21, 2]))
     f.add("scatter_window_skipped", "scatter", [z5, win_ind, win_upd], s_attrs([1], [], [0], 1, oob="skip"),
-          expected=V("f32", [0, 0, 10, 20, 0]))
+          expected=V("f32", [0, 0, 10, 20, 1]))
+    # A 2-d window hanging off two sides of the operand, with starts below 0 and beyond the end,
+    # next to one inside (model-computed: per element).
+    add_scatter(f, "scatter_window_skipped_2d_partial", iota("f64", [3, 4]), M("i32", [[-1, 2], [2, -1], [1, 1]]),
+                A("f64", [3, 2, 2], [float(i + 1) for i in range(12)]),
+                s_attrs([1, 2], [], [0, 1], 1, oob="skip"))
+    add_scatter(f, "scatter_window_skipped_2d_partial_replace", iota("f64", [3, 4]),
+                M("i32", [[-1, 3], [2, 2], [5, 0]]), A("f64", [3, 2, 2], [float(i + 1) for i in range(12)]),
+                s_attrs([1, 2], [], [0, 1], 1, combiner="replace", oob="skip"))
     add_scatter(f, "scatter_2d_points", iota("i64", [3, 4]), M("i32", [[0, 1], [2, 3], [0, 1]]), V("i64", [100, 200, 300]),
                 s_attrs([], [0, 1], [0, 1], 1))
     add_scatter(f, "scatter_implicit_index_vector", V("f64", [1, 2, 3]), V("i32", [2, 2]), V("f64", [0.5, 0.25]),

@@ -151,17 +151,21 @@ std::vector<std::int64_t> ref_scatter_targets(const RefTensor& operand, const Re
       (has(cfg.update_window_dims, static_cast<std::int64_t>(p)) ? window_index : scatter_index)
           .push_back(update_index[p]);
     const std::vector<std::int64_t> start = start_index(indices, scatter_index, ivd);
+    // clamp: the window start clamped into [0, dim - extent]; skip: the start as given, and the
+    // element dropped when its full index lies outside the operand (StableHLO's exec rule).
+    const bool skip = cfg.out_of_bounds == OutOfBounds::skip;
     Shape result_index(operand.shape.size(), 0);
-    bool in_bounds = true;
     for (std::size_t k = 0; k < cfg.scatter_dims_to_operand_dims.size(); ++k) {
       const auto d = static_cast<std::size_t>(cfg.scatter_dims_to_operand_dims[k]);
       const std::int64_t hi = operand.shape[d] - extent[d];
-      in_bounds = in_bounds && start[k] >= 0 && start[k] <= hi;
-      result_index[d] = std::clamp<std::int64_t>(start[k], 0, hi);
+      result_index[d] = skip ? start[k] : std::clamp<std::int64_t>(start[k], 0, hi);
     }
-    if (!in_bounds && cfg.out_of_bounds == OutOfBounds::skip) continue;
     add_batching(result_index, scatter_index, cfg.input_batching_dims, cfg.scatter_indices_batching_dims, ivd);
     add_window(result_index, window_index, cfg.inserted_window_dims, cfg.input_batching_dims);
+    bool in_bounds = true;
+    for (std::size_t d = 0; d < operand.shape.size(); ++d)
+      in_bounds = in_bounds && result_index[d] >= 0 && result_index[d] < operand.shape[d];
+    if (!in_bounds) continue;
     targets[static_cast<std::size_t>(j)] = operand.index(result_index);
   }
   return targets;

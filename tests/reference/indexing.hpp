@@ -12,14 +12,15 @@ namespace tenferro::test {
 RefTensor ref_gather(const RefTensor& operand, const RefTensor& indices, const GatherConfig& cfg);
 
 /// StableHLO scatter into a copy of `operand`, visiting update elements in colex order.
-/// clamp: each window start is clamped into [0, dim - window extent]; skip: a window that would
-/// leave the operand is dropped whole. add/mul wrap for integers; max/min propagate NaN.
+/// clamp: each window start is clamped into [0, dim - window extent]; skip: each update element
+/// whose operand index lies outside the operand is dropped (StableHLO). add/mul wrap for
+/// integers; max/min propagate NaN.
 /// @pre cfg is valid for the shapes, and the combiner is allowed for the dtype.
 RefTensor ref_scatter(const RefTensor& operand, const RefTensor& indices, const RefTensor& updates,
                       const ScatterConfig& cfg);
 
 /// For each update element (colex), the colex index of the operand element it combines into,
-/// or -1 when its window is skipped. The index arithmetic of ref_scatter.
+/// or -1 when it is dropped (skip). The index arithmetic of ref_scatter.
 std::vector<std::int64_t> ref_scatter_targets(const RefTensor& operand, const RefTensor& indices,
                                               const RefTensor& updates, const ScatterConfig& cfg);
 

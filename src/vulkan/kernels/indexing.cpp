@@ -62,20 +62,40 @@ Geometry make_geometry(const TensorView& operand, const TensorView& indices, con
     ++n_batch;
   }
 
-  const std::vector<Layout> co = detail::window_layouts(ol, bl, window_axes, dropped);
-  I64 win_numel = 1;
-  for (std::size_t a = 0; a < co[0].shape.size(); ++a) {
-    w.insert(w.end(), {co[0].shape[a], co[0].strides[a], co[1].strides[a]});
-    win_numel *= co[0].shape[a];
+  // Window axes: jointly coalesced; with skip one per windowed operand dim, with the
+  // index-vector slot of the dim (-1: none) and its extent for the per-element bounds check.
+  auto slot_of = [&](I64 d) {
+    for (std::size_t j = 0; j < start_map.size(); ++j)
+      if (start_map[j] == d) return static_cast<I64>(j);
+    return I64{-1};
+  };
+  I64 win_numel = 1, n_win = 0;
+  if (skip) {
+    std::size_t next = 0;
+    for (I64 d = 0; d < operand.rank(); ++d) {
+      if (contains_axis(dropped, d)) continue;
+      const auto a = static_cast<std::size_t>(window_axes[next++]);
+      const auto k = static_cast<std::size_t>(d);
+      w.insert(w.end(), {bl.shape[a], ol.strides[k], bl.strides[a], slot_of(d), ol.shape[k]});
+      win_numel *= bl.shape[a];
+      ++n_win;
+    }
+  } else {
+    const std::vector<Layout> co = detail::window_layouts(ol, bl, window_axes, dropped);
+    for (std::size_t a = 0; a < co[0].shape.size(); ++a) {
+      w.insert(w.end(), {co[0].shape[a], co[0].strides[a], co[1].strides[a], -1, 0});
+      win_numel *= co[0].shape[a];
+      ++n_win;
+    }
   }
 
   for (I64 d : start_map) {
     const auto k = static_cast<std::size_t>(d);
-    w.insert(w.end(), {ol.strides[k], ol.shape[k] - extent[k]});
+    w.insert(w.end(), {ol.strides[k], ol.shape[k] - extent[k], contains_axis(dropped, d) ? 0 : 1});
   }
 
   w[TF_IX_N_BATCH] = n_batch;
-  w[TF_IX_N_WIN] = static_cast<I64>(co[0].shape.size());
+  w[TF_IX_N_WIN] = n_win;
   w[TF_IX_IVEC_LEN] = static_cast<I64>(start_map.size());
   w[TF_IX_IVEC_STRIDE] = ivd < indices.rank() ? il.strides[static_cast<std::size_t>(ivd)] : 0;
   w[TF_IX_BIG_OFFSET] = bl.offset;
