@@ -114,9 +114,14 @@ Outcome run_case(Backend& be, const Case& c) {
       be.synchronize();
       host = download(be, out);
     }
-    if (c.expected_error)
+    if (c.expected_error) {
+      // The result's values only when small: a large one would be converted whole to be cut.
+      std::ostringstream what;
+      what << dtype_name(host.dtype()) << " " << host.shape();
       return {Status::fail, "expected error " + std::string(error_kind_name(*c.expected_error)) +
-                                ", got success: " + shorten(tensor_to_json(host))};
+                                ", got success: " +
+                                (host.numel() <= 64 ? shorten(tensor_to_json(host)) : what.str() + " result")};
+    }
     if (!c.expected) return {Status::pass, tensor_to_json(host)};
     const double rtol = c.rtol.value_or(default_rtol(c.expected->dtype()));
     if (std::optional<std::string> diff = compare_tensors(host, *c.expected, rtol)) return {Status::fail, *diff};
