@@ -31,7 +31,10 @@ T op_conj(T a) { return T(a.x, -a.y); }
 T op_sign(T a) {
   if (a.x == R(0) && a.y == R(0)) return T(0);
   if (isnan(a.x) || isnan(a.y)) return T(tf_nan(), tf_nan());
-  return a / c_abs(a);
+  const R m = max(abs(a.x), abs(a.y));
+  if (isinf(m)) return a / c_abs(a);
+  const T u = a / m;  // |u| in [1, sqrt 2]: no overflow of |z| for huge z (as the CPU)
+  return u / c_abs(u);
 }
 #endif
 
@@ -90,19 +93,40 @@ T op_min(T a, T b) { return isnan(a) ? a : (isnan(b) ? b : (b < a ? b : a)); }
 T op_mul(T a, T b) { return a * b; }
 T op_div(T a, T b) { return a / b; }
 // Exact fmod (C semantics) by long division: each step subtracts 2^k |b| with Sterbenz-exact
-// arithmetic; `x - y*trunc(x/y)` would be inexact for large quotients.
+// arithmetic; `x - y*trunc(x/y)` would be inexact for large quotients. x, y > 0, y normal
+// (frexp is undefined for subnormals).
+T rem_pos(T x, T y) {
+  if (x < y) return x;
+  int ex, ey;
+  frexp(x, ex);
+  frexp(y, ey);
+  T r = x;
+  for (int e = ex - ey; e >= 0; --e) {
+    T s = ldexp(y, e);
+    if (r >= s) r -= s;
+  }
+  return r;
+}
+#ifdef TF_F64
+#define TF_MIN_NORMAL 2.2250738585072014e-308lf
+#define TF_SUBNORMAL_SCALE 18014398509481984.0lf  // 2^54
+#else
+#define TF_MIN_NORMAL 1.17549435e-38
+#define TF_SUBNORMAL_SCALE 16777216.0  // 2^24
+#endif
 T op_rem(T a, T b) {
   if (isnan(a) || isnan(b) || isinf(a) || b == T(0)) return tf_nan();
   if (isinf(b)) return a;
   T ax = abs(a), ay = abs(b);
   if (ax < ay) return a;
-  int ex, ey;
-  frexp(ax, ex);
-  frexp(ay, ey);
-  T r = ax;
-  for (int e = ex - ey; e >= 0; --e) {
-    T s = ldexp(ay, e);
-    if (r >= s) r -= s;
+  T r;
+  if (ay < TF_MIN_NORMAL) {
+    // A subnormal divisor: first reduce by c = 2^k |b| (normal, a multiple of |b|), then the
+    // rest (below c, tiny) scaled by 2^k, which is exact, and back.
+    const T c = ay * TF_SUBNORMAL_SCALE;
+    r = rem_pos(rem_pos(ax, c) * TF_SUBNORMAL_SCALE, c) / TF_SUBNORMAL_SCALE;
+  } else {
+    r = rem_pos(ax, ay);
   }
   return a < T(0) ? -r : r;
 }

@@ -164,7 +164,15 @@ template <class T> bool run_unary(OpId op, std::span<const TensorView> in, const
       break;
     case OpId::sign:
       if constexpr (kIsComplex<T>) {
-        return go([](bool&, T a) { return a == T(0) ? T(0) : a / std::abs(a); });
+        // z / |z| through u = z / max(|re|, |im|) (|u| in [1, sqrt 2]): no overflow of |z| for
+        // huge z, no loss for subnormal z.
+        return go([](bool&, T a) {
+          if (a == T(0)) return T(0);
+          const auto m = std::max(std::abs(a.real()), std::abs(a.imag()));
+          if (!std::isfinite(m)) return T(a / std::abs(a));
+          const T u = a / m;
+          return T(u / std::abs(u));
+        });
       } else if constexpr (kIsInt<T>) {
         return go([](bool&, T a) { return static_cast<T>((a > 0) - (a < 0)); });
       } else if constexpr (kIsFloat<T>) {

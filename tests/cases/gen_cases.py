@@ -152,6 +152,16 @@ def gen_elementwise():
         f.add(f"pow_{d}_zero_base_and_exponent", "pow",
               [V(d, [0j, 0j, 0j, 0j, 2 + 1j, 0j]), V(d, [0j, 2 + 0j, -1 + 0j, 1j, 0j, 0.5 + 0j])],
               expected=V(d, [1 + 0j, 0j, cnan, cnan, 1 + 0j, 0j]))
+    # sign(z) = z / |z| where |z| overflows f32 (3e38 + 3e38i) or is subnormal.
+    h = f32(3e38)
+    f.add("sign_c32_huge_modulus", "sign", [V("c32", [complex(h, h), complex(-h, -0.0)])],
+          expected=V("c32", [complex(f32(math.sqrt(0.5)), f32(math.sqrt(0.5))), -1 + 0j]))
+    f.add("sign_c64_subnormal", "sign", [V("c64", [complex(5e-324, 5e-324), complex(0.0, -5e-324)])],
+          expected=V("c64", [complex(math.sqrt(0.5), math.sqrt(0.5)), -1j]))
+    # fmod by a subnormal divisor is exact (the long division needs normal operands: scaled).
+    ra, rb = [1.0, 2.2250738585072014e-308, 3e-310, -1e300, 5e-324], [1e-310, 1e-310, 7e-311, 3e-320, 5e-324]
+    f.add("rem_f64_subnormal_divisor", "rem", [V("f64", ra), V("f64", rb)],
+          expected=V("f64", [math.fmod(x, y) for x, y in zip(ra, rb)]))
     # (-1)^y for huge even y is 1, not an overflow of exp(y log 1).
     f.add("pow_f64_minus_one_huge_even", "pow", [V("f64", [-1.0, -1.0, -1.0]), V("f64", [1e308, -1e308, 1e30])],
           expected=V("f64", [1.0, 1.0, 1.0]))
