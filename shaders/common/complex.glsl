@@ -1,6 +1,62 @@
 // Complex helpers over vec2/dvec2 (x = re, y = im). R is the real scalar type.
 #ifdef TF_KIND_COMPLEX
-T c_mul(T a, T b) { return T(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+// IEEE helpers for the special-value paths below (C99 Annex G, as libgcc's __muldc3/__divdc3
+// that std::complex uses on the CPU). Products with 0 or inf are spelled out (c_sgnmul) rather
+// than written as 0 * v or inf * v, which the shader compiler may fold to 0 / inf.
+#ifdef TF_F64
+R c_nan() { return packDouble2x32(uvec2(0u, 0x7ff80000u)); }
+R c_inf() { return packDouble2x32(uvec2(0u, 0x7ff00000u)); }
+bool c_signbit(R v) { return (unpackDouble2x32(v).y >> 31) != 0u; }
+#else
+R c_nan() { return uintBitsToFloat(0x7fc00000u); }
+R c_inf() { return uintBitsToFloat(0x7f800000u); }
+bool c_signbit(R v) { return (floatBitsToUint(v) >> 31) != 0u; }
+#endif
+bool c_isfinite(R v) { return !isinf(v) && !isnan(v); }
+// |m| with the sign bit of s (copysign).
+R c_copysign(R m, R s) { return c_signbit(s) ? -abs(m) : abs(m); }
+// s * v for s = +-0 or +-inf (IEEE: inf * 0 and 0 * inf are NaN).
+R c_sgnmul(R s, R v) {
+  if (isnan(v)) return c_nan();
+  R m;
+  if (isinf(s)) m = v == R(0) ? c_nan() : c_inf();
+  else m = isinf(v) ? c_nan() : R(0);
+  return c_signbit(s) != c_signbit(v) ? -m : m;
+}
+
+// Annex G recovery of a product computed as NaN + NaN i (libgcc __muldc3): an infinite factor
+// times a nonzero one is infinite, even where the other parts are NaN.
+// When x + iy is infinite: its parts become +-1 / +-0 (its direction) and NaN parts of the
+// other factor u + iv become +-0; returns whether it was.
+bool c_box_inf(inout R x, inout R y, inout R u, inout R v) {
+  if (!isinf(x) && !isinf(y)) return false;
+  x = c_copysign(isinf(x) ? R(1) : R(0), x);
+  y = c_copysign(isinf(y) ? R(1) : R(0), y);
+  if (isnan(u)) u = c_copysign(R(0), u);
+  if (isnan(v)) v = c_copysign(R(0), v);
+  return true;
+}
+
+T c_mul_special(T a, T b) {
+  R x = a.x, y = a.y, u = b.x, v = b.y;
+  bool recalc = c_box_inf(x, y, u, v);
+  recalc = c_box_inf(u, v, x, y) || recalc;
+  if (!recalc && (isinf(a.x * b.x) || isinf(a.y * b.y) || isinf(a.x * b.y) || isinf(a.y * b.x))) {
+    if (isnan(x)) x = c_copysign(R(0), x);
+    if (isnan(y)) y = c_copysign(R(0), y);
+    if (isnan(u)) u = c_copysign(R(0), u);
+    if (isnan(v)) v = c_copysign(R(0), v);
+    recalc = true;
+  }
+  if (!recalc) return T(c_nan(), c_nan());
+  return T(c_sgnmul(c_inf(), x * u - y * v), c_sgnmul(c_inf(), x * v + y * u));
+}
+
+T c_mul(T a, T b) {
+  T r = T(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+  if (isnan(r.x) && isnan(r.y)) return c_mul_special(a, b);
+  return r;
+}
 
 // Smith's algorithm: avoids overflow of |b|^2 for large divisors. Divisors within a factor 4 of
 // the largest finite value are scaled by 1/4 with the numerator (exact, the quotient unchanged),
@@ -10,18 +66,38 @@ T c_mul(T a, T b) { return T(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 #else
 #define C_DIV_HUGE 4.2535295865117308e37  // 2^125
 #endif
-T c_div(T a, T b) {
+T c_div_smith(T a, T b) {
   if (max(abs(b.x), abs(b.y)) >= C_DIV_HUGE) {
     a *= R(0.25);
     b *= R(0.25);
   }
   if (abs(b.x) >= abs(b.y)) {
-    if (b.x == R(0) && b.y == R(0)) return T(a.x / b.x, a.y / b.x);  // IEEE inf/nan as 1/0
     R r = b.y / b.x, d = b.x + b.y * r;
     return T((a.x + a.y * r) / d, (a.y - a.x * r) / d);
   }
   R r = b.x / b.y, d = b.y + b.x * r;
   return T((a.x * r + a.y) / d, (a.y * r - a.x) / d);
+}
+
+// Annex G special values (libgcc __divdc3): a / 0 = copysign(inf, b.x) * a (each part as IEEE
+// 1/0, 0/0); a result computed as NaN + NaN i is recovered for infinite / finite (infinite) and
+// finite / infinite (zero).
+T c_div(T a, T b) {
+  if (b.x == R(0) && b.y == R(0)) {
+    R s = c_copysign(c_inf(), b.x);
+    return T(c_sgnmul(s, a.x), c_sgnmul(s, a.y));
+  }
+  T q = c_div_smith(a, b);
+  if (!(isnan(q.x) && isnan(q.y))) return q;
+  if ((isinf(a.x) || isinf(a.y)) && c_isfinite(b.x) && c_isfinite(b.y)) {
+    R x = c_copysign(isinf(a.x) ? R(1) : R(0), a.x), y = c_copysign(isinf(a.y) ? R(1) : R(0), a.y);
+    return T(c_sgnmul(c_inf(), x * b.x + y * b.y), c_sgnmul(c_inf(), y * b.x - x * b.y));
+  }
+  if ((isinf(b.x) || isinf(b.y)) && c_isfinite(a.x) && c_isfinite(a.y)) {
+    R u = c_copysign(isinf(b.x) ? R(1) : R(0), b.x), v = c_copysign(isinf(b.y) ? R(1) : R(0), b.y);
+    return T(c_sgnmul(R(0), a.x * u + a.y * v), c_sgnmul(R(0), a.y * u - a.x * v));
+  }
+  return q;
 }
 
 // |z| without overflow in the squares (hypot).

@@ -44,10 +44,14 @@ void cm_sinhcosh(R y, out R sh, out R ch) {
     R h = m_exp(R(0.5) * a);
     sh = ch = (R(0.5) * h) * h;
   }
-  if (y < R(0)) sh = -sh;
+  if (cm_signbit(y)) sh = -sh;  // sinh(-0) = -0
 }
 
 T cm_exp(T z) {
+  // Annex G (glibc cexp): exp(+inf + i y) = +inf + NaN i, exp(-inf + i y) = +0 +- 0i (sign of
+  // y) for y infinite or NaN. Other non-finite arguments come out right below.
+  if (isinf(z.x) && !c_isfinite(z.y))
+    return z.x > R(0) ? T(cm_inf(), cm_nan()) : T(R(0), c_copysign(R(0), z.y));
   if (z.y == R(0)) return T(m_exp(z.x), z.y);
   R s, c;
   m_sincos(z.y, s, c);
@@ -61,6 +65,9 @@ T cm_exp(T z) {
 
 // log|z| accurately also near |z| = 1: log1p(x^2 + y^2 - 1) / 2 with exact squares.
 R cm_log_abs(R x, R y) {
+  // Annex G: |z| = +inf when a part is infinite, even if the other is NaN; otherwise NaN in,
+  // NaN out (GLSL max/min may drop a NaN operand, so this is decided first).
+  if (isnan(x) || isnan(y)) return (isinf(x) || isinf(y)) ? cm_inf() : cm_nan();
   R ax = abs(x), ay = abs(y);
   R mx = max(ax, ay);
   if (mx >= R(0.5) && mx <= R(2)) {
@@ -78,14 +85,48 @@ R cm_log_abs(R x, R y) {
 
 T cm_log(T z) { return T(cm_log_abs(z.x, z.y), m_atan2(z.y, z.x)); }
 
+// Special values of sin(x + iy) for non-finite x or y (C99 Annex G, as glibc csin).
+T cm_sin_special(R x, R y) {
+  if (c_isfinite(y)) return T(cm_nan(), y == R(0) ? y : cm_nan());  // x = +-inf or NaN
+  if (isinf(y)) {
+    if (x == R(0)) return T(x, y);
+    if (c_isfinite(x)) {
+      R s, c;
+      m_sincos(x, s, c);
+      return T(c_copysign(cm_inf(), s), c_signbit(c) != c_signbit(y) ? -cm_inf() : cm_inf());
+    }
+    return T(cm_nan(), cm_inf());  // x = +-inf or NaN
+  }
+  return T(x == R(0) ? x : cm_nan(), cm_nan());  // y = NaN
+}
+
 T cm_sin(T z) {
+  if (!c_isfinite(z.x) || !c_isfinite(z.y)) return cm_sin_special(z.x, z.y);
   R s, c, sh, ch;
   m_sincos(z.x, s, c);
   cm_sinhcosh(z.y, sh, ch);
   return T(s * ch, c * sh);
 }
 
+// Special values of cos(x + iy) = cosh(u + iv), u = -y, v = x, for non-finite x or y (C99
+// Annex G, as glibc ccos/ccosh).
+T cm_cos_special(R x, R y) {
+  R u = -y, v = x;
+  if (c_isfinite(u)) return T(cm_nan(), u == R(0) ? R(0) : cm_nan());  // v = +-inf or NaN
+  if (isinf(u)) {
+    if (v == R(0)) return T(cm_inf(), c_signbit(u) != c_signbit(v) ? -R(0) : R(0));
+    if (c_isfinite(v)) {
+      R s, c;
+      m_sincos(v, s, c);
+      return T(c_copysign(cm_inf(), c), c_signbit(s) != c_signbit(u) ? -cm_inf() : cm_inf());
+    }
+    return T(cm_inf(), cm_nan());  // v = +-inf or NaN
+  }
+  return T(cm_nan(), v == R(0) ? v : cm_nan());  // u = NaN
+}
+
 T cm_cos(T z) {
+  if (!c_isfinite(z.x) || !c_isfinite(z.y)) return cm_cos_special(z.x, z.y);
   R s, c, sh, ch;
   m_sincos(z.x, s, c);
   cm_sinhcosh(z.y, sh, ch);
@@ -96,9 +137,22 @@ T cm_cos(T z) {
 // tanh z = (b rho s + i t) / (1 + b s^2); for large |x| the exponentially small imaginary part.
 T cm_tanh(T z) {
   R x = z.x, y = z.y;
-  if (isnan(x)) return T(x, y == R(0) ? y : x);
-  if (isinf(x)) return T(x > R(0) ? R(1) : R(-1), (isinf(y) || isnan(y)) ? R(0) : y * R(0));
-  if (isinf(y) || isnan(y)) return T(cm_nan(), cm_nan());
+  // Special values as glibc ctanh (C99 Annex G): tanh(+-inf + iy) = +-1 + 0i with the zero's sign
+  // that of sin(2y) for finite |y| > 1, else of y; tanh(NaN + 0i) = NaN + 0i; tanh(+-0 + iy) =
+  // +-0 + NaN i for y infinite or NaN; NaN + NaN i otherwise.
+  if (!c_isfinite(x) || !c_isfinite(y)) {
+    if (isinf(x)) {
+      R im = c_copysign(R(0), y);
+      if (c_isfinite(y) && abs(y) > R(1)) {
+        R s, c;
+        m_sincos(y, s, c);
+        im = c_signbit(s) != c_signbit(c) ? -R(0) : R(0);
+      }
+      return T(x > R(0) ? R(1) : R(-1), im);
+    }
+    if (y == R(0)) return z;
+    return T(x == R(0) ? x : cm_nan(), cm_nan());
+  }
   R s, c;
   m_sincos(y, s, c);
   if (abs(x) >= CM_SINH_SERIES_MAX) {
@@ -118,13 +172,18 @@ T cm_tanh(T z) {
 // Principal sqrt: t = sqrt((|x| + |z|) / 2), then (t, y / 2t) or (|y| / 2t, +-t), scaled so
 // that neither |x| + |z| overflows nor subnormals lose bits.
 T cm_sqrt(T z) {
-  if (z.x == R(0) && z.y == R(0)) return T(R(0), z.y);
-  if (isinf(z.y)) return T(cm_inf(), z.y);
-  if (isnan(z.x) || isnan(z.y)) return T(cm_nan(), cm_nan());
-  if (isinf(z.x)) {
-    if (z.x > R(0)) return T(z.x, z.y * R(0));
-    return T(R(0), cm_signbit(z.y) ? -cm_inf() : cm_inf());
+  // Special values as glibc csqrt (C99 Annex G): sqrt(x +- inf i) = +inf +- inf i for every x,
+  // NaN included; sqrt(+inf + iy) = +inf + 0i (NaN i for y NaN); sqrt(-inf + iy) = 0 + inf i
+  // (NaN + inf i for y NaN), the zero and infinity with y's sign; NaN + NaN i otherwise.
+  if (!c_isfinite(z.x) || !c_isfinite(z.y)) {
+    if (isinf(z.y)) return T(cm_inf(), z.y);
+    if (isinf(z.x)) {
+      if (z.x > R(0)) return T(z.x, isnan(z.y) ? cm_nan() : c_copysign(R(0), z.y));
+      return T(isnan(z.y) ? cm_nan() : R(0), c_copysign(cm_inf(), z.y));
+    }
+    return T(cm_nan(), cm_nan());
   }
+  if (z.x == R(0) && z.y == R(0)) return T(R(0), z.y);
   R ax = abs(z.x), ay = abs(z.y);
   R sc = R(1);
   R mx = max(ax, ay);
@@ -146,7 +205,30 @@ T cm_sqrt(T z) {
   return T(v, cm_signbit(z.y) ? -t : t);
 }
 
-T cm_rsqrt(T z) { return c_div(T(R(1), R(0)), cm_sqrt(z)); }
+// 1 / sqrt(z) with c_div's Annex G special values (as the CPU's 1 / std::sqrt): rsqrt(0) = inf +
+// NaN i, rsqrt(z) = 0 for sqrt(z) infinite.
+T cm_rsqrt(T z) {
+  T w = cm_sqrt(z);
+  if (w.x == R(0) && w.y == R(0)) return c_div(T(R(1), R(0)), w);  // inf + NaN i
+  // c_div(1 + 0i, w) (Smith) spelled out, so that the compiler cannot fold 0 - t into -t or
+  // t + 0 into t, which flips the sign of a zero part (the CPU's 1 / sqrt(1 + 0i) = 1 + 0i).
+  R a = R(1), u = w.x, v = w.y;
+  if (max(abs(u), abs(v)) >= C_DIV_HUGE) {
+    a = R(0.25);
+    u *= R(0.25);
+    v *= R(0.25);
+  }
+  T q;
+  if (abs(u) >= abs(v)) {
+    R r = v / u, d = u + v * r;
+    q = T(a / d, r == R(0) ? c_copysign(R(0), d) : -(a * r) / d);  // (0 - a r) / d
+  } else {
+    R r = u / v, d = v + u * r;
+    q = T(r == R(0) ? c_copysign(R(0), d) : (a * r) / d, -a / d);  // (a r + 0) / d, (0 r - a) / d
+  }
+  // NaN + NaN i (w infinite with an infinite or NaN part): c_div's Annex G recovery (zero).
+  return (isnan(q.x) && isnan(q.y)) ? c_div(T(R(1), R(0)), w) : q;
+}
 
 // exp(z) - 1: (expm1(x) cos y - 2 sin^2(y/2), exp(x) sin y).
 T cm_expm1(T z) {

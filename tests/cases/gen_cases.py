@@ -171,6 +171,26 @@ def gen_elementwise():
     h = f32(3e38)
     f.add("div_c32_huge_divisor", "div", [V("c32", [complex(h, h)]), V("c32", [complex(h, h)])],
           expected=V("c32", [1 + 0j]))
+    # Infinite and NaN parts (C99 Annex G, as libgcc's __muldc3/__divdc3 behind std::complex):
+    # an infinite factor times a nonzero one is infinite even where the naive formula gives NaN;
+    # nonzero / 0 is infinite, infinite / finite infinite, finite / infinite zero.
+    c = complex
+    for d in ("c32", "c64"):
+        f.add(f"mul_{d}_infinite_parts", "mul",
+              [V(d, [c(1, 0), c(INF, 0), c(0, INF), c(1, NAN), c(NAN, NAN), c(0, 0)]),
+               V(d, [c(INF, INF), c(1, NAN), c(INF, INF), c(INF, 0), c(INF, 0), c(INF, 0)])],
+              expected=V(d, [c(INF, INF), c(INF, NAN), c(-INF, INF), c(INF, NAN), c(NAN, NAN), c(NAN, NAN)]))
+        f.add(f"div_{d}_infinite_and_zero_parts", "div",
+              [V(d, [c(0, 0), c(1, 0), c(INF, INF), c(INF, INF), c(1, 0), c(0, 0), c(NAN, 1), c(INF, 0)]),
+               V(d, [c(INF, INF), c(INF, INF), c(1, 0), c(-1, 0), c(0, 0), c(0, 0), c(0, 0), c(INF, 0)])],
+              expected=V(d, [c(0, 0), c(0, -0.0), c(INF, INF), c(-INF, -INF), c(INF, NAN), c(NAN, NAN),
+                             c(NAN, INF), c(NAN, NAN)]))
+        # pow = exp(b log a) through the same special values: (inf + 0i)^1 = inf + NaN i,
+        # (inf + 0i)^-1 = 0, (2.5 - i)^(-inf + i) = exp(-inf + inf i) = 0, (-1)^(inf i) = 0.
+        f.add(f"pow_{d}_infinite_parts", "pow",
+              [V(d, [c(INF, 0), c(INF, 0), c(2.5, -1), c(0, INF), c(-1, 0), c(-INF, 1)]),
+               V(d, [c(1, 0), c(-1, 0), c(-INF, 1), c(2.5, -1), c(0, INF), c(1, NAN)])],
+              expected=V(d, [c(INF, NAN), c(0, -0.0), c(0, 0), c(INF, NAN), c(0, -0.0), c(INF, NAN)]))
     f.write()
 
 
@@ -237,6 +257,31 @@ def gen_analytic():
           expected=V("c32", [f32(cmath.log(complex(-h, h)))]))
     f.add("log1p_c32_modulus_beyond_f32", "log1p", [V("c32", [complex(h, h)])],
           expected=V("c32", [f32(cmath.log(complex(1 + h, h)))]))
+    # Infinite and NaN parts: C99 Annex G special values (glibc's csin, ccos, ctanh, cexp, clog,
+    # csqrt, as the CPU backend's std::complex; rsqrt = 1 / sqrt with __divdc3's values; log1p =
+    # log|1 + z| + i atan2(y, 1 + x) as src/cpu/elementwise.cpp). Hand-checked.
+    c, n, i = complex, NAN, INF
+    special = {
+        "sin": ([c(0, i), c(-0.0, i), c(0, n), c(i, 0), c(i, i), c(n, 0), c(n, i), c(1, i), c(-i, 1)],
+                [c(0, i), c(-0.0, i), c(0, n), c(n, 0), c(n, i), c(n, 0), c(n, i), c(i, i), c(n, n)]),
+        "cos": ([c(0, i), c(0, n), c(i, 0), c(i, i), c(n, 0), c(n, i), c(1, i), c(-i, 1)],
+                [c(i, -0.0), c(n, 0), c(n, 0), c(i, n), c(n, 0), c(i, n), c(i, -i), c(n, n)]),
+        "tanh": ([c(0, i), c(-0.0, n), c(i, i), c(-i, 2), c(i, 0.5), c(n, 0), c(1, i), c(n, 1)],
+                 [c(0, n), c(-0.0, n), c(1, 0), c(-1, -0.0), c(1, 0), c(n, 0), c(n, n), c(n, n)]),
+        "exp": ([c(i, i), c(i, n), c(-i, i), c(-i, n), c(-i, -i), c(i, 0), c(n, 0), c(1, i)],
+                [c(i, n), c(i, n), c(0, 0), c(0, 0), c(0, -0.0), c(i, 0), c(n, 0), c(n, n)]),
+        "log": ([c(1, n), c(n, 1), c(i, n), c(n, i), c(0, 0), c(-i, 1)],
+                [c(n, n), c(n, n), c(i, n), c(i, n), c(-i, 0), c(i, math.pi)]),
+        "log1p": ([c(0, n), c(n, 1), c(i, n), c(n, -i), c(-1, 0)],
+                  [c(n, n), c(n, n), c(i, n), c(i, n), c(-i, 0)]),
+        "sqrt": ([c(i, n), c(-i, n), c(1, i), c(n, i), c(-i, 1), c(i, -1), c(n, 1)],
+                 [c(i, n), c(n, i), c(i, i), c(i, i), c(0, i), c(i, -0.0), c(n, n)]),
+        "rsqrt": ([c(1, i), c(0, 0), c(i, 0), c(n, -i), c(-i, 1), c(n, 0)],
+                  [c(0, -0.0), c(i, n), c(0, 0), c(0, 0), c(0, -0.0), c(n, n)]),
+    }
+    for op, (zs, ws) in special.items():
+        for d in ("c32", "c64"):
+            f.add(f"{op}_{d}_infinite_nan_parts", op, [V(d, zs)], expected=V(d, ws))
     f.write()
 
 
