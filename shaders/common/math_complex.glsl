@@ -1,5 +1,6 @@
 // Complex analytic functions over T = vec2/dvec2 (R = float/double) built on the real library
-// (math_f32.glsl or math_f64.glsl, included first) and complex.glsl (c_mul, c_div). Contract:
+// (math_f32.glsl or math_f64.glsl, included first) and complex.glsl (c_mul, c_div, c_nan, c_inf,
+// c_signbit, c_copysign). Contract:
 // cm_exp cm_log cm_sin cm_cos cm_tanh cm_sqrt cm_rsqrt cm_expm1 cm_log1p cm_pow follow std::complex
 // for finite arguments (principal branches), within a few ulp normwise (docs/accuracy.md);
 // expm1/log1p are accurate near 0 (formulas of src/cpu/elementwise.cpp); pow as NumPy at zeros.
@@ -10,10 +11,7 @@
 #define CM_EXP_OVF 709.0lf         // above: exp split in two halves
 #define CM_BIG 1.0e300lf
 #define CM_TINY 1.0e-300lf
-R cm_nan() { return d_nan(); }
-R cm_inf() { return d_inf(); }
 R cm_pow2(int k) { return d_pow2(k); }
-bool cm_signbit(R v) { return (unpackDouble2x32(v).y >> 31) != 0u; }
 #define CM_TINY_UP 600
 #else
 #define CM_SINH_SERIES_MAX 9.0
@@ -23,10 +21,7 @@ bool cm_signbit(R v) { return (unpackDouble2x32(v).y >> 31) != 0u; }
 // hypot, sqrt and the corrected divisions have low parts ~2^-48 below their operands, which a
 // device that flushes f32 subnormals (NVIDIA) would lose (docs/accuracy.md).
 #define CM_TINY cm_pow2(-60)
-R cm_nan() { return f_nan(); }
-R cm_inf() { return f_inf(); }
 R cm_pow2(int k) { return f_pow2(k); }
-bool cm_signbit(R v) { return (floatBitsToUint(v) >> 31) != 0u; }
 #define CM_TINY_UP 60
 #endif
 
@@ -44,14 +39,14 @@ void cm_sinhcosh(R y, out R sh, out R ch) {
     R h = m_exp(R(0.5) * a);
     sh = ch = (R(0.5) * h) * h;
   }
-  if (cm_signbit(y)) sh = -sh;  // sinh(-0) = -0
+  if (c_signbit(y)) sh = -sh;  // sinh(-0) = -0
 }
 
 T cm_exp(T z) {
   // Annex G (glibc cexp): exp(+inf + i y) = +inf + NaN i, exp(-inf + i y) = +0 +- 0i (sign of
   // y) for y infinite or NaN. Other non-finite arguments come out right below.
   if (isinf(z.x) && !c_isfinite(z.y))
-    return z.x > R(0) ? T(cm_inf(), cm_nan()) : T(R(0), c_copysign(R(0), z.y));
+    return z.x > R(0) ? T(c_inf(), c_nan()) : T(R(0), c_copysign(R(0), z.y));
   if (z.y == R(0)) return T(m_exp(z.x), z.y);
   R s, c;
   m_sincos(z.y, s, c);
@@ -67,7 +62,7 @@ T cm_exp(T z) {
 R cm_log_abs(R x, R y) {
   // Annex G: |z| = +inf when a part is infinite, even if the other is NaN; otherwise NaN in,
   // NaN out (GLSL max/min may drop a NaN operand, so this is decided first).
-  if (isnan(x) || isnan(y)) return (isinf(x) || isinf(y)) ? cm_inf() : cm_nan();
+  if (isnan(x) || isnan(y)) return (isinf(x) || isinf(y)) ? c_inf() : c_nan();
   R ax = abs(x), ay = abs(y);
   R mx = max(ax, ay);
   if (mx >= R(0.5) && mx <= R(2)) {
@@ -87,17 +82,17 @@ T cm_log(T z) { return T(cm_log_abs(z.x, z.y), m_atan2(z.y, z.x)); }
 
 // Special values of sin(x + iy) for non-finite x or y (C99 Annex G, as glibc csin).
 T cm_sin_special(R x, R y) {
-  if (c_isfinite(y)) return T(cm_nan(), y == R(0) ? y : cm_nan());  // x = +-inf or NaN
+  if (c_isfinite(y)) return T(c_nan(), y == R(0) ? y : c_nan());  // x = +-inf or NaN
   if (isinf(y)) {
     if (x == R(0)) return T(x, y);
     if (c_isfinite(x)) {
       R s, c;
       m_sincos(x, s, c);
-      return T(c_copysign(cm_inf(), s), c_signbit(c) != c_signbit(y) ? -cm_inf() : cm_inf());
+      return T(c_copysign(c_inf(), s), c_signbit(c) != c_signbit(y) ? -c_inf() : c_inf());
     }
-    return T(cm_nan(), cm_inf());  // x = +-inf or NaN
+    return T(c_nan(), c_inf());  // x = +-inf or NaN
   }
-  return T(x == R(0) ? x : cm_nan(), cm_nan());  // y = NaN
+  return T(x == R(0) ? x : c_nan(), c_nan());  // y = NaN
 }
 
 T cm_sin(T z) {
@@ -112,17 +107,17 @@ T cm_sin(T z) {
 // Annex G, as glibc ccos/ccosh).
 T cm_cos_special(R x, R y) {
   R u = -y, v = x;
-  if (c_isfinite(u)) return T(cm_nan(), u == R(0) ? R(0) : cm_nan());  // v = +-inf or NaN
+  if (c_isfinite(u)) return T(c_nan(), u == R(0) ? R(0) : c_nan());  // v = +-inf or NaN
   if (isinf(u)) {
-    if (v == R(0)) return T(cm_inf(), c_signbit(u) != c_signbit(v) ? -R(0) : R(0));
+    if (v == R(0)) return T(c_inf(), c_signbit(u) != c_signbit(v) ? -R(0) : R(0));
     if (c_isfinite(v)) {
       R s, c;
       m_sincos(v, s, c);
-      return T(c_copysign(cm_inf(), c), c_signbit(s) != c_signbit(u) ? -cm_inf() : cm_inf());
+      return T(c_copysign(c_inf(), c), c_signbit(s) != c_signbit(u) ? -c_inf() : c_inf());
     }
-    return T(cm_inf(), cm_nan());  // v = +-inf or NaN
+    return T(c_inf(), c_nan());  // v = +-inf or NaN
   }
-  return T(cm_nan(), v == R(0) ? v : cm_nan());  // u = NaN
+  return T(c_nan(), v == R(0) ? v : c_nan());  // u = NaN
 }
 
 T cm_cos(T z) {
@@ -151,7 +146,7 @@ T cm_tanh(T z) {
       return T(x > R(0) ? R(1) : R(-1), im);
     }
     if (y == R(0)) return z;
-    return T(x == R(0) ? x : cm_nan(), cm_nan());
+    return T(x == R(0) ? x : c_nan(), c_nan());
   }
   R s, c;
   m_sincos(y, s, c);
@@ -176,12 +171,12 @@ T cm_sqrt(T z) {
   // NaN included; sqrt(+inf + iy) = +inf + 0i (NaN i for y NaN); sqrt(-inf + iy) = 0 + inf i
   // (NaN + inf i for y NaN), the zero and infinity with y's sign; NaN + NaN i otherwise.
   if (!c_isfinite(z.x) || !c_isfinite(z.y)) {
-    if (isinf(z.y)) return T(cm_inf(), z.y);
+    if (isinf(z.y)) return T(c_inf(), z.y);
     if (isinf(z.x)) {
-      if (z.x > R(0)) return T(z.x, isnan(z.y) ? cm_nan() : c_copysign(R(0), z.y));
-      return T(isnan(z.y) ? cm_nan() : R(0), c_copysign(cm_inf(), z.y));
+      if (z.x > R(0)) return T(z.x, isnan(z.y) ? c_nan() : c_copysign(R(0), z.y));
+      return T(isnan(z.y) ? c_nan() : R(0), c_copysign(c_inf(), z.y));
     }
-    return T(cm_nan(), cm_nan());
+    return T(c_nan(), c_nan());
   }
   if (z.x == R(0) && z.y == R(0)) return T(R(0), z.y);
   R ax = abs(z.x), ay = abs(z.y);
@@ -201,8 +196,8 @@ T cm_sqrt(T z) {
   t *= sc;
   v *= sc;
   // The sign of y, -0 included: sqrt(-4 - 0i) = -2i (the branch cut's lower side).
-  if (z.x >= R(0)) return T(t, cm_signbit(z.y) ? -v : v);
-  return T(v, cm_signbit(z.y) ? -t : t);
+  if (z.x >= R(0)) return T(t, c_signbit(z.y) ? -v : v);
+  return T(v, c_signbit(z.y) ? -t : t);
 }
 
 // 1 / sqrt(z) with c_div's Annex G special values (as the CPU's 1 / std::sqrt): rsqrt(0) = inf +
@@ -260,7 +255,7 @@ T cm_log1p(T z) {
 // a^0 = 1 for every a; 0^b = 0 for b real and positive, else NaN.
 T cm_pow(T a, T b) {
   if (b.x == R(0) && b.y == R(0)) return T(R(1), R(0));
-  if (a.x == R(0) && a.y == R(0)) return (b.y == R(0) && b.x > R(0)) ? T(R(0)) : T(cm_nan(), cm_nan());
+  if (a.x == R(0) && a.y == R(0)) return (b.y == R(0) && b.x > R(0)) ? T(R(0)) : T(c_nan(), c_nan());
   return cm_exp(c_mul(b, cm_log(a)));
 }
 

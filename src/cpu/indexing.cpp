@@ -127,13 +127,9 @@ Plan make_plan(const TensorView& operand, const TensorView& indices, const Tenso
   }
 
   p.op_shape = ol.shape;
-  {
-    std::size_t next = 0;
-    for (I64 d = 0; d < operand.rank(); ++d) {
-      if (contains_axis(dropped, d)) continue;
-      const auto a = static_cast<std::size_t>(window_axes[next++]);
-      p.win_dims.push_back({d, bl.shape[a], ol.strides[static_cast<std::size_t>(d)], bl.strides[a]});
-    }
+  for (const detail::WindowDim& w : detail::window_dims(operand.rank(), window_axes, dropped)) {
+    const auto a = static_cast<std::size_t>(w.big_axis);
+    p.win_dims.push_back({w.dim, bl.shape[a], ol.strides[static_cast<std::size_t>(w.dim)], bl.strides[a]});
   }
   const std::vector<Layout> co = detail::window_layouts(ol, bl, window_axes, dropped);
   p.win_shape = co[0].shape;
@@ -150,12 +146,12 @@ Plan make_plan(const TensorView& operand, const TensorView& indices, const Tenso
 }
 
 /// Base offsets (operand, big) of window w. Returns false when `skip` and the window leaves
-/// the operand (then *outside, when given, is set: window_box finds its elements inside);
-/// otherwise starts are clamped into [0, room]. With `raw` (an array of ivec_len): the starts
-/// as given, stored there, never clamped nor skipped.
+/// the operand (window_box then finds its elements inside); otherwise starts are clamped into
+/// [0, room]. With `raw` (an array of ivec_len): the starts as given, stored there, never
+/// clamped nor skipped.
 template <class Idx>
 bool window_bases(const Plan& p, const Idx* idx, I64 w, bool skip, I64& op_base, I64& big_base,
-                  bool* outside = nullptr, I64* raw = nullptr) {
+                  I64* raw = nullptr) {
   I64 io = p.idx_offset, bo = p.big_offset, oo = p.op_offset;
   I64 rest = w;
   // Batch coordinates are needed again for batching dims: decompose once into a small buffer.
@@ -181,10 +177,7 @@ bool window_bases(const Plan& p, const Idx* idx, I64 w, bool skip, I64& op_base,
     if (raw) {
       raw[j] = s;
     } else if (s < 0 || s > room) {
-      if (skip) {
-        if (outside) *outside = true;
-        return false;
-      }
+      if (skip) return false;
       s = s < 0 ? 0 : room;
     }
     oo += s * p.op_strides[static_cast<std::size_t>(d)];
@@ -201,7 +194,7 @@ bool window_bases(const Plan& p, const Idx* idx, I64 w, bool skip, I64& op_base,
 template <class Idx, class F> void window_box(const Plan& p, const Idx* idx, I64 w, F&& f) {
   std::vector<I64> starts(static_cast<std::size_t>(p.ivec_len));
   I64 ob = 0, bb = 0;
-  window_bases(p, idx, w, /*skip=*/false, ob, bb, nullptr, starts.data());
+  window_bases(p, idx, w, /*skip=*/false, ob, bb, starts.data());
   // Per uncoalesced window dim the coordinates [lo, hi) inside the operand; index dims without
   // a window axis (extent 1) must hold their start inside.
   const std::size_t nd = p.win_dims.size();
@@ -367,18 +360,18 @@ void scatter_typed(const TensorView& out, const TensorView& indices, const Tenso
 
   // Skip mode with a window partly outside the operand: everything serially, in window order,
   // the partial windows element by element (window_box).
+  // (window_bases returns false only for such windows.)
   bool outside = false;
   if (skip)
     for (I64 w = 0; w < p.n_windows && !outside; ++w) {
       I64 ob, ub;
-      window_bases(p, idx, w, skip, ob, ub, &outside);
+      outside = !window_bases(p, idx, w, skip, ob, ub);
     }
   if (total < kParallelThreshold || max_threads() == 1 || outside) {
     for (I64 w = 0; w < p.n_windows; ++w) {
       I64 ob, ub;
-      bool out_w = false;
-      if (window_bases(p, idx, w, skip, ob, ub, &out_w)) apply_rows(ob, ub, 0, p.win_rows, 0, 0, false);
-      else if (out_w) window_box(p, idx, w, [&](I64 o, I64 b) { combine<C>(dst[o], src[b]); });
+      if (window_bases(p, idx, w, skip, ob, ub)) apply_rows(ob, ub, 0, p.win_rows, 0, 0, false);
+      else window_box(p, idx, w, [&](I64 o, I64 b) { combine<C>(dst[o], src[b]); });
     }
     return;
   }

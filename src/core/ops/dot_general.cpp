@@ -67,14 +67,14 @@ std::optional<Chain> chain_of(const Layout& l, const Axes& axes) {
 /// The fewest stride chains of `axes` (in the given order; extent-1 axes skipped): maximal runs
 /// of consecutive axes that are one chain each. An element at combined index i (first axis
 /// fastest) lies at sum_j (i_j) * stride_j with i = i_0 + e_0 * (i_1 + e_1 * (...)). No chain
-/// for a group of extent 1; nullopt for an empty group (extent 0).
-std::optional<std::vector<Chain>> chains_of(const Layout& l, const Axes& axes) {
+/// for a group of extent 1; one of extent 0 for an empty group (no element is ever reached).
+std::vector<Chain> chains_of(const Layout& l, const Axes& axes) {
   std::vector<Chain> out;
   I next = 0;
   for (I a : axes) {
     const auto u = static_cast<std::size_t>(a);
     const I e = l.shape[u], s = l.strides[u];
-    if (e == 0) return std::nullopt;
+    if (e == 0) return {Chain{0, 1}};
     if (e == 1) continue;
     if (out.empty() || s != next) out.push_back(Chain{1, s});
     out.back().extent *= e;
@@ -91,23 +91,23 @@ void out_groups(const Layout& out, std::size_t nl, std::size_t nr, Axes (&g)[3])
   }
 }
 
-/// The chained rank-10 view of out (GemmCall), or nullopt when a group has too many chains.
-std::optional<TensorView> chained_out(const TensorView& out, std::size_t nl, std::size_t nr) {
+/// The chained rank-10 layout of an out view (GemmCall), or nullopt when a group has more
+/// chains than GemmCall takes.
+std::optional<Layout> chained_layout(const Layout& out, std::size_t nl, std::size_t nr) {
   Axes g[3];
-  out_groups(out.layout(), nl, nr, g);
+  out_groups(out, nl, nr, g);
   Layout c;
-  c.offset = out.offset();
+  c.offset = out.offset;
   const int limit[3] = {kGemmFreeChains, kGemmFreeChains, kGemmBatchChains};
   for (int i = 0; i < 3; ++i) {
-    const std::optional<std::vector<Chain>> ch = chains_of(out.layout(), g[i]);
-    if (!ch || ch->size() > static_cast<std::size_t>(limit[i])) return std::nullopt;
-    for (int j = 0; j < limit[i]; ++j) {
-      const bool have = static_cast<std::size_t>(j) < ch->size();
-      c.shape.push_back(have ? (*ch)[static_cast<std::size_t>(j)].extent : 1);
-      c.strides.push_back(have ? (*ch)[static_cast<std::size_t>(j)].stride : 0);
+    const std::vector<Chain> ch = chains_of(out, g[i]);
+    if (ch.size() > static_cast<std::size_t>(limit[i])) return std::nullopt;
+    for (std::size_t j = 0; j < static_cast<std::size_t>(limit[i]); ++j) {
+      c.shape.push_back(j < ch.size() ? ch[j].extent : 1);
+      c.strides.push_back(j < ch.size() ? ch[j].stride : 0);
     }
   }
-  return TensorView(out.storage(), out.dtype(), std::move(c));
+  return c;
 }
 
 Axes gather_axes(const Axes& axes, const std::vector<std::size_t>& order) {
@@ -423,22 +423,12 @@ std::uint64_t pack_chunk_bytes() { return g_pack_chunk_bytes.load(std::memory_or
 
 bool dot_out_in_place(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free) {
   Axes g[3];
-  for (I i = 0; i < out.rank(); ++i) {
-    const auto u = static_cast<std::size_t>(i);
-    g[u < n_lhs_free ? 0 : u < n_lhs_free + n_rhs_free ? 1 : 2].push_back(i);
-  }
+  out_groups(out, n_lhs_free, n_rhs_free, g);
   return reads_in_place(out, g[0], g[1], g[2]);
 }
 
 bool dot_out_in_chains(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free) {
-  Axes g[3];
-  out_groups(out, n_lhs_free, n_rhs_free, g);
-  const int limit[3] = {kGemmFreeChains, kGemmFreeChains, kGemmBatchChains};
-  for (int i = 0; i < 3; ++i) {
-    const std::optional<std::vector<Chain>> ch = chains_of(out, g[i]);
-    if (ch && ch->size() > static_cast<std::size_t>(limit[i])) return false;
-  }
-  return true;
+  return chained_layout(out, n_lhs_free, n_rhs_free).has_value();
 }
 
 /// The contracting pairs take the order, among config order, sorted by lhs stride and sorted by
@@ -520,10 +510,8 @@ void dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs,
   const Scalar b = coefficient(beta, p.dtype, op, "beta");
   if (out.numel() == 0) return;
 
-  // The out view's groups: [0, nl) lhs free, [nl, nl+nr) rhs free, the rest batch.
-  const I nl = static_cast<I>(p.lhs_free.size()), nr = static_cast<I>(p.rhs_free.size());
   Axes og[3];
-  for (I i = 0; i < out.rank(); ++i) og[i < nl ? 0 : i < nl + nr ? 1 : 2].push_back(i);
+  out_groups(out.layout(), p.lhs_free.size(), p.rhs_free.size(), og);
   std::optional<Chain> ch[3];
   bool in_place = true;
   for (int i = 0; i < 3; ++i) in_place &= (ch[i] = chain_of(out.layout(), og[i])).has_value();
@@ -536,8 +524,8 @@ void dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs,
   // Groups in a few stride chains each: a chained C (GemmCall) on backends that write it (a
   // permuted einsum result or intermediate, e.g. str_nw_mera_open_26's last product).
   if (be.gemm_writes_chains()) {
-    if (const std::optional<TensorView> c10 = chained_out(out, p.lhs_free.size(), p.rhs_free.size())) {
-      run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, *c10);
+    if (std::optional<Layout> c10 = chained_layout(out.layout(), p.lhs_free.size(), p.rhs_free.size())) {
+      run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, TensorView(out.storage(), p.dtype, std::move(*c10)));
       return;
     }
   }

@@ -71,12 +71,9 @@ Geometry make_geometry(const TensorView& operand, const TensorView& indices, con
   };
   I64 win_numel = 1, n_win = 0;
   if (skip) {
-    std::size_t next = 0;
-    for (I64 d = 0; d < operand.rank(); ++d) {
-      if (contains_axis(dropped, d)) continue;
-      const auto a = static_cast<std::size_t>(window_axes[next++]);
-      const auto k = static_cast<std::size_t>(d);
-      w.insert(w.end(), {bl.shape[a], ol.strides[k], bl.strides[a], slot_of(d), ol.shape[k]});
+    for (const detail::WindowDim& wd : detail::window_dims(operand.rank(), window_axes, dropped)) {
+      const auto a = static_cast<std::size_t>(wd.big_axis), k = static_cast<std::size_t>(wd.dim);
+      w.insert(w.end(), {bl.shape[a], ol.strides[k], bl.strides[a], slot_of(wd.dim), ol.shape[k]});
       win_numel *= bl.shape[a];
       ++n_win;
     }
