@@ -97,6 +97,7 @@ const bool PAIR = (SCHED & TFG_SCHED_PAIR) != 0u;
 // A chained C (gemm_chains.glsl): element stores through each group's chains. Off in the
 // pipelines of outputs whose groups are one chain each, whose code it leaves as it was.
 const bool CHAINS = (SCHED & TFG_SCHED_CHAINS) != 0u;
+const bool CHAINS_WIDE = (SCHED & TFG_SCHED_CHAINS_WIDE) != 0u;
 // Runtime flags (uniform branches).
 #define CONJ_A ((p.flags & TFG_CONJ_A) != 0u)
 #define CONJ_B ((p.flags & TFG_CONJ_B) != 0u)
@@ -141,6 +142,8 @@ const bool WARP_MAP = ((((CFG / TFG_OPT_WARP) & 1u) ^ 1u) | (RM % WR) | (RN % WC
 
 shared W As[NBUF * A_SIZE];
 shared W Bs[NBUF * B_SIZE];
+// CHAINS: the element offsets of the tile's BM rows and BN columns (one element elsewhere).
+shared int64_t chain_offs[CHAINS ? BM + BN : 1u];
 
 layout(buffer_reference, std430, buffer_reference_align = ES) readonly buffer ERef { T v; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer WRef { W v; };
@@ -548,24 +551,32 @@ void main() {
         }
       }
       // Epilogue: C = alpha * acc (+ beta * C).
-      if (CHAINS) {  // element stores; the offsets of the thread's columns once per tile
-        int64_t coff[TN];
-        [[unroll]] for (uint j = 0u; j < TN; ++j)
-          coff[j] = chain_offset(D, min(n0 + i64(((j / VW) * RN + ty) * VW + j % VW), N - 1), scn, 22u);
+      if (CHAINS) {
+        // Element stores through the chains: the workgroup first tabulates the offsets of the
+        // tile's rows and columns in shared memory (a rolled loop; the unrolled stores below add
+        // two table entries, no division). On the H200 the chained pipelines still ran 5-30x
+        // slower than with a compact C (twelfth session, docs/gemm.md): off by default.
+        barrier();  // K = 0 tiles skip the slice loop's barriers: the previous tile's reads
+        for (uint i = gl_LocalInvocationID.x; i < BM + BN; i += NT)
+          chain_offs[i] = i < BM ? chain_offset(D, min(m0 + i64(i), M - 1), scm, 16u)
+                                 : chain_offset(D, min(n0 + i64(i - BM), N - 1), scn, 22u);
+        barrier();
         [[unroll]] for (uint g = 0u; g < TM / VW; ++g) {
           [[unroll]] for (uint e = 0u; e < VW; ++e) {
-            const int64_t m = m0 + i64((g * RM + tx) * VW + e);
-            if (m >= M) continue;
-            const uint64_t row = addr_of(cbase, chain_offset(D, m, scm, 16u));
+            const uint ml = (g * RM + tx) * VW + e;
+            if (m0 + i64(ml) >= M) continue;
+            const uint64_t row = addr_of(cbase, chain_offs[ml]);
             [[unroll]] for (uint j = 0u; j < TN; ++j) {
-              if (n0 + i64(((j / VW) * RN + ty) * VW + j % VW) >= N) continue;
-              const uint64_t at = addr_of(row, coff[j]);
+              const uint nl = ((j / VW) * RN + ty) * VW + j % VW;
+              if (n0 + i64(nl) >= N) continue;
+              const uint64_t at = addr_of(row, chain_offs[BM + nl]);
               T v = mul(alpha, acc[(g * VW + e) * TN + j]);
               if (READ_C) v += mul(beta, OERef(at).v);
               OERef(at).v = v;
             }
           }
         }
+        barrier();  // every thread's table reads before the next tile's stores to shared memory
         continue;
       }
       [[unroll]] for (uint g = 0u; g < TM / VW; ++g) {

@@ -59,9 +59,11 @@ using tfg_u32 = std::uint32_t;
 #define TFG_SCHED_LEAN 8u      // with INTERIOR: one address per operand in that loop (uniform slot steps)
 #define TFG_SCHED_PAIR 16u     // with WARP: lane pairs share A rows (n, n^1) and B columns (n, n^2)
 #define TFG_SCHED_CHAINS 32u   // a chained C (words 16-29; element stores)
+#define TFG_SCHED_CHAINS_WIDE 64u  // with CHAINS: a group of 2^31 elements or more (64-bit divisions)
 // gemm_small.comp's specialization constant 1: bit 0 64-bit indices, bit 1 four rows per
 // invocation, and
 #define TFG_SMALL_CHAINS 4u    // a chained C
+#define TFG_SMALL_CHAINS_WIDE 8u  // with CHAINS: a group of 2^31 elements or more
 // Runtime flags (GemmParams::flags; a separate word, the values overlap TFG_OPT_* on purpose).
 #define TFG_CONJ_A 0x1000000
 #define TFG_CONJ_B 0x2000000

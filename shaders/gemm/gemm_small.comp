@@ -40,6 +40,7 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint CFG = 0u;
 const uint IDX64 = CFG & 1u;
 const bool CHAINS = (CFG & TFG_SMALL_CHAINS) != 0u;
+const bool CHAINS_WIDE = (CFG & TFG_SMALL_CHAINS_WIDE) != 0u;
 const uint LRM = 2u * ((CFG >> 1) & 1u);  // log2 RM
 const uint RM = 1u << LRM;
 layout(push_constant) uniform Push { GemmParams p; };

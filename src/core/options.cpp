@@ -23,12 +23,12 @@ const Options& options() {
     if (const char* t = std::getenv("TENFERRO_VK_GEMM_TILE")) r.vk_gemm_tile = t;
     r.vk_gemm_waves = env_u64("TENFERRO_VK_GEMM_WAVES", 1) != 0;
     r.vk_gemm_pair = env_u64("TENFERRO_VK_GEMM_PAIR", 1) != 0;
-    r.vk_gemm_chains = env_u64("TENFERRO_VK_GEMM_CHAINS", 1) != 0;
+    r.vk_gemm_chains = env_u64("TENFERRO_VK_GEMM_CHAINS", 0) != 0;
+    r.vk_gemm_chains_wide = env_u64("TENFERRO_VK_GEMM_CHAINS", 0) == 2;
     r.vk_permute_tiles = env_u64("TENFERRO_VK_PERMUTE_TILES", 1) != 0;
     r.vk_spin_us = static_cast<std::uint32_t>(env_u64("TENFERRO_VK_SPIN_US", r.vk_spin_us));
     r.vk_pipeline_stats = env_u64("TENFERRO_VK_PIPELINE_STATS", 0) != 0;
     r.einsum_interleave = env_u64("TENFERRO_EINSUM_INTERLEAVE", 1) != 0;
-    r.einsum_split_unit = env_u64("TENFERRO_EINSUM_SPLIT_UNIT", 0) != 0;
     const std::uint64_t early = env_u64("TENFERRO_VK_EARLY_COMMANDS", r.vk_early_commands);
     r.vk_early_commands = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, early));
     return r;

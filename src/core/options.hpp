@@ -28,10 +28,14 @@ struct Options {
   // instead of the paired warp map (gemm option y, src/vulkan/kernels/gemm.cpp). Comparison
   // runs only; default on.
   bool vk_gemm_pair = true;
-  // TENFERRO_VK_GEMM_CHAINS=0: outputs whose groups are several stride chains go through a
-  // compact temp and a copy instead of the GEMM writing them in place (a chained GemmCall::c,
-  // Backend::gemm_writes_chains). Comparison runs only; default on.
-  bool vk_gemm_chains = true;
+  // TENFERRO_VK_GEMM_CHAINS=1: outputs whose groups are several stride chains are written by
+  // the GEMM in place (a chained GemmCall::c, Backend::gemm_writes_chains) instead of through a
+  // compact temp and a copy. Off by default: on the H200 it made str_nw_mera_open_26,
+  // str_nw_mera_closed_120 and gm_queen5_5_3.wcsp 2.8-5x slower (bench/RESULTS.md, twelfth
+  // session). =2: on, with the 64-bit index arithmetic of groups of 2^31 elements or more for
+  // every chained C (vk_gemm_chains_wide; the tests' way to reach that path).
+  bool vk_gemm_chains = false;
+  bool vk_gemm_chains_wide = false;
   // TENFERRO_VK_PERMUTE_TILES=0: strided copies of rank >= 2 take the generic strided kernel
   // instead of the tiled permute kernel (comparison runs only; default on).
   bool vk_permute_tiles = true;
@@ -46,11 +50,6 @@ struct Options {
   // taking independent steps back to back (core/einsum/execute.cpp, interleave). Comparison
   // runs only; default on.
   bool einsum_interleave = true;
-  // TENFERRO_EINSUM_SPLIT_UNIT=1: an operand read as a batched GEMM around its contracted labels
-  // ([F1][C][F2], core/einsum/execute.cpp split_free) keeps the run with its smallest stride
-  // as M (the batch then never is its unit-stride axis) instead of the larger run. An
-  // experiment awaiting a GPU A/B (eleventh session); default off.
-  bool einsum_split_unit = false;
   // TENFERRO_VK_EARLY_COMMANDS: commands of the first early submission after a session begins
   // or a synchronize (vk::Recorder's early threshold, doubling after each early submission).
   // Default 8 (H200, eighth session, einsum f64 in alternating calls: lm_batch_likelihood_

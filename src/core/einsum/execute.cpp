@@ -711,11 +711,7 @@ bool Planner::split_free(const StepInfo& si, int& sa, int& sb, StepInfo& out) {
       for (int l : g) p *= extent(l);
       return p;
     };
-    // M: the larger run. With TENFERRO_EINSUM_SPLIT_UNIT=1 (options.hpp, an experiment) the
-    // run holding the operand's smallest stride (its unit stride for a compact tensor), so
-    // that the batch is not the unit-stride axis, unless it would leave M under 8.
-    const bool first_is_m = options().einsum_split_unit ? prod(runs[0].second) >= 8
-                                                        : prod(runs[0].second) >= prod(runs[2].second);
+    const bool first_is_m = prod(runs[0].second) >= prod(runs[2].second);
     Labels m = first_is_m ? runs[0].second : runs[2].second;
     Labels batch = first_is_m ? runs[2].second : runs[0].second;
     if (prod(m) < 8) continue;

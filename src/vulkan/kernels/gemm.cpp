@@ -363,6 +363,31 @@ GemmConfig choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps, bo
   return gemm_default_config(d, M, N, K, B, caps);
 }
 
+/// t for a chained C: the slice loop rolled (roll 1, register double buffering off) when t
+/// unrolls it, and room for the chain table (gemm.comp's chain_offs: the tile's BM + BN element
+/// offsets, 64-bit, in shared memory besides the operand tiles; BK halves until it fits). The
+/// chained epilogue on the unrolled f64 tiles of 255 registers took NVIDIA's compiler over 30 s
+/// per pipeline (H200, twelfth session: str_nw_mera_open_26 and gm_queen5_5_3.wcsp never ran).
+GemmConfig chained_config(GemmConfig t, DType d, const DeviceCaps& caps) {
+  if (t.roll == 0) {
+    GemmConfig r = t;
+    r.roll = 1;
+    r.opts &= ~static_cast<std::uint32_t>(TFG_OPT_REGDB);
+    if (gemm_config_valid(d, r, caps)) t = r;
+  }
+  auto fits = [&](const GemmConfig& c) {
+    return gemm_config_valid(d, c, caps) &&
+           gemm_shared_bytes(c, d) + 8u * static_cast<std::uint64_t>(c.bm + c.bn) <= caps.max_shared_memory;
+  };
+  while (!fits(t) && t.bk > gemm_words_of(d)) {
+    t.bk /= 2;
+    t.roll = std::min(t.roll, t.bk);
+  }
+  TENFERRO_CHECK(fits(t), unsupported, "dot_general", "out",
+                 "[vulkan] no gemm tile with a chained out fits this device's shared memory");
+  return t;
+}
+
 /// True when stepping `stride` elements of `es` bytes keeps 16-byte alignment (or the axis
 /// has one element).
 bool aligned16(I stride, I extent, std::size_t es) {
@@ -678,10 +703,11 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const std::size_t es = dtype_size(d);
   const DeviceCaps& caps = be.device().caps();
   bool forced = false;
-  const GemmConfig t = choose_config(d, M, N, K, B, caps, forced);
+  GemmConfig t = choose_config(d, M, N, K, B, caps, forced);
   const int vw = gemm_words_of(d);
   const bool wide_rows = forced ? t.small : short_columns(M, N, K, B);  // gemm_small with four rows
   const bool small = wide_rows || (!forced && small_product(M, N, K));
+  if (chained && !small) t = chained_config(t, d, caps);
   const I splits = small ? 1 : gemm_splits(t, d, M, N, K, B);
 
   const I sam = a.strides()[0], sak = a.strides()[1], sab = a.strides()[2];
@@ -701,6 +727,10 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
     cw[12] = e[8];
     cw[13] = st[9];
   }
+  // A chained C's index arithmetic is 32-bit unless a group reaches 2^31 elements (the shaders'
+  // CHAINS_WIDE; Options::vk_gemm_chains_wide forces it).
+  const bool wide_chains = chained && (std::max({M, N, B}) > I{0x7fffffff} || options().vk_gemm_chains_wide);
+  const std::uint32_t chain_sched = chained ? TFG_SCHED_CHAINS | (wide_chains ? TFG_SCHED_CHAINS_WIDE : 0u) : 0u;
   const bool read_c = !is_zero_in(call.beta, d);
   const bool have_ab = K > 0;
 
@@ -764,11 +794,12 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
       constexpr std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
       const auto gxs = static_cast<std::uint32_t>(std::min<I>((total + local - 1) / local, caps.max_group_count_x));
       const std::uint32_t spec =
-          (total >= kSmallIdx32Limit ? 1u : 0u) | (rows > 1 ? 2u : 0u) | (chained ? TFG_SMALL_CHAINS : 0u);
+          (total >= kSmallIdx32Limit ? 1u : 0u) | (rows > 1 ? 2u : 0u) | (chained ? TFG_SMALL_CHAINS : 0u) |
+          (wide_chains ? TFG_SMALL_CHAINS_WIDE : 0u);
       dispatch(be, "gemm_small_" + std::string(dtype_name(d)), spec, local, p, dims, reads, writes, bytes, gxs, 1, 1);
     } else {
       dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1,
-               sched | (chained ? TFG_SCHED_CHAINS : 0u));
+               sched | chain_sched);
     }
     const std::uint64_t value = be.recorder().open_value();
     if (have_ab) {
@@ -817,7 +848,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   dispatch(be, variant, cfg, threads, p, dims1, reads, scratch_range, bytes + scratch_bytes, gx, gy,
            static_cast<std::uint32_t>(splits), sched);
   dispatch(be, variant, tile_bits(rt) | TFG_OPT_REDUCE, kReduceThreads, q, dims2, reads2, writes2, bytes2, gx2, 1, 1,
-           chained ? TFG_SCHED_CHAINS : 0u);
+           chain_sched);
   const std::uint64_t value = be.recorder().open_value();
   VulkanBackend::storage_of(a).last_use = value;
   VulkanBackend::storage_of(b).last_use = value;

@@ -1,6 +1,7 @@
 #include "vulkan/runtime/pipelines.hpp"
 
 #include "shaders/common/params.h"
+#include <chrono>
 #include <cstdio>
 
 #include "vulkan/runtime/shaders.hpp"
@@ -11,7 +12,8 @@ namespace tenferro::vk {
 namespace {
 // Prints the driver's statistics of every executable of `p` (Options::vk_pipeline_stats) as
 // one line: "pipeline <variant> op=<op> local=<n> aux=<aux> [<executable>] <name>=<value> ...".
-void print_stats(VkDevice dev, VkPipeline p, std::string_view variant, int op, std::uint32_t local, std::uint32_t aux) {
+void print_stats(VkDevice dev, VkPipeline p, std::string_view variant, int op, std::uint32_t local, std::uint32_t aux,
+                 double compile_ms) {
   auto props_fn = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
       vkGetDeviceProcAddr(dev, "vkGetPipelineExecutablePropertiesKHR"));
   auto stats_fn = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
@@ -37,7 +39,8 @@ void print_stats(VkDevice dev, VkPipeline p, std::string_view variant, int op, s
     const auto st = enumerate(
         stats_fn, &ei, vk_struct<VkPipelineExecutableStatisticKHR>(VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
     std::string line = "pipeline " + std::string(variant) + " op=" + std::to_string(op) +
-                       " local=" + std::to_string(local) + " aux=" + std::to_string(aux) + " [" + props[e].name + "]";
+                       " local=" + std::to_string(local) + " aux=" + std::to_string(aux) +
+                       " compile_ms=" + std::to_string(compile_ms) + " [" + props[e].name + "]";
     for (const auto& s : st) {
       line += " ";
       for (const char* c = s.name; *c; ++c) line += *c == ' ' ? '_' : *c;
@@ -117,8 +120,12 @@ VkPipeline Pipelines::get(std::string_view variant, int op, std::uint32_t local_
   ci.layout = layout_.get();
   if (device_.pipeline_stats()) ci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline p = VK_NULL_HANDLE;
+  if (device_.pipeline_stats())  // a line before the compile too: a compile that never ends shows
+    std::fprintf(stderr, "compiling %s op=%d local=%u aux=%u\n", std::string(variant).c_str(), op, local_size, aux);
+  const auto t0 = std::chrono::steady_clock::now();
   TENFERRO_VK_CHECK(vkCreateComputePipelines(device_.get(), cache_.get(), 1, &ci, nullptr, &p));
-  if (device_.pipeline_stats()) print_stats(device_.get(), p, variant, op, local_size, aux);
+  const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - t0;
+  if (device_.pipeline_stats()) print_stats(device_.get(), p, variant, op, local_size, aux, took.count());
   if (it == pipelines_.end()) it = pipelines_.emplace(std::string(variant), std::vector<Entry>{}).first;
   it->second.push_back(Entry{op, local_size, aux, Unique<VkPipeline>(device_.get(), p, vkDestroyPipeline)});
   ++count_;
