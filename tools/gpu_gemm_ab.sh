@@ -9,7 +9,7 @@
 set -u
 . tools/gpu_env.sh
 V="new"
-for f in "$B"/*_bench_vk_gemm; do [ -f "$f" ] && V="$(basename "$f" _bench_vk_gemm) $V"; done
+for f in "$B"/*_bench_vk_gemm; do [ -f "$f" ] && [ "$f" != "$B/tenferro_bench_vk_gemm" ] && V="$(basename "$f" _bench_vk_gemm) $V"; done
 bin() { [ "$1" = new ] && echo "$B/tenferro_bench_vk_gemm" || echo "$B/$1_bench_vk_gemm"; }
 large="f32_4096 f32_8192 f64_4096 c32_4096 c64_2048 f64_batched"
 small="f64_lm_tiny f64_lm_k11 f64_chain f64_128 f32_128 f64_512"
