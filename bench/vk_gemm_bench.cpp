@@ -10,6 +10,11 @@
 // other shape as dtype:MxNxK[xB] (e.g. f64:12x144x12).
 // TENFERRO_VK_GEMM_TILE="bm,bn,bk,tm,tn[,opts[,split]]" overrides the kernel's configuration
 // (src/vulkan/kernels/gemm_config.hpp). Exit code 1 on a wrong result.
+// --c-layout compact|transposed|chained|chained_t: C's view over its compact [M, N, B] storage:
+// column-major (default), n at unit stride (strides N, 1, M*N), or either of those as a chained
+// (rank-10, docs/gemm.md) C of one chain per group: the chained pipelines with the store
+// pattern of a plain C (twelfth session's question: is the chained C slow for its stores or
+// for its pipeline?).
 //
 // Sweep: tenferro_bench_vk_gemm sweep [case...|all] [--reps N] [--budget S] [--total S] runs
 // every candidate configuration of each case (list in sweep_candidates() below) in this one
@@ -122,10 +127,13 @@ std::complex<double> elem(const Tensor& t, I i) {
   }
 }
 
+std::string c_layout = "compact";  // --c-layout
+
 /// Operands of one case: host copies (for the check) and device tensors.
 struct Problem {
   const BenchCase& c;
   Tensor ha, hb, a, b, out;
+  I sm = 1, sn = 0, sb = 0;  // C's strides (elements of out's storage)
   GemmCall call;
   Problem(Backend& be, const BenchCase& bc) : c(bc) {
     ha = random_host(c.d, {c.M, c.K, c.B}, 1);
@@ -135,7 +143,15 @@ struct Problem {
     out = be.allocate(c.d, {c.M, c.N, c.B});
     call.a = a;
     call.b = b;
-    call.c = out;
+    const bool t = c_layout == "transposed" || c_layout == "chained_t";
+    sm = t ? c.N : 1;
+    sn = t ? 1 : c.M;
+    sb = c.M * c.N;
+    if (c_layout.rfind("chained", 0) == 0)
+      call.c = TensorView(out.storage(), c.d,
+                          Layout{{c.M, 1, 1, 1, c.N, 1, 1, 1, c.B, 1}, {sm, 0, 0, 0, sn, 0, 0, 0, sb, 0}, 0});
+    else
+      call.c = TensorView(out.storage(), c.d, Layout{{c.M, c.N, c.B}, {sm, sn, sb}, 0});
     call.alpha = Scalar::of(DType::F64, 1.0);
     call.beta = Scalar::of(DType::F64, 0.0);
     be.synchronize();
@@ -166,7 +182,7 @@ bool check(Backend& be, const Problem& pr) {
       want += x * y;
       mag += std::abs(x) * std::abs(y);
     }
-    const I at = m + n * c.M + bi * c.M * c.N;
+    const I at = m * pr.sm + n * pr.sn + bi * pr.sb;
     const Tensor h = be.download(TensorView(pr.out.storage(), c.d, Layout{{1}, {1}, at}));
     const auto got = elem(h, 0);
     if (!(std::abs(got - want) <= 2.0 * double(c.K + 2) * eps * mag)) ok = false;
@@ -419,9 +435,14 @@ int main(int argc, char** argv) {
     else if (arg == "--configs" && i + 1 < argc) configs = argv[++i];
     else if (arg == "sweep") sweep = true;
     else if (arg == "--stream") stream = true;
+    else if (arg == "--c-layout" && i + 1 < argc) c_layout = argv[++i];
     else names.emplace_back(arg);
   }
   if (reps == 0) reps = sweep ? 5 : 10;
+  if (c_layout != "compact" && c_layout != "transposed" && c_layout != "chained" && c_layout != "chained_t") {
+    std::printf("error: --c-layout %s: expected compact, transposed, chained or chained_t\n", c_layout.c_str());
+    return 2;
+  }
   if (names.empty()) names.emplace_back("all");
   if (!vulkan_available()) {
     std::printf("no Vulkan device\n");
