@@ -226,7 +226,8 @@ std::string stats_text(const EinsumStats& s) {
     o << line << st.lhs_labels << "," << st.rhs_labels << "->" << st.out_labels;
     if (st.reduce_bytes) o << "  [reduce " << mib(st.reduce_bytes) << " MiB]";
     if (st.out_copy_bytes && st.out_chained)
-      o << "  [out in stride chains " << mib(st.out_copy_bytes) << " MiB: in place on Vulkan, via a temp on the CPU]";
+      o << "  [out in stride chains " << mib(st.out_copy_bytes)
+        << " MiB: via a temp, in place where the GEMM writes chains (TENFERRO_VK_GEMM_CHAINS=1)]";
     else if (st.out_copy_bytes)
       o << "  [out via temp " << mib(st.out_copy_bytes) << " MiB]";
     if (st.batch_unit_stride_operands) o << "  [" << st.batch_unit_stride_operands << " operand(s) unit-stride on batch]";
@@ -239,7 +240,7 @@ std::string stats_text(const EinsumStats& s) {
     if (st.out_chained) chained += st.out_copy_bytes;
   o << "total        " << s.steps.size() << " steps, GEMM " << s.gemm_flops * 1e-9 << " GFLOP, packed "
     << mib(s.packed_bytes) << " MiB, copied " << mib(s.copied_bytes) << " MiB";
-  if (chained) o << " (" << mib(chained) << " MiB of it outputs in stride chains: no copy on Vulkan)";
+  if (chained) o << " (" << mib(chained) << " MiB of it outputs in stride chains: no copy where the GEMM writes chains)";
   o << ", " << s.launches << " launches\n";
   return o.str();
 }

@@ -707,8 +707,9 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const int vw = gemm_words_of(d);
   const bool wide_rows = forced ? t.small : short_columns(M, N, K, B);  // gemm_small with four rows
   const bool small = wide_rows || (!forced && small_product(M, N, K));
-  if (chained && !small) t = chained_config(t, d, caps);
   const I splits = small ? 1 : gemm_splits(t, d, M, N, K, B);
+  // The chained epilogue runs in the unsplit tile (split K: only in the reduction pass).
+  if (chained && !small && splits <= 1) t = chained_config(t, d, caps);
 
   const I sam = a.strides()[0], sak = a.strides()[1], sab = a.strides()[2];
   const I sbk = b.strides()[0], sbn = b.strides()[1], sbb = b.strides()[2];
