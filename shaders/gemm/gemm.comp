@@ -552,40 +552,31 @@ void main() {
       }
       // Epilogue: C = alpha * acc (+ beta * C).
       if (CHAINS) {
-        // Element stores through the chains: the workgroup first tabulates the offsets of the
-        // tile's rows and columns in shared memory (a rolled loop; the unrolled stores below add
-        // two table entries, no division). On the H200 the chained pipelines still ran 5-30x
-        // slower than with a compact C (twelfth session, docs/gemm.md): off by default.
+        // A chained C: the workgroup first tabulates the element offsets of the tile's rows and
+        // columns in shared memory (a rolled loop; the stores below add two table entries, no
+        // division), then stores element by element in the same loops as a plain C. (The
+        // twelfth session's separate chained store loop ran every chained dispatch 5-30x slower
+        // on the H200, its f64 8 x 8 pipeline with 512 bytes of local memory per thread: acc's
+        // size; thirteenth session, docs/gemm.md.)
         barrier();  // K = 0 tiles skip the slice loop's barriers: the previous tile's reads
         for (uint i = gl_LocalInvocationID.x; i < BM + BN; i += NT)
           chain_offs[i] = i < BM ? chain_offset(D, min(m0 + i64(i), M - 1), scm, 16u)
                                  : chain_offset(D, min(n0 + i64(i - BM), N - 1), scn, 22u);
         barrier();
-        [[unroll]] for (uint g = 0u; g < TM / VW; ++g) {
-          [[unroll]] for (uint e = 0u; e < VW; ++e) {
-            const uint ml = (g * RM + tx) * VW + e;
-            if (m0 + i64(ml) >= M) continue;
-            const uint64_t row = addr_of(cbase, chain_offs[ml]);
-            [[unroll]] for (uint j = 0u; j < TN; ++j) {
-              const uint nl = ((j / VW) * RN + ty) * VW + j % VW;
-              if (n0 + i64(nl) >= N) continue;
-              const uint64_t at = addr_of(row, chain_offs[BM + nl]);
-              T v = mul(alpha, acc[(g * VW + e) * TN + j]);
-              if (READ_C) v += mul(beta, OERef(at).v);
-              OERef(at).v = v;
-            }
-          }
-        }
-        barrier();  // every thread's table reads before the next tile's stores to shared memory
-        continue;
       }
       [[unroll]] for (uint g = 0u; g < TM / VW; ++g) {
-        const int64_t mrow = m0 + i64((g * RM + tx) * VW);
+        const uint ml = (g * RM + tx) * VW;
+        const int64_t mrow = m0 + i64(ml);
         [[unroll]] for (uint j = 0u; j < TN; ++j) {
-          const int64_t n = n0 + i64(((j / VW) * RN + ty) * VW + j % VW);
+          const uint nl = ((j / VW) * RN + ty) * VW + j % VW;
+          const int64_t n = n0 + i64(nl);
           if (n >= N) continue;
-          const uint64_t col = addr_of(cbase, mrow * scm + n * scn);
-          if (C_VEC && mrow + i64(VW) <= M) {
+          uint64_t col;
+          if (CHAINS)
+            col = addr_of(cbase, chain_offs[BM + nl]);
+          else
+            col = addr_of(cbase, mrow * scm + n * scn);
+          if (!CHAINS && C_VEC && mrow + i64(VW) <= M) {
             W w;
             const W old = READ_C ? OWRef(col).v : W(0);
             [[unroll]] for (uint e = 0u; e < VW; ++e) {
@@ -597,7 +588,11 @@ void main() {
           } else {
             [[unroll]] for (uint e = 0u; e < VW; ++e) {
               if (mrow + i64(e) >= M) continue;
-              const uint64_t at = addr_of(col, i64(e) * scm);
+              uint64_t at;
+              if (CHAINS)
+                at = addr_of(col, chain_offs[ml + e]);
+              else
+                at = addr_of(col, i64(e) * scm);
               T v = mul(alpha, acc[(g * VW + e) * TN + j]);
               if (READ_C) v += mul(beta, OERef(at).v);
               OERef(at).v = v;
@@ -605,6 +600,7 @@ void main() {
           }
         }
       }
+      if (CHAINS) barrier();  // every thread's table reads before the next tile's shared stores
     }
   }
 }

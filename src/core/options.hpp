@@ -28,13 +28,13 @@ struct Options {
   // instead of the paired warp map (gemm option y, src/vulkan/kernels/gemm.cpp). Comparison
   // runs only; default on.
   bool vk_gemm_pair = true;
-  // TENFERRO_VK_GEMM_CHAINS=1: outputs whose groups are several stride chains are written by
-  // the GEMM in place (a chained GemmCall::c, Backend::gemm_writes_chains) instead of through a
-  // compact temp and a copy. Off by default: on the H200 it made str_nw_mera_open_26,
-  // str_nw_mera_closed_120 and gm_queen5_5_3.wcsp 2.8-5x slower (bench/RESULTS.md, twelfth
-  // session). =2: on, with the 64-bit index arithmetic of groups of 2^31 elements or more for
-  // every chained C (vk_gemm_chains_wide; the tests' way to reach that path).
-  bool vk_gemm_chains = false;
+  // Outputs whose groups are several stride chains are written by the Vulkan GEMM in place (a
+  // chained GemmCall::c, Backend::gemm_writes_chains) instead of through a compact temp and a
+  // copy (H200, thirteenth session: str_nw_mera_open_26 3.52-3.60 -> 3.08-3.14 ms;
+  // bench/RESULTS.md). TENFERRO_VK_GEMM_CHAINS=0: the temp and the copy (comparison runs and
+  // the tests of that path). =2: with the 64-bit index arithmetic of groups of 2^31 elements or
+  // more for every chained C (vk_gemm_chains_wide; the tests' way to reach that path).
+  bool vk_gemm_chains = true;
   bool vk_gemm_chains_wide = false;
   // TENFERRO_VK_PERMUTE_TILES=0: strided copies of rank >= 2 take the generic strided kernel
   // instead of the tiled permute kernel (comparison runs only; default on).

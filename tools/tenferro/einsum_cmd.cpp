@@ -227,7 +227,7 @@ std::string stats_text(const EinsumStats& s) {
     if (st.reduce_bytes) o << "  [reduce " << mib(st.reduce_bytes) << " MiB]";
     if (st.out_copy_bytes && st.out_chained)
       o << "  [out in stride chains " << mib(st.out_copy_bytes)
-        << " MiB: via a temp, in place where the GEMM writes chains (TENFERRO_VK_GEMM_CHAINS=1)]";
+        << " MiB: in place where the GEMM writes chains (Vulkan), else via a temp]";
     else if (st.out_copy_bytes)
       o << "  [out via temp " << mib(st.out_copy_bytes) << " MiB]";
     if (st.batch_unit_stride_operands) o << "  [" << st.batch_unit_stride_operands << " operand(s) unit-stride on batch]";

@@ -363,18 +363,13 @@ GemmConfig choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps, bo
   return gemm_default_config(d, M, N, K, B, caps);
 }
 
-/// t for a chained C: the slice loop rolled (roll 1, register double buffering off) when t
-/// unrolls it, and room for the chain table (gemm.comp's chain_offs: the tile's BM + BN element
-/// offsets, 64-bit, in shared memory besides the operand tiles; BK halves until it fits). The
-/// chained epilogue on the unrolled f64 tiles of 255 registers took NVIDIA's compiler over 30 s
-/// per pipeline (H200, twelfth session: str_nw_mera_open_26 and gm_queen5_5_3.wcsp never ran).
+/// t for a chained C: room for the chain table (gemm.comp's chain_offs: the tile's BM + BN
+/// element offsets, 64-bit, in shared memory besides the operand tiles; BK halves until it
+/// fits). (The twelfth session also rolled the slice loop here, against compile times of over
+/// 30 s that its chained epilogue caused; with the epilogue in the plain C's loops the tiles
+/// compile as chosen, in 0.2-0.6 s on the H200, and run faster unrolled: f32 4096^3 41.6-42.0
+/// vs 33.4-33.5 TFLOP/s, f64 21.5 vs 18.7; thirteenth session.)
 GemmConfig chained_config(GemmConfig t, DType d, const DeviceCaps& caps) {
-  if (t.roll == 0) {
-    GemmConfig r = t;
-    r.roll = 1;
-    r.opts &= ~static_cast<std::uint32_t>(TFG_OPT_REGDB);
-    if (gemm_config_valid(d, r, caps)) t = r;
-  }
   auto fits = [&](const GemmConfig& c) {
     return gemm_config_valid(d, c, caps) &&
            gemm_shared_bytes(c, d) + 8u * static_cast<std::uint64_t>(c.bm + c.bn) <= caps.max_shared_memory;
