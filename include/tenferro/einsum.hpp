@@ -166,7 +166,7 @@ struct EinsumStepStats {
   std::int64_t out_copy_bytes = 0;  // out view not writable in place: GEMM into a temp + copy
   bool out_chained = false;       // with out_copy_bytes: its groups form few enough stride chains
                                   // (GemmCall) to be written in place where
-                                  // Backend::gemm_writes_chains (Vulkan with TENFERRO_VK_GEMM_CHAINS=1),
+                                  // Backend::gemm_writes_chains (Vulkan unless TENFERRO_VK_GEMM_CHAINS=0),
                                   // through the temp elsewhere
   std::int64_t reduce_bytes = 0;  // read by reduce_sum on this step's operands before the GEMM
   int launches = 0;               // backend calls: reduce_sum, copy (packing), gemm

@@ -125,8 +125,8 @@ void elementwise_kernel(VulkanBackend& be, OpId op, std::span<const TensorView> 
 // VulkanBackend::supports() consults (the capability table).
 bool supports_analytic(const DeviceCaps& caps, OpId op, DType d);  // kernels/analytic.cpp
 void analytic_kernel(VulkanBackend& be, OpId op, const TensorView& x, const TensorView& out);
-/// pow on F64/C32/C64 through the shader math library; false (nothing recorded) for other
-/// dtypes or without shaderFloat64.
+/// pow on F32 (computed in double), F64, C32, C64 through the shader math library; false
+/// (nothing recorded) for other dtypes, or without shaderFloat64 for F32, F64 and C64.
 bool pow_via_math_library(VulkanBackend& be, std::span<const TensorView> inputs, const TensorView& out);
 bool supports_cast(const DeviceCaps& caps, DType d);                // kernels/cast.cpp
 void cast_kernel(VulkanBackend& be, const TensorView& src, const TensorView& dst, const char* op, bool exact);

@@ -65,8 +65,11 @@ void analytic_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Tens
 }
 
 bool pow_via_math_library(VulkanBackend& be, std::span<const TensorView> inputs, const TensorView& out) {
+  // F32 computes in double (pow_f32, TF_POW_VIA_F64), so only where the device has f64; without
+  // it f32 pow stays on the driver's exp2/log2 (elementwise/ops.glsl; docs/accuracy.md).
   const DType t = out.dtype();
-  if (inputs.size() != 2 || t == DType::F32 || !dtype_ok(be.device().caps(), t)) return false;
+  const DeviceCaps& caps = be.device().caps();
+  if (inputs.size() != 2 || !dtype_ok(caps, t) || (t == DType::F32 && !caps.f64)) return false;
   Dispatch d;
   d.kernel = "pow";
   d.type = type_tag(t);
