@@ -849,6 +849,9 @@ def gen_errors():
                                                            "interior_padding": [0, 0]}, error="invalid_argument")
     e("invalid_dynamic_slice_larger_than_extent", "dynamic_slice", [x34, V("i32", [0, 0])], {"slice_sizes": [4, 1]},
       error="invalid_argument")
+    e("invalid_scatter_window_larger_than_operand", "scatter",
+      [V("f32", [1, 1, 1, 1, 1]), A("i32", [2, 1], [0, 0]), A("f32", [2, 6], [1] * 12)],
+      s_attrs([1], [], [0], 1), error="invalid_argument")
     e("invalid_dynamic_slice_starts_length", "dynamic_slice", [x34, V("i32", [0])], {"slice_sizes": [1, 1]},
       error="invalid_argument")
     e("invalid_dynamic_update_slice_starts_length", "dynamic_update_slice",

@@ -221,7 +221,8 @@ std::vector<Rule> rules() {
        "scatter_indices_batching_dims", [](Inputs&, G&, S& s) { s.scatter_indices_batching_dims = {2}; }, true},
       {"scatter_updates_scatter_dims_mismatch", false, K::shape_mismatch, "updates",
        [](Inputs& in, G&, S&) { in.updates = {2, 4}; }},
-      {"scatter_updates_window_exceeds_operand", false, K::shape_mismatch, "updates",
+      // A window larger than the operand is gather's slice larger than the extent: same kind.
+      {"scatter_updates_window_exceeds_operand", false, K::invalid_argument, "updates",
        [](Inputs& in, G&, S&) { in.updates = {3, 6}; }},
   };
 }

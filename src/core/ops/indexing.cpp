@@ -10,10 +10,12 @@
 //   repeated dims, unsorted offset/collapsed/batching/window/inserted dims, collapsed or
 //   start_index_map overlapping the batching dims, indices batching dim == index_vector_dim,
 //   index vector length != |start_index_map|, paired batching lists of different lengths,
-//   slice size < 0 or > extent, slice size != 1 on a collapsed/batching dim,
-//   index tensor not integer (or float not integer-valued)                     invalid_argument
-//   operand batching extent != indices batching extent; updates shape against
-//   the scatter rule (scatter dims vs indices, window extents vs operand)       shape_mismatch
+//   slice size < 0 or > extent (scatter: an update window extent > the operand's
+//   extent, the same rule: "slice larger than the extent"), slice size != 1 on a
+//   collapsed/batching dim, index tensor not integer (or float not
+//   integer-valued)                                                            invalid_argument
+//   operand batching extent != indices batching extent; updates' scatter dims
+//   against the indices' batch shape                                           shape_mismatch
 //   updates dtype != operand dtype                                               dtype_mismatch
 //   Bool with add/mul/max/min, complex with max/min                              unsupported
 // The non-integral float index check needs the data: it runs in the exact cast after all the
@@ -226,7 +228,7 @@ Tensor scatter(Backend& be, const TensorView& operand, const TensorView& scatter
       continue;
     }
     while (contains(cfg.inserted_window_dims, next_dim) || contains(cfg.input_batching_dims, next_dim)) ++next_dim;
-    TENFERRO_CHECK(e <= operand.dim(next_dim), shape_mismatch, kScatter, "updates", "updates ", updates.shape(),
+    TENFERRO_CHECK(e <= operand.dim(next_dim), invalid_argument, kScatter, "updates", "updates ", updates.shape(),
                    " has window extent ", e, " at dim ", p, ", expected at most ", operand.dim(next_dim),
                    " (operand dim ", next_dim, ")");
     ++next_dim;
