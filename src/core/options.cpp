@@ -23,8 +23,9 @@ const Options& options() {
     if (const char* t = std::getenv("TENFERRO_VK_GEMM_TILE")) r.vk_gemm_tile = t;
     r.vk_gemm_waves = env_u64("TENFERRO_VK_GEMM_WAVES", 1) != 0;
     r.vk_gemm_pair = env_u64("TENFERRO_VK_GEMM_PAIR", 1) != 0;
-    r.vk_gemm_chains = env_u64("TENFERRO_VK_GEMM_CHAINS", 1) != 0;
-    r.vk_gemm_chains_wide = env_u64("TENFERRO_VK_GEMM_CHAINS", 1) == 2;
+    const std::uint64_t chains = env_u64("TENFERRO_VK_GEMM_CHAINS", 1);
+    r.vk_gemm_chains = chains != 0;
+    r.vk_gemm_chains_wide = chains == 2;
     r.vk_permute_tiles = env_u64("TENFERRO_VK_PERMUTE_TILES", 1) != 0;
     r.vk_spin_us = static_cast<std::uint32_t>(env_u64("TENFERRO_VK_SPIN_US", r.vk_spin_us));
     r.vk_pipeline_stats = env_u64("TENFERRO_VK_PIPELINE_STATS", 0) != 0;
