@@ -58,18 +58,24 @@ T c_mul(T a, T b) {
   return r;
 }
 
-// Smith's algorithm: avoids overflow of |b|^2 for large divisors. Divisors within a factor 4 of
-// the largest finite value are scaled by 1/4 with the numerator (exact, the quotient unchanged),
-// so that b.x + b.y * r cannot overflow ((1e308 + 1e308i) / (1e308 + 1e308i) = 1).
+// Smith's algorithm: avoids overflow of |b|^2 for large divisors. Large divisors are scaled down
+// with the numerator by a power of two (exact but for a numerator too small to matter: the
+// quotient's parts are then below the smallest normal): f64 divisors within a factor 4 of the
+// largest finite value by 1/4, so that b.x + b.y * r cannot overflow ((1e308 + 1e308i) /
+// (1e308 + 1e308i) = 1); f32 divisors from 2^123 by 1/8, so that every divisor below (b.x,
+// b.y, b.x + b.y * r) stays under 2^126, whose reciprocal is normal: devices that divide
+// through a reciprocal and flush f32 subnormals (NVIDIA) return 0 for x / y with |y| >= 2^126.
 #ifdef TF_F64
 #define C_DIV_HUGE 4.4942328371557898e307lf  // 2^1021
+#define C_DIV_DOWN 0.25lf
 #else
-#define C_DIV_HUGE 4.2535295865117308e37  // 2^125
+#define C_DIV_HUGE 1.0633823966279327e37  // 2^123
+#define C_DIV_DOWN 0.125
 #endif
 T c_div_smith(T a, T b) {
   if (max(abs(b.x), abs(b.y)) >= C_DIV_HUGE) {
-    a *= R(0.25);
-    b *= R(0.25);
+    a *= C_DIV_DOWN;
+    b *= C_DIV_DOWN;
   }
   if (abs(b.x) >= abs(b.y)) {
     R r = b.y / b.x, d = b.x + b.y * r;
@@ -100,12 +106,33 @@ T c_div(T a, T b) {
   return q;
 }
 
-// |z| without overflow in the squares (hypot).
+// 2^-e and 2^e (up) for the binary exponent e of m > 0 (m in [2^e, 2^(e+1))), e clamped so that
+// both are normal: v * c_inv_scale(m, up) is exact and, for v = m, in [1, 4). Scaling by it
+// instead of dividing by m: the reciprocal of a huge f32 m is subnormal, which devices that
+// flush f32 subnormals (NVIDIA) make zero.
+#ifdef TF_F64
+R c_inv_scale(R m, out R up) {
+  const int e = clamp(int((unpackDouble2x32(m).y >> 20) & 0x7ffu) - 1023, -1022, 1022);
+  up = packDouble2x32(uvec2(0u, uint(1023 + e) << 20));
+  return packDouble2x32(uvec2(0u, uint(1023 - e) << 20));
+}
+#else
+R c_inv_scale(R m, out R up) {
+  const int e = clamp(int((floatBitsToUint(m) >> 23) & 0xffu) - 127, -126, 126);
+  up = uintBitsToFloat(uint(127 + e) << 23);
+  return uintBitsToFloat(uint(127 - e) << 23);
+}
+#endif
+
+// |z| without overflow or underflow in the squares (hypot): both parts scaled exactly by a power
+// of two near 1 / max(|x|, |y|).
 R c_abs(T a) {
   R m = max(abs(a.x), abs(a.y));
   if (isinf(a.x) || isinf(a.y)) return R(1) / R(0);
   if (m == R(0) || isnan(m)) return m + abs(a.x) + abs(a.y);
-  R u = a.x / m, v = a.y / m;
-  return m * sqrt(u * u + v * v);
+  R up;
+  const R sc = c_inv_scale(m, up);
+  const R u = a.x * sc, v = a.y * sc;
+  return sqrt(u * u + v * v) * up;
 }
 #endif

@@ -25,6 +25,44 @@ R cm_pow2(int k) { return f_pow2(k); }
 #define CM_TINY_UP 60
 #endif
 
+// t * h * h for h = exp(a / 2) >= 1 (possibly inf), finite whenever the product is, even where
+// h * h overflows: h = m 2^e with m in [1, 2), then (t m) m scaled by 2^(2e) in the exponent bits.
+// Written as (t * h) * h, NVIDIA's compiler evaluated t * (h * h): exp(89.5 + iy) in c32 gave
+// infinite parts for finite results (fourteenth session's range probe).
+#ifdef TF_F64
+T cm_times_sq2(T t, R h) {
+  const uvec2 w = unpackDouble2x32(h);
+  const int e = int((w.y >> 20) & 0x7ffu) - 1023;
+  const R m = packDouble2x32(uvec2(w.x, (w.y & 0x800fffffu) | (1023u << 20)));
+  const T p = (t * m) * m;
+  T r;
+  for (int i = 0; i < 2; ++i) {
+    const uvec2 q = unpackDouble2x32(p[i]);
+    const int ep = int((q.y >> 20) & 0x7ffu);
+    if (p[i] == R(0) || ep == 0x7ff) r[i] = p[i];
+    else if (ep + 2 * e >= 0x7ff) r[i] = c_copysign(c_inf(), p[i]);
+    else r[i] = packDouble2x32(uvec2(q.x, q.y + (uint(2 * e) << 20)));
+  }
+  return r;
+}
+#else
+T cm_times_sq2(T t, R h) {
+  const uint w = floatBitsToUint(h);
+  const int e = int((w >> 23) & 0xffu) - 127;
+  const R m = uintBitsToFloat((w & 0x807fffffu) | (127u << 23));
+  const T p = (t * m) * m;
+  T r;
+  for (int i = 0; i < 2; ++i) {
+    const uint q = floatBitsToUint(p[i]);
+    const int ep = int((q >> 23) & 0xffu);
+    if (p[i] == R(0) || ep == 0xff) r[i] = p[i];
+    else if (ep + 2 * e >= 0xff) r[i] = c_copysign(c_inf(), p[i]);
+    else r[i] = uintBitsToFloat(q + (uint(2 * e) << 23));
+  }
+  return r;
+}
+#endif
+
 // sinh(y) and cosh(y) for real y (no cancellation near 0, no overflow before the result does).
 void cm_sinhcosh(R y, out R sh, out R ch) {
   R a = abs(y);
@@ -36,8 +74,7 @@ void cm_sinhcosh(R y, out R sh, out R ch) {
   } else if (a < CM_EXP_OVF) {
     sh = ch = R(0.5) * m_exp(a);
   } else {
-    R h = m_exp(R(0.5) * a);
-    sh = ch = (R(0.5) * h) * h;
+    sh = ch = cm_times_sq2(T(R(0.5)), m_exp(R(0.5) * a)).x;
   }
   if (c_signbit(y)) sh = -sh;  // sinh(-0) = -0
 }
@@ -50,10 +87,7 @@ T cm_exp(T z) {
   if (z.y == R(0)) return T(m_exp(z.x), z.y);
   R s, c;
   m_sincos(z.y, s, c);
-  if (z.x > CM_EXP_OVF) {
-    R h = m_exp(R(0.5) * z.x);
-    return T((h * c) * h, (h * s) * h);
-  }
+  if (z.x > CM_EXP_OVF) return cm_times_sq2(T(c, s), m_exp(R(0.5) * z.x));
   R e = m_exp(z.x);
   return T(e * c, e * s);
 }
@@ -99,8 +133,13 @@ T cm_sin(T z) {
   if (!c_isfinite(z.x) || !c_isfinite(z.y)) return cm_sin_special(z.x, z.y);
   R s, c, sh, ch;
   m_sincos(z.x, s, c);
+  if (abs(z.y) >= CM_EXP_OVF) {  // cosh y overflows before sin x cosh y may: exp(|y| / 2) twice
+    const T r = cm_times_sq2(T(R(0.5) * s, (c_signbit(z.y) ? R(-0.5) : R(0.5)) * c), m_exp(R(0.5) * abs(z.y)));
+    return T(z.x == R(0) ? z.x : r.x, r.y);
+  }
   cm_sinhcosh(z.y, sh, ch);
-  return T(s * ch, c * sh);
+  // sin(+-0) * cosh(y) is +-0 also where cosh(y) overflows (0 * inf would be NaN).
+  return T(z.x == R(0) ? z.x : s * ch, c * sh);
 }
 
 // Special values of cos(x + iy) = cosh(u + iv), u = -y, v = x, for non-finite x or y (C99
@@ -124,8 +163,14 @@ T cm_cos(T z) {
   if (!c_isfinite(z.x) || !c_isfinite(z.y)) return cm_cos_special(z.x, z.y);
   R s, c, sh, ch;
   m_sincos(z.x, s, c);
+  // -sin(+-0) * sinh(y) is a zero of sign -(x y) also where sinh(y) overflows.
+  const R zero_im = c_signbit(z.x) != c_signbit(z.y) ? R(0) : -R(0);
+  if (abs(z.y) >= CM_EXP_OVF) {  // as cm_sin
+    const T r = cm_times_sq2(T(R(0.5) * c, (c_signbit(z.y) ? R(-0.5) : R(0.5)) * s), m_exp(R(0.5) * abs(z.y)));
+    return T(r.x, z.x == R(0) ? zero_im : -r.y);
+  }
   cm_sinhcosh(z.y, sh, ch);
-  return T(c * ch, -(s * sh));
+  return T(c * ch, z.x == R(0) ? zero_im : -(s * sh));
 }
 
 // Kahan's algorithm (as FreeBSD ctanh): t = tan y, b = 1 + t^2, s = sinh x, rho = sqrt(1 + s^2),

@@ -85,17 +85,7 @@ int tf_ph_reduce(uint mhi, uint mlo, int e2, out bool fneg, out uint64_t fhi, ou
 }
 
 // ---- error-free transformations (float) ----------------------------------------------------
-vec2 f_two_prod(float a, float b) {
-  precise float p = a * b;
-  precise float ca = 4097.0 * a;
-  precise float ah = ca - (ca - a);
-  precise float al = a - ah;
-  precise float cb = 4097.0 * b;
-  precise float bh = cb - (cb - b);
-  precise float bl = b - bh;
-  precise float e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-  return vec2(p, e);
-}
+#include "common/two_prod_f32.glsl"
 vec2 f_two_sum(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
@@ -109,6 +99,10 @@ vec2 f_fast_sum(float a, float b) {
 }
 // a / b with one residual correction (Vulkan float division is only 2.5 ulp). b finite, != 0.
 float f_div(float a, float b) {
+  if (abs(b) >= 8.507059173023462e37 && !isinf(b)) {  // 2^126: reciprocal subnormal (c_div_smith)
+    a *= 0.25;
+    b *= 0.25;
+  }
   float q = a / b;
   const float lim = 1.0e30;  // keep the Dekker split (4097 x) and the products finite
   if (!(abs(q) < lim && abs(b) < lim && abs(a) < lim) || q == 0.0) return q;

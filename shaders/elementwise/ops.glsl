@@ -33,7 +33,8 @@ T op_sign(T a) {
   if (isnan(a.x) || isnan(a.y)) return T(tf_nan(), tf_nan());
   const R m = max(abs(a.x), abs(a.y));
   if (isinf(m)) return a / c_abs(a);
-  const T u = a / m;  // |u| in [1, sqrt 2]: no overflow of |z| for huge z (as the CPU)
+  R up;
+  const T u = a * c_inv_scale(m, up);  // |u| in [1, 4 sqrt 2]: no overflow of |z| for huge z
   return u / c_abs(u);
 }
 #endif
@@ -91,7 +92,75 @@ T op_mul(T a, T b) { return a * b; }
 T op_max(T a, T b) { return isnan(a) ? a : (isnan(b) ? b : (a < b ? b : a)); }
 T op_min(T a, T b) { return isnan(a) ? a : (isnan(b) ? b : (b < a ? b : a)); }
 T op_mul(T a, T b) { return a * b; }
+#ifdef TF_F64
 T op_div(T a, T b) { return a / b; }
+#else
+// IEEE division (SEMANTICS.md) also where the device's is not: Vulkan allows OpFDiv 2.5 ulp;
+// NVIDIA's driver was up to 2 ulp off on the H200, and its quotients by divisors from 2^126
+// (whose reciprocal is subnormal) came out 0 in the complex kernels (fourteenth session's range
+// probe, tools/probe_range.py); lavapipe's is exact. Both magnitudes are scaled exactly into
+// [1, 2) (exponents set aside, subnormals first by 2^24); the quotient q of the mantissas is
+// corrected with its exact residual r = ma - q mb (Dekker's product; exact for a faithful q)
+// until it is the correctly rounded one (a quotient is never a midpoint, so 2|r| against
+// mb ulp decides); then scaled by 2^(ea - eb): exactly in the normal range, and rounded to the
+// subnormal grid from q and the sign of r (no double rounding). Results are assembled in the
+// bits, so a device that flushes f32 subnormals still stores a subnormal quotient of normal
+// operands. Zeros, infinities and NaN take the device's division, which handles them as IEEE.
+#include "common/two_prod_f32.glsl"
+// |x| = m 2^e with m in [1, 2); x finite and nonzero.
+float div_split(float x, out int e) {
+  uint u = floatBitsToUint(x) & 0x7fffffffu;
+  e = 0;
+  if (u < 0x00800000u) {  // subnormal: exactly normal after 2^24
+    u = floatBitsToUint(abs(x) * 16777216.0);
+    e = -24;
+  }
+  e += int(u >> 23) - 127;
+  return uintBitsToFloat((u & 0x007fffffu) | 0x3f800000u);
+}
+// ma - q mb, exactly (q within an ulp of ma / mb, both in [1/2, 2]).
+float div_residual(float ma, float mb, float q) {
+  const vec2 p = f_two_prod(q, mb);
+  precise float r = (ma - p.x) - p.y;
+  return r;
+}
+T op_div(T a, T b) {
+  if (a == T(0) || b == T(0) || isinf(a) || isinf(b) || isnan(a) || isnan(b)) return a / b;
+  int ea, eb;
+  const float ma = div_split(a, ea), mb = div_split(b, eb);
+  float q = ma / mb;  // in (1/2, 2)
+  float r = div_residual(ma, mb, q);
+  q = q + r / mb;  // faithful
+  r = div_residual(ma, mb, q);
+  // The neighbour of q towards ma / mb (half the step below a power of two) when that is closer.
+  const uint qb = floatBitsToUint(q);
+  float ul = uintBitsToFloat(qb & 0x7f800000u) * 1.1920928955078125e-7;  // ulp(q) = 2^(e - 23)
+  if (r < 0.0 && (qb & 0x007fffffu) == 0u) ul *= 0.5;
+  if (2.0 * abs(r) > mb * ul) {
+    q = r < 0.0 ? q - ul : q + ul;
+    r = div_residual(ma, mb, q);
+  }
+  const int k = ea - eb;
+  const uint sign = (floatBitsToUint(a) ^ floatBitsToUint(b)) & 0x80000000u;
+  uint bits;
+  if (k > 129) {
+    bits = 0x7f800000u;
+  } else if (k > 127) {
+    bits = floatBitsToUint((q * 1.7014118346046923e38) * intBitsToFloat(k << 23));  // 2^127 2^(k-127)
+  } else if (k > -126 || (k == -126 && q >= 1.0)) {
+    bits = floatBitsToUint(q * intBitsToFloat((k + 127) << 23));
+  } else if (k < -152) {
+    bits = 0u;
+  } else {  // below 2^-126: N = round-half-even(q 2^(k + 149)) units of 2^-149
+    const float t = q * intBitsToFloat((k + 149 + 127) << 23);  // exact: q has 24 bits, t < 2^23
+    const float n0 = floor(t), d = (t - n0) - 0.5;
+    const uint n = uint(n0);
+    const bool up = d > 0.0 || (d == 0.0 && (r > 0.0 || (r == 0.0 && (n & 1u) != 0u)));
+    bits = n + (up ? 1u : 0u);
+  }
+  return uintBitsToFloat(bits | sign);
+}
+#endif
 // Exact fmod (C semantics) by long division: each step subtracts 2^k |b| with Sterbenz-exact
 // arithmetic; `x - y*trunc(x/y)` would be inexact for large quotients. x, y > 0, y normal
 // (frexp is undefined for subnormals).

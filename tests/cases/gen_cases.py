@@ -169,8 +169,18 @@ def gen_elementwise():
     f.add("div_c64_huge_divisor", "div", [V("c64", [1e308 + 0j, 1e308 + 1e308j]), V("c64", [1e308 + 1e308j] * 2)],
           expected=V("c64", [0.5 - 0.5j, 1 + 0j]))
     h = f32(3e38)
-    f.add("div_c32_huge_divisor", "div", [V("c32", [complex(h, h)]), V("c32", [complex(h, h)])],
-          expected=V("c32", [1 + 0j]))
+    e37 = f32(1e37)
+    zq = [(complex(h, h), complex(h, h)), (complex(1e30, h), complex(h, e37)), (complex(h, 2.0), complex(e37, h))]
+    zq = [(f32(a), b) for a, b in zq]
+    f.add("div_c32_huge_divisor", "div", [V("c32", [a for a, _ in zq]), V("c32", [b for _, b in zq])],
+          expected=V("c32", [f32(a / b) for a, b in zq]))
+    # Real f32 divisors from 2^126 have a subnormal reciprocal (devices that divide through the
+    # reciprocal and flush subnormals gave 0); |z| beyond the largest f32 is inf, below it finite.
+    fa, fb = [h, f32(1e38), -h, 6.0, f32(2e-38)], [h, f32(2e38), f32(1.5e38), h, h]
+    f.add("div_f32_huge_divisor", "div", [V("f32", fa), V("f32", fb)],
+          expected=V("f32", [f32(x / y) for x, y in zip(fa, fb)]))
+    f.add("abs_c32_huge_modulus", "abs", [V("c32", [complex(h, h), complex(f32(2e38), f32(1e38)), complex(-h, 0.0)])],
+          expected=V("f32", [INF, f32(abs(complex(f32(2e38), f32(1e38)))), h]))
     # Infinite and NaN parts (C99 Annex G, as libgcc's __muldc3/__divdc3 behind std::complex):
     # an infinite factor times a nonzero one is infinite even where the naive formula gives NaN;
     # nonzero / 0 is infinite, infinite / finite infinite, finite / infinite zero.
@@ -257,6 +267,17 @@ def gen_analytic():
           expected=V("c32", [f32(cmath.log(complex(-h, h)))]))
     f.add("log1p_c32_modulus_beyond_f32", "log1p", [V("c32", [complex(h, h)])],
           expected=V("c32", [f32(cmath.log(complex(1 + h, h)))]))
+    # sin / cos where cosh(y) overflows but sin(x) cosh(y) and cos(x) sinh(y) do not (|y| just
+    # past log(2 max)), and at x = +-0 with an infinite sinh(y): the real part of sin and the
+    # imaginary part of cos are zeros, not 0 * inf = NaN (fourteenth session's range probe).
+    for d, y, big in (("c32", 89.5, 3e38), ("c64", 710.5, 1e308)):
+        zs = [complex(0.5, y), complex(-0.5, -y), complex(2.0, y)]
+        f.add(f"sin_{d}_cosh_overflows", "sin", [V(d, zs)], expected=V(d, [cmath.sin(z) for z in zs]))
+        f.add(f"cos_{d}_cosh_overflows", "cos", [V(d, zs)], expected=V(d, [cmath.cos(z) for z in zs]))
+        f.add(f"sin_{d}_zero_real_huge_imag", "sin", [V(d, [complex(0.0, big), complex(-0.0, -big)])],
+              expected=V(d, [complex(0.0, INF), complex(-0.0, -INF)]))
+        f.add(f"cos_{d}_zero_real_huge_imag", "cos", [V(d, [complex(0.0, big), complex(-0.0, big)])],
+              expected=V(d, [complex(INF, -0.0), complex(INF, 0.0)]))
     # Infinite and NaN parts: C99 Annex G special values (glibc's csin, ccos, ctanh, cexp, clog,
     # csqrt, as the CPU backend's std::complex; rsqrt = 1 / sqrt with __divdc3's values; log1p =
     # log|1 + z| + i atan2(y, 1 + x) as src/cpu/elementwise.cpp). Hand-checked.
