@@ -488,6 +488,10 @@ void GemmForcedTest::interior_cases(const std::string& x) {
   two_layouts("128,256,8,8,16,fsu,1", make_case(DType::F32, 300, 600, 45, 1), 0.5, Lay::reversed);
   // f64 64 x 128 8 x 8 (the large f64 tile): interior tiles with 5 full slices and a tail.
   two_layouts("64,128,16,8,8,fsu,1", make_case(DType::F64, 140, 270, 93, 1), 0.25, Lay::row);
+  // NVIDIA's f32 and c32 tiles of 128 threads (kF32Deep: 16 x 8 per thread; kC32Deep: 8 x 8 with
+  // the paired warp map): 2 x 2 interior tiles, boundary tiles, K tails of 5 and 2.
+  two_layouts("128,128,8,16,8,fsxu,1", make_case(DType::F32, 300, 290, 45, 1), 0.5, Lay::reversed);
+  two_layouts("64,128,8,8,8,wfsuy,1", c32_scaled_case(140, 270, 50, 1), 0.25, Lay::row);
 }
 
 TEST_F(GemmForcedTest, InteriorLoop) { interior_cases(""); }
@@ -598,9 +602,12 @@ TEST_F(GemmGpuTest, MidLadder) {
                        Row{DType::F64, 12, 144, 144, "16,16,16,2,2,-,0"},
                        Row{DType::F64, 12, 12, 144, "16,16,8,2,2,-,0"},
                        Row{DType::F64, 20, 20, 300, "32,32,16,4,4,-,0"}}) {
-    // (A device with less shared memory than the tile needs gets it shrunk.)
-    if (vk::gemm_config_valid_on(be(), r.d, *vk::parse_gemm_config(r.cfg))) {
-      EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config_on(be(), r.d, r.M, r.N, r.K, 1)), r.cfg);
+    // (A device with less shared memory than the tile needs gets it shrunk; NVIDIA devices get
+    // f64 tiles with the paired warp map.)
+    const vk::GemmConfig want = *vk::parse_gemm_config(r.cfg);
+    if (vk::gemm_config_valid_on(be(), r.d, want)) {
+      EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config_on(be(), r.d, r.M, r.N, r.K, 1)),
+                vk::gemm_config_string(vk::gemm_paired_on(be(), r.d, want)));
     }
     Case c = make_case(r.d, r.M, r.N, r.K, 1);
     c.beta = 0.25;
@@ -677,13 +684,23 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
             "32,32,4,4,4,wy,0");
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 4096, 4096, 16, 1, h200)),
             "64,128,16,8,8,wfsuy,1");
-  // f32 keeps its table (not modelled): 128 x 256 tiles from two waves of them in one matrix.
+  // f32 keeps its table (not modelled); on NVIDIA its 128 x 128 rows (large, and mid with at least
+  // a wave of tiles) run 16 x 8 per thread in 128 threads (kF32Deep), c32's large row 64 x 128
+  // tiles of 8 x 8 with paired lanes (kC32Deep); fewer tiles take the mid ladder's finer rungs.
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 990, 2187, 4620, 1, h200)),
-            "128,128,16,8,8,fsu,0");
+            "128,128,8,16,8,fsxu,0");  // 144 tiles: mid
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, h200)),
-            "128,256,8,8,16,fsu,0");  // 3.17 ms vs 3.25 on 128 x 128 (8192^3: 23.9 vs 25.3)
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 2048, 4096, 4096, 1, h200)),
-            "128,128,16,8,8,fsu,0");  // 256 tiles of 128 x 256: not two waves
+            "128,128,8,16,8,fsxu,0");  // 3.01 ms vs 3.14 on 128 x 256 8 x 16 (8192^3: 22.9 vs 23.9)
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 1000, 1030, 33, 1, h200)),
+            "64,128,16,4,8,wf,0");  // 72 tiles of 128 x 128: the finer rung
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::C32, 4096, 4096, 4096, 1, h200)),
+            "64,128,8,8,8,wfsuly,0");
+  vk::DeviceCaps other = h200;  // no SM count: the size classes' rows
+  other.sm_count = 0;
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, other)),
+            "128,128,16,8,8,fsu,0");
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::C32, 4096, 4096, 4096, 1, other)),
+            "128,128,8,8,4,wfu,0");
 }
 
 // Every configuration the wave model (and kF64Huge) can choose (f64 tiles, 1-4 splits) runs

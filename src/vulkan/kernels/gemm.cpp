@@ -139,13 +139,26 @@ constexpr DefaultRow kMidFiner[] = {
 };
 constexpr I kWaveTiles = 128;  // about one wave of an H200's 132 SMs
 
-// f32 large products with at least kLargeMinTiles tiles of 128 x 256 in one matrix: 8 x 16
-// outputs per thread, BK 8, single buffer with u (H200, eighth session, in-stream sweeps in two
-// orders: 8192^3 23.9 ms vs 25.3 on the large row's 128 x 128 (45.9 vs 43.4 TFLOP/s), 4096^3
-// 3.17 vs 3.25). The large row stays the size classes' anchor (their tile counts). NVIDIA
-// devices only (those that report an SM count): 8 x 16 accumulators per thread were not
-// measured elsewhere, where register files and spilling differ.
-constexpr GemmConfig kF32Huge = with_u({128, 256, 8, 8, 16, kFS, 0});
+// NVIDIA devices (those that report an SM count), f32 products of the large class and those of
+// the mid class that keep its 128 x 128 tile (at least kWaveTiles tiles): 16 x 8 outputs per
+// thread, 128 threads, BK 8, single buffer with u: two workgroups per SM, so that one's barrier
+// no longer stalls the whole SM (H200, fourteenth session, in-stream sweeps in two orders after
+// a compile pass: 8192^3 47.5 TFLOP/s vs 46.1 on the eighth session's 128 x 256 8 x 16 tile of
+// 256 threads, 4096^3 45.7-46.0 vs 41.9-44.9, 2048^3 41.0-44.0 vs 36.2-38.4 on the 128 x 128 8 x 8
+// row). The large row stays the size classes' anchor (the same tile, so the same tile counts).
+// Not measured elsewhere, where register files and spilling differ.
+// Unpadded swizzled rows (x): 8192^3 48.1 vs 47.5-47.6 TFLOP/s, 4096^3 45.7 vs 45.2-45.6 (fourth
+// call, two orders).
+constexpr GemmConfig kF32Deep = with_u({128, 128, 8, 16, 8, kFS | TFG_OPT_NOPAD, 0});
+// NVIDIA devices, c32 products of the large class: 64 x 128 tiles, 8 x 8 outputs per thread (128
+// threads), single buffer, warp map with paired lanes, u and l (same sweeps: 4096^3 47.2-47.3
+// TFLOP/s vs 44.9-45.0 on the large row's 128 x 128 8 x 4 tile of 512 threads; with l 47.7-48.0).
+constexpr GemmConfig kC32Deep = [] {
+  GemmConfig c = with_u({64, 128, 8, 8, 8, kWFS, 0});
+  c.pair = true;
+  c.lean = true;
+  return c;
+}();
 
 // f64 single products with at least kF64HugeMinTiles tiles of 128 x 128 and K >= kF64HugeMinK,
 // on NVIDIA (an SM count): 128 x 128 tiles of BK 8, 8 x 8 outputs per thread (256 threads, one
@@ -500,8 +513,10 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
     cls = SizeClass::mid;
   }
   GemmConfig row = default_row(d, cls);
-  if (cls == SizeClass::large && d == DType::F32 && caps.sm_count > 0 && tiles_of(kF32Huge, M, N, 1) >= kLargeMinTiles)
-    return kF32Huge;
+  if (caps.sm_count > 0 && d == DType::F32 &&
+      (cls == SizeClass::large || (cls == SizeClass::mid && tiles_of(row, M, N, B) >= kWaveTiles)))
+    return kF32Deep;
+  if (caps.sm_count > 0 && d == DType::C32 && cls == SizeClass::large) return kC32Deep;
   if (cls == SizeClass::medium && d == DType::F64 && K < kSplitMinK) {
     const I tiles = tiles_of(row, M, N, B);
     if (tiles > kSplitFewTiles && tiles < kMediumFewTiles) return kF64Narrow;
@@ -651,6 +666,10 @@ bool gemm_config_valid_on(Backend& be, DType d, const GemmConfig& c) {
 
 GemmConfig gemm_default_config_on(Backend& be, DType d, I M, I N, I K, I B) {
   return gemm_default_config(d, M, N, K, B, static_cast<VulkanBackend&>(be).device().caps());
+}
+
+GemmConfig gemm_paired_on(Backend& be, DType d, const GemmConfig& c) {
+  return paired(c, d, static_cast<VulkanBackend&>(be).device().caps());
 }
 
 void set_gemm_config_override(const std::optional<GemmConfig>& c) { override_slot() = c; }

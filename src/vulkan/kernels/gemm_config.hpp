@@ -77,6 +77,9 @@ bool gemm_uses_small_kernel(std::int64_t M, std::int64_t N, std::int64_t K, std:
 bool gemm_config_valid_on(Backend& be, DType d, const GemmConfig& c);
 GemmConfig gemm_default_config_on(Backend& be, DType d, std::int64_t M, std::int64_t N, std::int64_t K,
                                   std::int64_t B);
+/// `c` as the defaults on the device of `be` would run it: with the paired warp map where the
+/// defaults add it (f64 on devices that report an SM count; gemm.cpp `paired`).
+GemmConfig gemm_paired_on(Backend& be, DType d, const GemmConfig& c);
 
 std::string gemm_config_string(const GemmConfig& c);
 /// Parses the text form; nullopt when malformed.
