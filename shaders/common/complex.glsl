@@ -58,6 +58,48 @@ T c_mul(T a, T b) {
   return r;
 }
 
+// Exact scaling by powers of two. c_ilogb(m): the binary exponent e of m > 0 (m in [2^e,
+// 2^(e+1))), clamped to the normal range (|e| <= C_EMAX); c_pow2(e) = 2^e for |e| <= C_EMAX + 1.
+// c_inv_scale(m, up) = 2^-e with up = 2^e: v * c_inv_scale(m, up) is exact and, for v = m, in
+// [1, 4). Scaling by it instead of dividing by m: the reciprocal of a huge f32 m is subnormal,
+// which devices that flush f32 subnormals (NVIDIA) make zero.
+#ifdef TF_F64
+#define C_EMAX 1022
+int c_ilogb(R m) { return clamp(int((unpackDouble2x32(m).y >> 20) & 0x7ffu) - 1023, -C_EMAX, C_EMAX); }
+R c_pow2(int e) { return packDouble2x32(uvec2(0u, uint(1023 + e) << 20)); }
+// w * 2^j for normal w and 0 < j <= C_EMAX, in the exponent bits (inf on overflow).
+R c_exp_add(R w, int j) {
+  const uvec2 u = unpackDouble2x32(w);
+  if (int((u.y >> 20) & 0x7ffu) + j >= 0x7ff) return c_copysign(c_inf(), w);
+  return packDouble2x32(uvec2(u.x, u.y + (uint(j) << 20)));
+}
+#else
+#define C_EMAX 126
+int c_ilogb(R m) { return clamp(int((floatBitsToUint(m) >> 23) & 0xffu) - 127, -C_EMAX, C_EMAX); }
+R c_pow2(int e) { return uintBitsToFloat(uint(127 + e) << 23); }
+R c_exp_add(R w, int j) {
+  const uint u = floatBitsToUint(w);
+  if (int((u >> 23) & 0xffu) + j >= 0xff) return c_copysign(c_inf(), w);
+  return uintBitsToFloat(u + (uint(j) << 23));
+}
+#endif
+R c_inv_scale(R m, out R up) {
+  const int e = c_ilogb(m);
+  up = c_pow2(e);
+  return c_pow2(-e);
+}
+// v * 2^k for |k| <= 2 C_EMAX, rounded once but for results below the normal range. Two
+// multiplications by powers of two only on the underflow side (where a compiler that multiplied
+// the two powers first would get 0 or a subnormal, as the result); on the overflow side the
+// second step adds to the exponent bits (NVIDIA's compiler reassociated such products, see
+// math_complex.glsl's cm_times_sq2).
+R c_scale2(R v, int k) {
+  if (abs(k) <= C_EMAX) return v * c_pow2(k);
+  if (k < 0) return (v * c_pow2(-C_EMAX)) * c_pow2(k + C_EMAX);
+  const R w = v * c_pow2(C_EMAX);
+  return (w == R(0) || !c_isfinite(w)) ? w : c_exp_add(w, k - C_EMAX);
+}
+
 // Smith's algorithm: avoids overflow of |b|^2 for large divisors. Large divisors are scaled down
 // with the numerator by a power of two (exact but for a numerator too small to matter: the
 // quotient's parts are then below the smallest normal): f64 divisors within a factor 4 of the
@@ -88,11 +130,24 @@ T c_div_smith(T a, T b) {
 // Annex G special values (libgcc __divdc3): a / 0 = copysign(inf, b.x) * a (each part as IEEE
 // 1/0, 0/0); a result computed as NaN + NaN i is recovered for infinite / finite (infinite) and
 // finite / infinite (zero).
+// Finite a, b != 0: both scaled exactly by powers of two so that their larger parts are about 1
+// (c_inv_scale), Smith's algorithm on the scaled values (no intermediate overflow or underflow),
+// then the quotient scaled back by 2^(ea - eb). Without the scaling a huge numerator overflowed
+// inside ((1.7e308 + 1.7e308i) / (1 + i) gave inf for 1.7e308) and subnormal operands lost bits.
+T c_div_finite(T a, T b) {
+  const R ma = max(abs(a.x), abs(a.y));
+  const int ea = ma == R(0) ? 0 : c_ilogb(ma), eb = c_ilogb(max(abs(b.x), abs(b.y)));
+  const T q = c_div_smith(a * c_pow2(-ea), b * c_pow2(-eb));
+  const int k = ea - eb;
+  return T(c_scale2(q.x, k), c_scale2(q.y, k));
+}
+
 T c_div(T a, T b) {
   if (b.x == R(0) && b.y == R(0)) {
     R s = c_copysign(c_inf(), b.x);
     return T(c_sgnmul(s, a.x), c_sgnmul(s, a.y));
   }
+  if (c_isfinite(a.x) && c_isfinite(a.y) && c_isfinite(b.x) && c_isfinite(b.y)) return c_div_finite(a, b);
   T q = c_div_smith(a, b);
   if (!(isnan(q.x) && isnan(q.y))) return q;
   if ((isinf(a.x) || isinf(a.y)) && c_isfinite(b.x) && c_isfinite(b.y)) {
@@ -106,23 +161,6 @@ T c_div(T a, T b) {
   return q;
 }
 
-// 2^-e and 2^e (up) for the binary exponent e of m > 0 (m in [2^e, 2^(e+1))), e clamped so that
-// both are normal: v * c_inv_scale(m, up) is exact and, for v = m, in [1, 4). Scaling by it
-// instead of dividing by m: the reciprocal of a huge f32 m is subnormal, which devices that
-// flush f32 subnormals (NVIDIA) make zero.
-#ifdef TF_F64
-R c_inv_scale(R m, out R up) {
-  const int e = clamp(int((unpackDouble2x32(m).y >> 20) & 0x7ffu) - 1023, -1022, 1022);
-  up = packDouble2x32(uvec2(0u, uint(1023 + e) << 20));
-  return packDouble2x32(uvec2(0u, uint(1023 - e) << 20));
-}
-#else
-R c_inv_scale(R m, out R up) {
-  const int e = clamp(int((floatBitsToUint(m) >> 23) & 0xffu) - 127, -126, 126);
-  up = uintBitsToFloat(uint(127 + e) << 23);
-  return uintBitsToFloat(uint(127 - e) << 23);
-}
-#endif
 
 // |z| without overflow or underflow in the squares (hypot): both parts scaled exactly by a power
 // of two near 1 / max(|x|, |y|).

@@ -93,6 +93,33 @@ template <class T> T min_of(T a, T b) {
   else return a < b ? a : b;
 }
 
+/// Complex division. Finite operands (b != 0): both scaled exactly by powers of two so that their
+/// larger parts are in [1, 2), Smith's algorithm on the scaled values (no intermediate overflow
+/// or underflow), the quotient scaled back by 2^(ea - eb) (the GPU's c_div_finite,
+/// shaders/common/complex.glsl). std::complex's division (libgcc __divdc3) gave NaN for quotients
+/// whose parts overflow ((1.7e308 + 1e308i) / (-7.4e-241 + 2.9e-61i): NaN - inf i for inf - inf i)
+/// and inf for (1.7e308 + 1.7e308i) / (1 + i). Zero divisors and non-finite parts keep
+/// std::complex's C99 Annex G values (which the GPU reproduces).
+template <class R> std::complex<R> complex_div(std::complex<R> a, std::complex<R> b) {
+  const R ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+  if ((br == 0 && bi == 0) || !std::isfinite(ar) || !std::isfinite(ai) || !std::isfinite(br) || !std::isfinite(bi))
+    return a / b;
+  const R ma = std::max(std::abs(ar), std::abs(ai));
+  const int ea = ma == 0 ? 0 : std::ilogb(ma), eb = std::ilogb(std::max(std::abs(br), std::abs(bi)));
+  const R xr = std::ldexp(ar, -ea), xi = std::ldexp(ai, -ea), yr = std::ldexp(br, -eb), yi = std::ldexp(bi, -eb);
+  R qr, qi;
+  if (std::abs(yr) >= std::abs(yi)) {
+    const R r = yi / yr, d = yr + yi * r;
+    qr = (xr + xi * r) / d;
+    qi = (xi - xr * r) / d;
+  } else {
+    const R r = yr / yi, d = yi + yr * r;
+    qr = (xr * r + xi) / d;
+    qi = (xi * r - xr) / d;
+  }
+  return {std::ldexp(qr, ea - eb), std::ldexp(qi, ea - eb)};
+}
+
 /// Float and complex pow: std::pow, with NumPy's rules where a complex base or exponent is zero
 /// (shaders/common/math_complex.glsl, the same): a^0 = 1; 0^b = 0 for b real and positive,
 /// else NaN (std::pow gives NaN for 0^0).
@@ -247,7 +274,9 @@ template <class T> bool run_binary(OpId op, std::span<const TensorView> in, cons
       case OpId::add: return go([](bool&, T a, T b) { return T(a + b); });
       case OpId::sub: return go([](bool&, T a, T b) { return T(a - b); });
       case OpId::mul: return go([](bool&, T a, T b) { return T(a * b); });
-      case OpId::div: return go([](bool&, T a, T b) { return T(a / b); });
+      case OpId::div:
+        if constexpr (kIsComplex<T>) return go([](bool&, T a, T b) { return complex_div(a, b); });
+        else return go([](bool&, T a, T b) { return T(a / b); });
       case OpId::pow: return go([](bool&, T a, T b) { return pow_of(a, b); });
       default: break;
     }

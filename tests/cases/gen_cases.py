@@ -174,6 +174,25 @@ def gen_elementwise():
     zq = [(f32(a), b) for a, b in zq]
     f.add("div_c32_huge_divisor", "div", [V("c32", [a for a, _ in zq]), V("c32", [b for _, b in zq])],
           expected=V("c32", [f32(a / b) for a, b in zq]))
+    # Complex quotients computed exactly (rationals), then rounded: a huge numerator must not
+    # overflow inside ((1.7e308 + 1.7e308i) / (1 + i) = 1.7e308), quotients whose parts overflow
+    # are infinite, not NaN (std::complex's division gave NaN - inf i below), subnormal operands
+    # keep their bits (fourteenth session's range probe).
+    def cdiv_exact(a, b):
+        from fractions import Fraction as Q
+        ar, ai, br, bi = Q(a.real), Q(a.imag), Q(b.real), Q(b.imag)
+        den = br * br + bi * bi
+        def rd(v):
+            return INF if v > Q(2) ** 1024 else (-INF if v < -Q(2) ** 1024 else float(v))
+        return complex(rd((ar * br + ai * bi) / den), rd((ai * br - ar * bi) / den))
+    za = [complex(1.7e308, 1.7e308), complex(1e308, 1e308), complex(1.7e308, 1e308), complex(1e-310, 1e-310)]
+    zb = [complex(1, 1), complex(0.5, 0.5), complex(-7.363804426559994e-241, 2.9407429744605007e-61),
+          complex(1e-310, 2e-310)]
+    f.add("div_c64_scaled_operands", "div", [V("c64", za), V("c64", zb)],
+          expected=V("c64", [cdiv_exact(a, b) for a, b in zip(za, zb)]))
+    za, zb = [complex(h, h), complex(f32(1e-30), f32(3e38))], [complex(1, 1), complex(f32(1e-20), f32(2e-20))]
+    f.add("div_c32_scaled_operands", "div", [V("c32", za), V("c32", zb)],
+          expected=V("c32", [f32(cdiv_exact(a, b)) for a, b in zip(za, zb)]))
     # Real f32 divisors from 2^126 have a subnormal reciprocal (devices that divide through the
     # reciprocal and flush subnormals gave 0); |z| beyond the largest f32 is inf, below it finite.
     fa, fb = [h, f32(1e38), -h, 6.0, f32(2e-38)], [h, f32(2e38), f32(1.5e38), h, h]
