@@ -130,15 +130,24 @@ T c_div_smith(T a, T b) {
 // Annex G special values (libgcc __divdc3): a / 0 = copysign(inf, b.x) * a (each part as IEEE
 // 1/0, 0/0); a result computed as NaN + NaN i is recovered for infinite / finite (infinite) and
 // finite / infinite (zero).
-// Finite a, b != 0: both scaled exactly by powers of two so that their larger parts are about 1
-// (c_inv_scale), Smith's algorithm on the scaled values (no intermediate overflow or underflow),
-// then the quotient scaled back by 2^(ea - eb). Without the scaling a huge numerator overflowed
-// inside ((1.7e308 + 1.7e308i) / (1 + i) gave inf for 1.7e308) and subnormal operands lost bits.
+// The exponent s by which c_div_finite scales a numerator whose parts have exponents e (larger)
+// and f (smaller, f = e when that part is 0): its larger part near 1 (s = e), but not so far
+// that the smaller part leaves the normal range (s <= f + C_EMAX: it may carry a whole part of
+// the quotient, e.g. for an imaginary divisor), and always far enough that Smith's sums cannot
+// overflow (s >= e - C_EMAX + 2).
+int c_div_shift(int e, int f) { return max(min(e, f + C_EMAX), e - C_EMAX + 2); }
+
+// Finite a, b != 0: both scaled exactly by powers of two (b's larger part near 1, a's by
+// c_div_shift), Smith's algorithm on the scaled values (no intermediate overflow, no underflow of
+// what the quotient needs), then the quotient scaled back by 2^(s - eb). Without the scaling a huge
+// numerator overflowed inside ((1.7e308 + 1.7e308i) / (1 + i) gave inf for 1.7e308) and subnormal
+// operands lost bits.
 T c_div_finite(T a, T b) {
-  const R ma = max(abs(a.x), abs(a.y));
-  const int ea = ma == R(0) ? 0 : c_ilogb(ma), eb = c_ilogb(max(abs(b.x), abs(b.y)));
-  const T q = c_div_smith(a * c_pow2(-ea), b * c_pow2(-eb));
-  const int k = ea - eb;
+  const R ma = max(abs(a.x), abs(a.y)), na = min(abs(a.x), abs(a.y));
+  const int e = ma == R(0) ? 0 : c_ilogb(ma);
+  const int s = c_div_shift(e, na == R(0) ? e : c_ilogb(na)), eb = c_ilogb(max(abs(b.x), abs(b.y)));
+  const T q = c_div_smith(a * c_pow2(-s), b * c_pow2(-eb));
+  const int k = s - eb;
   return T(c_scale2(q.x, k), c_scale2(q.y, k));
 }
 

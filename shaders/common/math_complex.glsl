@@ -13,6 +13,8 @@
 #define CM_TINY 1.0e-300lf
 R cm_pow2(int k) { return d_pow2(k); }
 #define CM_TINY_UP 600
+#define CM_LN2_HI 6.93147180369123816490e-01lf  // ln 2 in two parts (fdlibm); 600 CM_LN2_HI exact
+#define CM_LN2_LO 1.90821492927058770002e-10lf
 #else
 #define CM_SINH_SERIES_MAX 9.0
 #define CM_EXP_OVF 88.0
@@ -23,45 +25,26 @@ R cm_pow2(int k) { return d_pow2(k); }
 #define CM_TINY cm_pow2(-60)
 R cm_pow2(int k) { return f_pow2(k); }
 #define CM_TINY_UP 60
+#define CM_LN2_HI 6.9313812256e-01  // 60 CM_LN2_HI exact
+#define CM_LN2_LO 9.0580006145e-06
 #endif
 
-// t * h * h for h = exp(a / 2) >= 1 (possibly inf), finite whenever the product is, even where
-// h * h overflows: h = m 2^e with m in [1, 2), then (t m) m scaled by 2^(2e) in the exponent bits.
-// Written as (t * h) * h, NVIDIA's compiler evaluated t * (h * h): exp(89.5 + iy) in c32 gave
-// infinite parts for finite results (fourteenth session's range probe).
-#ifdef TF_F64
-T cm_times_sq2(T t, R h) {
-  const uvec2 w = unpackDouble2x32(h);
-  const int e = int((w.y >> 20) & 0x7ffu) - 1023;
-  const R m = packDouble2x32(uvec2(w.x, (w.y & 0x800fffffu) | (1023u << 20)));
-  const T p = (t * m) * m;
-  T r;
-  for (int i = 0; i < 2; ++i) {
-    const uvec2 q = unpackDouble2x32(p[i]);
-    const int ep = int((q.y >> 20) & 0x7ffu);
-    if (p[i] == R(0) || ep == 0x7ff) r[i] = p[i];
-    else if (ep + 2 * e >= 0x7ff) r[i] = c_copysign(c_inf(), p[i]);
-    else r[i] = packDouble2x32(uvec2(q.x, q.y + (uint(2 * e) << 20)));
-  }
-  return r;
+// t h^2 2^j for h = exp(a / 2) >= 1 (possibly inf), j in {-1, 0}, finite wherever the product is,
+// also where h * h overflows or a part of t is tiny: the parts of t and h are scaled exactly near
+// 1 (c_ilogb, c_pow2), the scaled values multiplied, and the product scaled by the exponents' sum
+// (c_scale2). Written as (t * h) * h, NVIDIA's compiler evaluated t * (h * h) (c32 exp(88.6 + iy)
+// gave infinite parts for finite results); with the 1/2 of sinh / cosh applied to t first,
+// sin(5e-324 + 1.7e308i) gave 0 for inf (fourteenth session's range probes).
+R cm_times_sq2_part(R v, R h, int j) {
+  if (v == R(0) || !c_isfinite(v)) return v;
+  if (isinf(h)) return c_copysign(c_inf(), v);
+  const int ev = c_ilogb(abs(v)), eh = c_ilogb(h);
+  const R hs = h * c_pow2(-eh);
+  const R p = ((v * c_pow2(-ev)) * hs) * hs;
+  const int k = ev + 2 * eh + j;
+  return k > 2 * C_EMAX ? c_copysign(c_inf(), v) : c_scale2(p, k);
 }
-#else
-T cm_times_sq2(T t, R h) {
-  const uint w = floatBitsToUint(h);
-  const int e = int((w >> 23) & 0xffu) - 127;
-  const R m = uintBitsToFloat((w & 0x807fffffu) | (127u << 23));
-  const T p = (t * m) * m;
-  T r;
-  for (int i = 0; i < 2; ++i) {
-    const uint q = floatBitsToUint(p[i]);
-    const int ep = int((q >> 23) & 0xffu);
-    if (p[i] == R(0) || ep == 0xff) r[i] = p[i];
-    else if (ep + 2 * e >= 0xff) r[i] = c_copysign(c_inf(), p[i]);
-    else r[i] = uintBitsToFloat(q + (uint(2 * e) << 23));
-  }
-  return r;
-}
-#endif
+T cm_times_sq2(T t, R h, int j) { return T(cm_times_sq2_part(t.x, h, j), cm_times_sq2_part(t.y, h, j)); }
 
 // sinh(y) and cosh(y) for real y (no cancellation near 0, no overflow before the result does).
 void cm_sinhcosh(R y, out R sh, out R ch) {
@@ -74,7 +57,7 @@ void cm_sinhcosh(R y, out R sh, out R ch) {
   } else if (a < CM_EXP_OVF) {
     sh = ch = R(0.5) * m_exp(a);
   } else {
-    sh = ch = cm_times_sq2(T(R(0.5)), m_exp(R(0.5) * a)).x;
+    sh = ch = cm_times_sq2(T(R(1)), m_exp(R(0.5) * a), -1).x;
   }
   if (c_signbit(y)) sh = -sh;  // sinh(-0) = -0
 }
@@ -87,7 +70,7 @@ T cm_exp(T z) {
   if (z.y == R(0)) return T(m_exp(z.x), z.y);
   R s, c;
   m_sincos(z.y, s, c);
-  if (z.x > CM_EXP_OVF) return cm_times_sq2(T(c, s), m_exp(R(0.5) * z.x));
+  if (z.x > CM_EXP_OVF) return cm_times_sq2(T(c, s), m_exp(R(0.5) * z.x), 0);
   R e = m_exp(z.x);
   return T(e * c, e * s);
 }
@@ -109,6 +92,12 @@ R cm_log_abs(R x, R y) {
   }
   // |z| may exceed the largest finite value (c32 3e38 + 3e38i): log(|z| / 4) + log 4.
   if (mx > CM_BIG) return m_log(m_hypot(R(0.25) * x, R(0.25) * y)) + R(2) * m_log(R(2));
+  // Tiny |z| may not be representable (5e-324 + 5e-324i: |z| rounds to 5e-324, log off by
+  // log sqrt 2): log(|z| 2^UP) - UP log 2, the parts scaled exactly.
+  if (mx < CM_TINY) {
+    const R up = cm_pow2(CM_TINY_UP);
+    return (m_log(m_hypot(x * up, y * up)) - R(CM_TINY_UP) * CM_LN2_HI) - R(CM_TINY_UP) * CM_LN2_LO;
+  }
   return m_log(m_hypot(x, y));
 }
 
@@ -134,7 +123,7 @@ T cm_sin(T z) {
   R s, c, sh, ch;
   m_sincos(z.x, s, c);
   if (abs(z.y) >= CM_EXP_OVF) {  // cosh y overflows before sin x cosh y may: exp(|y| / 2) twice
-    const T r = cm_times_sq2(T(R(0.5) * s, (c_signbit(z.y) ? R(-0.5) : R(0.5)) * c), m_exp(R(0.5) * abs(z.y)));
+    const T r = cm_times_sq2(T(s, c_signbit(z.y) ? -c : c), m_exp(R(0.5) * abs(z.y)), -1);
     return T(z.x == R(0) ? z.x : r.x, r.y);
   }
   cm_sinhcosh(z.y, sh, ch);
@@ -166,7 +155,7 @@ T cm_cos(T z) {
   // -sin(+-0) * sinh(y) is a zero of sign -(x y) also where sinh(y) overflows.
   const R zero_im = c_signbit(z.x) != c_signbit(z.y) ? R(0) : -R(0);
   if (abs(z.y) >= CM_EXP_OVF) {  // as cm_sin
-    const T r = cm_times_sq2(T(R(0.5) * c, (c_signbit(z.y) ? R(-0.5) : R(0.5)) * s), m_exp(R(0.5) * abs(z.y)));
+    const T r = cm_times_sq2(T(c, c_signbit(z.y) ? -s : s), m_exp(R(0.5) * abs(z.y)), -1);
     return T(r.x, z.x == R(0) ? zero_im : -r.y);
   }
   cm_sinhcosh(z.y, sh, ch);

@@ -93,8 +93,8 @@ template <class T> T min_of(T a, T b) {
   else return a < b ? a : b;
 }
 
-/// Complex division. Finite operands (b != 0): both scaled exactly by powers of two so that their
-/// larger parts are in [1, 2), Smith's algorithm on the scaled values (no intermediate overflow
+/// Complex division. Finite operands (b != 0): both scaled exactly by powers of two (b's larger
+/// part in [1, 2), a's as below), Smith's algorithm on the scaled values (no intermediate overflow
 /// or underflow), the quotient scaled back by 2^(ea - eb) (the GPU's c_div_finite,
 /// shaders/common/complex.glsl). std::complex's division (libgcc __divdc3) gave NaN for quotients
 /// whose parts overflow ((1.7e308 + 1e308i) / (-7.4e-241 + 2.9e-61i): NaN - inf i for inf - inf i)
@@ -104,8 +104,12 @@ template <class R> std::complex<R> complex_div(std::complex<R> a, std::complex<R
   const R ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
   if ((br == 0 && bi == 0) || !std::isfinite(ar) || !std::isfinite(ai) || !std::isfinite(br) || !std::isfinite(bi))
     return a / b;
-  const R ma = std::max(std::abs(ar), std::abs(ai));
-  const int ea = ma == 0 ? 0 : std::ilogb(ma), eb = std::ilogb(std::max(std::abs(br), std::abs(bi)));
+  // a's exponent shift as the GPU's c_div_shift: its larger part near 1, but its smaller part kept
+  // normal (it may carry a whole part of the quotient) and Smith's sums kept finite.
+  constexpr int emax = std::numeric_limits<R>::max_exponent - 2;  // 126 / 1022
+  const R ma = std::max(std::abs(ar), std::abs(ai)), na = std::min(std::abs(ar), std::abs(ai));
+  const int e = ma == 0 ? 0 : std::ilogb(ma), f = na == 0 ? e : std::ilogb(na);
+  const int ea = std::max(std::min(e, f + emax), e - emax + 2), eb = std::ilogb(std::max(std::abs(br), std::abs(bi)));
   const R xr = std::ldexp(ar, -ea), xi = std::ldexp(ai, -ea), yr = std::ldexp(br, -eb), yi = std::ldexp(bi, -eb);
   R qr, qi;
   if (std::abs(yr) >= std::abs(yi)) {

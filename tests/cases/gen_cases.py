@@ -185,9 +185,10 @@ def gen_elementwise():
         def rd(v):
             return INF if v > Q(2) ** 1024 else (-INF if v < -Q(2) ** 1024 else float(v))
         return complex(rd((ar * br + ai * bi) / den), rd((ai * br - ar * bi) / den))
-    za = [complex(1.7e308, 1.7e308), complex(1e308, 1e308), complex(1.7e308, 1e308), complex(1e-310, 1e-310)]
+    za = [complex(1.7e308, 1.7e308), complex(1e308, 1e308), complex(1.7e308, 1e308), complex(1e-310, 1e-310),
+          complex(-1.42144898599924e+219, -8.635935176606246e-104)]
     zb = [complex(1, 1), complex(0.5, 0.5), complex(-7.363804426559994e-241, 2.9407429744605007e-61),
-          complex(1e-310, 2e-310)]
+          complex(1e-310, 2e-310), complex(-0.0, -1e-310)]  # the last: the small part makes the real part
     f.add("div_c64_scaled_operands", "div", [V("c64", za), V("c64", zb)],
           expected=V("c64", [cdiv_exact(a, b) for a, b in zip(za, zb)]))
     za, zb = [complex(h, h), complex(f32(1e-30), f32(3e38))], [complex(1, 1), complex(f32(1e-20), f32(2e-20))]
@@ -297,6 +298,18 @@ def gen_analytic():
               expected=V(d, [complex(0.0, INF), complex(-0.0, -INF)]))
         f.add(f"cos_{d}_zero_real_huge_imag", "cos", [V(d, [complex(0.0, big), complex(-0.0, big)])],
               expected=V(d, [complex(INF, -0.0), complex(INF, 0.0)]))
+    # Tiny real parts times cosh / sinh of large ones: sin(1e-37 + 89.5i) has a real part of 37
+    # (1e-37 / 2 first then the halves of exp: fine; the smallest c64 part halved was 0, not inf).
+    zs = [complex(f32(1e-37), 89.5), complex(f32(-3e-38), 89.0)]
+    f.add("sin_c32_tiny_real_cosh_large", "sin", [V("c32", zs)], expected=V("c32", [f32(cmath.sin(z)) for z in zs]))
+    f.add("sin_c64_smallest_real_huge_imag", "sin", [V("c64", [complex(5e-324, 1.7e308)])],
+          expected=V("c64", [complex(INF, INF)]))
+    f.add("cos_c64_smallest_real_huge_imag", "cos", [V("c64", [complex(5e-324, 1.7e308)])],
+          expected=V("c64", [complex(INF, -INF)]))
+    # log|z| where |z| is not representable: scaled up first.
+    f.add("log_c64_subnormal_modulus", "log", [V("c64", [complex(5e-324, 5e-324), complex(-1e-310, 3e-310)])],
+          expected=V("c64", [complex(math.log(5e-324) + 0.5 * math.log(2), math.pi / 4),
+                             complex(0.5 * math.log(10) + math.log(1e-310), math.atan2(3e-310, -1e-310))]))
     # Infinite and NaN parts: C99 Annex G special values (glibc's csin, ccos, ctanh, cexp, clog,
     # csqrt, as the CPU backend's std::complex; rsqrt = 1 / sqrt with __divdc3's values; log1p =
     # log|1 + z| + i atan2(y, 1 + x) as src/cpu/elementwise.cpp). Hand-checked.
