@@ -5,6 +5,7 @@ subnormal) and random ones across the exponent range, but no subnormal inputs (a
 flushes them is documented in docs/accuracy.md).
 
   probe_range.py gen FILE            writes the cases (no expectations: print mode)
+  probe_range.py gen64 FILE          f64 / c64 cases with subnormal parts too
   probe_range.py cmp EVAL_OUTPUT     compares the [cpu] and [vulkan] lines of
                                      `tenferro eval FILE --backend all` (stdin or a file)
 
@@ -58,6 +59,26 @@ def gen(path):
     for op in ["exp", "log", "sin", "cos", "tanh", "sqrt", "rsqrt", "expm1", "log1p", "abs", "sign"]:
         add(op + "_c64", op, ("c64", z64))
     add("div_c64", "div", ("c64", z64), ("c64", z64[::-1]))
+    json.dump({"cases": cases}, open(path, "w"))
+
+
+def gen64(path):
+    """f64 / c64 with subnormal parts too (the second probe of the fourteenth session)."""
+    r = random.Random(7)
+    r64 = lambda lo=-1074, hi=1023: r.choice([-1, 1]) * 2.0 ** r.uniform(lo, hi)
+    vals = [5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 1.0, 1e300, 1.7e308, 0.0]
+    sv = [s * v for v in vals for s in (1, -1)]
+    z = [[x, y] for x in sv for y in sv] + [[r64(), r64()] for _ in range(600)]
+    z += [[r64(-1074, -1000), r64(-1074, -1000)] for _ in range(200)]
+    c = lambda v: {"dtype": "c64", "shape": [len(v)], "data": v}
+    f = lambda v: {"dtype": "f64", "shape": [len(v)], "data": v}
+    cases = [{"name": op + "_c64", "op": op, "inputs": [c(z)]}
+             for op in ["exp", "log", "sin", "cos", "tanh", "sqrt", "rsqrt", "expm1", "log1p", "abs", "sign"]]
+    cases += [{"name": op + "_c64", "op": op, "inputs": [c(z), c(z[::-1])]} for op in ["div", "mul"]]
+    reals = [r64() for _ in range(3000)] + sv
+    cases += [{"name": op + "_f64", "op": op, "inputs": [f(reals)]}
+              for op in ["exp", "log", "sin", "cos", "tanh", "sqrt", "rsqrt", "expm1", "log1p", "erf", "sign"]]
+    cases += [{"name": op + "_f64", "op": op, "inputs": [f(reals), f(reals[::-1])]} for op in ["rem", "div"]]
     json.dump({"cases": cases}, open(path, "w"))
 
 
@@ -121,5 +142,7 @@ def cmp(lines):
 if __name__ == "__main__":
     if sys.argv[1] == "gen":
         gen(sys.argv[2])
+    elif sys.argv[1] == "gen64":
+        gen64(sys.argv[2])
     else:
         cmp(open(sys.argv[2]) if len(sys.argv) > 2 else sys.stdin)
