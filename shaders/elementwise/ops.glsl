@@ -2,6 +2,7 @@
 // 1 (an op code of params.h); switches on it fold away when the pipeline is created.
 // Semantics: SEMANTICS.md "Op families" (integer wrap, MIN / -1 = MIN, MIN % -1 = 0, NaN
 // propagation in max/min, fmod sign rule, abs(complex) real, sign(z) = z/|z|).
+#include "common/minmax.glsl"
 
 #if defined(TF_KIND_FLOAT) || defined(TF_KIND_COMPLEX)
 R tf_nan() {
@@ -88,9 +89,9 @@ T op_max(T a, T b) { return a < b ? b : a; }
 T op_min(T a, T b) { return b < a ? b : a; }
 T op_mul(T a, T b) { return a * b; }
 #elif defined(TF_KIND_FLOAT)
-// NaN propagates; otherwise std::max/std::min semantics.
-T op_max(T a, T b) { return isnan(a) ? a : (isnan(b) ? b : (a < b ? b : a)); }
-T op_min(T a, T b) { return isnan(a) ? a : (isnan(b) ? b : (b < a ? b : a)); }
+// IEEE 754-2019 maximum / minimum: NaN propagates, -0 < +0 (common/minmax.glsl).
+T op_max(T a, T b) { return tf_fmax(a, b); }
+T op_min(T a, T b) { return tf_fmin(a, b); }
 T op_mul(T a, T b) { return a * b; }
 #ifdef TF_F64
 T op_div(T a, T b) { return a / b; }

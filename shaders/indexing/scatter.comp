@@ -28,6 +28,7 @@ const bool UNIQUE = (OP_CODE & TF_SC_UNIQUE) != 0;
 layout(push_constant) uniform Push { KernelParams p; };
 #include "common/access.glsl"
 #include "common/complex.glsl"
+#include "common/minmax.glsl"
 #include "indexing/indexing.glsl"
 
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer U32Ref {
@@ -44,11 +45,11 @@ T combine(T d, T s) {
   if (OP == TF_SC_ADD) return d + s;
   if (OP == TF_SC_MUL) return d * s;
 #ifdef TF_KIND_FLOAT
-  if (isnan(d)) return d;
-  if (isnan(s)) return s;
-#endif
+  return OP == TF_SC_MAX ? tf_fmax(d, s) : tf_fmin(d, s);  // NaN propagates, -0 < +0
+#else
   if (OP == TF_SC_MAX) return s > d ? s : d;
   return s < d ? s : d;
+#endif
 }
 #elif defined(TF_KIND_COMPLEX)
 T combine(T d, T s) {
@@ -67,10 +68,7 @@ void cas_f32(uint64_t a, float s) {
     float d = uintBitsToFloat(cur), n;
     if (OP == TF_SC_ADD) n = d + s;
     else if (OP == TF_SC_MUL) n = d * s;
-    else if (isnan(d)) n = d;
-    else if (isnan(s)) n = s;
-    else if (OP == TF_SC_MAX) n = s > d ? s : d;
-    else n = s < d ? s : d;
+    else n = OP == TF_SC_MAX ? tf_fmax(d, s) : tf_fmin(d, s);
     const uint nb = floatBitsToUint(n);
     if (nb == cur) return;
     const uint prev = atomicCompSwap(r.v, cur, nb);

@@ -12,6 +12,7 @@ layout(constant_id = 1) const int OP = TF_RED_SUM;
 layout(push_constant) uniform Push { KernelParams p; };
 #include "common/access.glsl"
 #include "common/complex.glsl"
+#include "common/minmax.glsl"
 
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer BlockRef {
   int64_t v[];
@@ -48,8 +49,8 @@ T merge(T a, T b) {
     case TF_RED_SUM: return a + b;
     case TF_RED_PROD: return a * b;
 #if defined(TF_KIND_FLOAT)
-    case TF_RED_MAX: return (a > b || isnan(a)) ? a : b;  // a NaN on either side wins
-    default: return (a < b || isnan(a)) ? a : b;
+    case TF_RED_MAX: return tf_fmax(a, b);  // a NaN on either side wins; -0 < +0
+    default: return tf_fmin(a, b);
 #else
     case TF_RED_MAX: return max(a, b);
     default: return min(a, b);

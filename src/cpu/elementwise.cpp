@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "cpu_backend.hpp"
+#include "minmax.hpp"
 #include "strided.hpp"
 
 namespace tenferro::cpu {
@@ -83,15 +84,9 @@ template <class T> T wrap_neg(T a) {
   return static_cast<T>(static_cast<U>(U(0) - static_cast<U>(a)));
 }
 
-/// NaN-propagating max/min for floats (either NaN operand gives NaN); plain for integers.
-template <class T> T max_of(T a, T b) {
-  if constexpr (kIsFloat<T>) return a != a ? a : (b != b ? b : (a > b ? a : b));
-  else return a > b ? a : b;
-}
-template <class T> T min_of(T a, T b) {
-  if constexpr (kIsFloat<T>) return a != a ? a : (b != b ? b : (a < b ? a : b));
-  else return a < b ? a : b;
-}
+/// maximum / minimum: IEEE 754-2019 on floats (NaN propagates, -0 < +0), plain on integers.
+template <class T> T max_of(T a, T b) { return ieee_max(a, b); }
+template <class T> T min_of(T a, T b) { return ieee_min(a, b); }
 
 /// Complex division. Finite operands (b != 0): both scaled exactly by powers of two (b's larger
 /// part in [1, 2), a's as below), Smith's algorithm on the scaled values (no intermediate overflow

@@ -21,6 +21,7 @@
 
 #include "core/window_layout.hpp"
 #include "cpu_backend.hpp"
+#include "minmax.hpp"
 #include "strided.hpp"
 
 namespace tenferro::cpu {
@@ -301,11 +302,8 @@ template <ScatterCombiner C, class T> inline void combine(T& dst, const T& src) 
     } else {
       dst *= src;
     }
-  } else if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(dst)) return;
-    if (std::isnan(src) || (C == ScatterCombiner::max ? src > dst : src < dst)) dst = src;
   } else {
-    if (C == ScatterCombiner::max ? src > dst : src < dst) dst = src;
+    dst = C == ScatterCombiner::max ? ieee_max(dst, src) : ieee_min(dst, src);  // minmax.hpp
   }
 }
 

@@ -33,6 +33,7 @@
 
 #include "core/reduce_layout.hpp"
 #include "cpu_backend.hpp"
+#include "minmax.hpp"
 #include "strided.hpp"
 
 namespace tenferro::cpu {
@@ -74,8 +75,7 @@ template <class T> struct MaxOp {
     else return std::numeric_limits<T>::lowest();
   }
   static A load(T x) { return x; }
-  // NaN in either operand wins: a NaN `a` is kept; a NaN `b` fails `a > b` and is taken.
-  static A merge(A a, A b) { return (a > b || a != a) ? a : b; }
+  static A merge(A a, A b) { return ieee_max(a, b); }  // NaN wins, -0 < +0 (minmax.hpp)
   static T finish(A a) { return a; }
 };
 
@@ -88,7 +88,7 @@ template <class T> struct MinOp {
     else return std::numeric_limits<T>::max();
   }
   static A load(T x) { return x; }
-  static A merge(A a, A b) { return (a < b || a != a) ? a : b; }
+  static A merge(A a, A b) { return ieee_min(a, b); }
   static T finish(A a) { return a; }
 };
 

@@ -407,6 +407,59 @@ TEST(ElementwiseEdges, NaNPropagatesThroughMaxMinClampAndSign) {
   }
 }
 
+// maximum / minimum are IEEE 754-2019's (StableHLO's): -0 < +0, so a result never depends on
+// the order of evaluation. Checked bit for bit (the tolerance compare treats the zeros as equal)
+// in every op that compares floats: maximum, minimum, clamp, reduce_max / reduce_min (over rows
+// of mixed zeros, in both orders) and scatter's max / min combiners. Before the fourteenth
+// session maximum(-0, +0) was +0 on the CPU and -0 on the GPU, and reductions depended on
+// their tree.
+TEST(ElementwiseEdges, MaxMinOrderSignedZerosInEveryComparingOp) {
+  for (const TestBackend& tb : test_backends()) {
+    Backend& be = *tb.be;
+    for (DType d : {DType::F32, DType::F64}) {
+      SCOPED_TRACE(trace(tb.name, "signed zeros", d));
+      if (!be.supports(OpId::maximum, d)) continue;
+      const auto signs = [&](const Tensor& t) {
+        std::vector<bool> s;
+        for (const c64& v : read(be, t).v) {
+          EXPECT_EQ(v.real(), 0.0);
+          s.push_back(std::signbit(v.real()));
+        }
+        return s;
+      };
+      const RefTensor a = values(d, {-0.0, 0.0, -0.0, 0.0}), b = values(d, {0.0, -0.0, -0.0, 0.0});
+      EXPECT_EQ(signs(ew(be, OpId::maximum, {on(be, a), on(be, b)})), (std::vector<bool>{false, false, true, false}));
+      EXPECT_EQ(signs(ew(be, OpId::minimum, {on(be, a), on(be, b)})), (std::vector<bool>{true, true, true, false}));
+      // clamp(x, lo, hi) = min(max(x, lo), hi): -0 clamped from below at +0 is +0, +0 from above at -0 is -0.
+      const RefTensor x = values(d, {-0.0, 0.0}), lo = values(d, {0.0, -1.0}), hi = values(d, {1.0, -0.0});
+      EXPECT_EQ(signs(clamp(be, on(be, x), on(be, lo), on(be, hi))), (std::vector<bool>{false, true}));
+      // Rows [-0, +0, -0, ...] and [+0, -0, +0, ...] of 3 and of 300 elements (tree reductions).
+      for (std::int64_t n : {3, 300}) {
+        RefTensor m(d, {2, n});
+        for (std::int64_t j = 0; j < n; ++j) {
+          ref::put(m, j * 2, c64(j % 2 ? 0.0 : -0.0, 0.0));
+          ref::put(m, j * 2 + 1, c64(j % 2 ? -0.0 : 0.0, 0.0));
+        }
+        EXPECT_EQ(signs(reduce_max(be, on(be, m), {1})), (std::vector<bool>{false, false})) << n;
+        EXPECT_EQ(signs(reduce_min(be, on(be, m), {1})), (std::vector<bool>{true, true})) << n;
+      }
+      // scatter into [-0, +0] of updates [+0, -0] at rows 0 and 1, max then min.
+      RefTensor idx(DType::I64, {2, 1});
+      idx.set_int(0, 0);
+      idx.set_int(1, 1);
+      ScatterConfig cfg;
+      cfg.inserted_window_dims = {0};
+      cfg.scatter_dims_to_operand_dims = {0};
+      cfg.index_vector_dim = 1;
+      const RefTensor op = values(d, {-0.0, 0.0}), up = values(d, {0.0, -0.0});
+      cfg.combiner = ScatterCombiner::max;
+      EXPECT_EQ(signs(scatter(be, on(be, op), on(be, idx), on(be, up), cfg)), (std::vector<bool>{false, false}));
+      cfg.combiner = ScatterCombiner::min;
+      EXPECT_EQ(signs(scatter(be, on(be, op), on(be, idx), on(be, up), cfg)), (std::vector<bool>{true, true}));
+    }
+  }
+}
+
 TEST(ElementwiseEdges, AbsAndSignOfComplex) {
   for (const TestBackend& tb : test_backends()) {
     Backend& be = *tb.be;
