@@ -225,11 +225,13 @@ Tensor tensor_from_json(const json& j) {
   Shape shape;
   std::int64_t n = 1;
   for (const json& e : js) {
-    if (!e.is_number_integer() || (!e.is_number_unsigned() && e.get<std::int64_t>() < 0) ||
-        (e.is_number_unsigned() && e.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxElements)))
+    if (!e.is_number_integer() || (!e.is_number_unsigned() && e.get<std::int64_t>() < 0))
       bad("tensor \"shape\" entries must be non-negative integers, got " + js.dump());
+    if (e.is_number_unsigned() && e.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxElements))
+      bad("tensor shape " + js.dump() + " is too large (at most 2^31 elements)");
     shape.push_back(e.get<std::int64_t>());
-    if (shape.back() != 0 && n > kMaxElements / shape.back()) bad("tensor shape " + js.dump() + " is too large");
+    if (shape.back() != 0 && n > kMaxElements / shape.back())
+      bad("tensor shape " + js.dump() + " is too large (at most 2^31 elements)");
     n *= shape.back();
   }
   std::vector<std::int64_t> idx;
