@@ -127,9 +127,6 @@ T c_div_smith(T a, T b) {
   return T((a.x * r + a.y) / d, (a.y * r - a.x) / d);
 }
 
-// Annex G special values (libgcc __divdc3): a / 0 = copysign(inf, b.x) * a (each part as IEEE
-// 1/0, 0/0); a result computed as NaN + NaN i is recovered for infinite / finite (infinite) and
-// finite / infinite (zero).
 // The exponent s by which c_div_finite scales a numerator whose parts have exponents e (larger)
 // and f (smaller, f = e when that part is 0): its larger part near 1 (s = e), but not so far
 // that the smaller part leaves the normal range (s <= f + C_EMAX: it may carry a whole part of
@@ -151,6 +148,9 @@ T c_div_finite(T a, T b) {
   return T(c_scale2(q.x, k), c_scale2(q.y, k));
 }
 
+// a / b: finite operands through c_div_finite; Annex G special values otherwise (libgcc
+// __divdc3): a / 0 = copysign(inf, b.x) * a (each part as IEEE 1/0, 0/0); a result computed as
+// NaN + NaN i is recovered for infinite / finite (infinite) and finite / infinite (zero).
 T c_div(T a, T b) {
   if (b.x == R(0) && b.y == R(0)) {
     R s = c_copysign(c_inf(), b.x);
@@ -169,7 +169,6 @@ T c_div(T a, T b) {
   }
   return q;
 }
-
 
 // |z| without overflow or underflow in the squares (hypot): both parts scaled exactly by a power
 // of two near 1 / max(|x|, |y|).
