@@ -7,8 +7,8 @@
 //
 // Semantics (SEMANTICS.md): integer arithmetic wraps (done in unsigned to avoid UB); integer div
 // truncates with MIN / -1 = MIN, MIN % -1 = 0; float rem is fmod; integer pow by squaring;
-// maximum/minimum/clamp propagate NaN; analytic ops use the element type's std:: functions,
-// with accurate complex expm1/log1p. Elements without a defined result (integer division or
+// maximum/minimum/clamp are IEEE 754-2019 (minmax.hpp: NaN propagates, -0 < +0); analytic ops
+// use the element type's std:: functions, with accurate complex expm1/log1p. Elements without a defined result (integer division or
 // remainder by zero, negative integer exponent) set a flag inside the parallel region; the
 // kernel throws numerical_failure naming the op after the region (exceptions must not escape
 // OpenMP).
@@ -83,10 +83,6 @@ template <class T> T wrap_neg(T a) {
   using U = std::make_unsigned_t<T>;
   return static_cast<T>(static_cast<U>(U(0) - static_cast<U>(a)));
 }
-
-/// maximum / minimum: IEEE 754-2019 on floats (NaN propagates, -0 < +0), plain on integers.
-template <class T> T max_of(T a, T b) { return ieee_max(a, b); }
-template <class T> T min_of(T a, T b) { return ieee_min(a, b); }
 
 /// Complex division. Finite operands (b != 0): both scaled exactly by powers of two (b's larger
 /// part in [1, 2), a's as below), Smith's algorithm on the scaled values (no intermediate overflow
@@ -264,8 +260,8 @@ template <class T> bool run_binary(OpId op, std::span<const TensorView> in, cons
           }
           return int_pow(a, b);
         });
-      case OpId::maximum: return go([](bool&, T a, T b) { return max_of(a, b); });
-      case OpId::minimum: return go([](bool&, T a, T b) { return min_of(a, b); });
+      case OpId::maximum: return go([](bool&, T a, T b) { return ieee_max(a, b); });
+      case OpId::minimum: return go([](bool&, T a, T b) { return ieee_min(a, b); });
       default: break;
     }
   } else if constexpr (kIsInexact<T>) {
@@ -282,8 +278,8 @@ template <class T> bool run_binary(OpId op, std::span<const TensorView> in, cons
     if constexpr (kIsFloat<T>) {
       switch (op) {
         case OpId::rem: return go([](bool&, T a, T b) { return std::fmod(a, b); });
-        case OpId::maximum: return go([](bool&, T a, T b) { return max_of(a, b); });
-        case OpId::minimum: return go([](bool&, T a, T b) { return min_of(a, b); });
+        case OpId::maximum: return go([](bool&, T a, T b) { return ieee_max(a, b); });
+        case OpId::minimum: return go([](bool&, T a, T b) { return ieee_min(a, b); });
         default: break;
       }
     }
@@ -320,7 +316,7 @@ template <class T> bool run_typed(OpId op, std::span<const TensorView> in, const
       return map_rows<T, bool, T, T>([](bool&, bool p, T a, T b) { return p ? a : b; }, out, in);
     case OpFamily::clamp:
       if constexpr (kIsInt<T> || kIsFloat<T>)
-        return map_rows<T, T, T, T>([](bool&, T x, T lo, T hi) { return min_of(max_of(x, lo), hi); }, out, in);
+        return map_rows<T, T, T, T>([](bool&, T x, T lo, T hi) { return ieee_min(ieee_max(x, lo), hi); }, out, in);
       break;
     default: break;
   }

@@ -227,11 +227,10 @@ Tensor tensor_from_json(const json& j) {
   for (const json& e : js) {
     if (!e.is_number_integer() || (!e.is_number_unsigned() && e.get<std::int64_t>() < 0))
       bad("tensor \"shape\" entries must be non-negative integers, got " + js.dump());
-    if (e.is_number_unsigned() && e.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxElements))
+    const auto x = e.get<std::uint64_t>();
+    if (x > static_cast<std::uint64_t>(kMaxElements) || (x != 0 && n > kMaxElements / static_cast<std::int64_t>(x)))
       bad("tensor shape " + js.dump() + " is too large (at most 2^31 elements)");
-    shape.push_back(e.get<std::int64_t>());
-    if (shape.back() != 0 && n > kMaxElements / shape.back())
-      bad("tensor shape " + js.dump() + " is too large (at most 2^31 elements)");
+    shape.push_back(static_cast<std::int64_t>(x));
     n *= shape.back();
   }
   std::vector<std::int64_t> idx;
