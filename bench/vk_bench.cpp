@@ -1,5 +1,5 @@
 // Vulkan provider benchmark (issue 3 figures): device copy bandwidth (the ceiling), add f32
-// 2^28 as a fraction of it, upload/download bandwidth, and per-op overhead of small ops inside
+// 2^28 (and div, correctly rounded in software) as a fraction of it, upload/download bandwidth, and per-op overhead of small ops inside
 // a session (2000 chained adds of 1000 elements, as tools/peer_bench.py `overhead` does).
 // Host clock around the work plus synchronize(); 3 warm-ups; medians of >= 20 samples; large
 // ops are timed 10 per sample inside one session so the fence wait is amortised.
@@ -124,6 +124,16 @@ int main(int argc, char** argv) {
   addr.ceiling_name = "device copy (same run)";
   rows.push_back(addr);
 
+  // div: f32 division is correctly rounded in software (shaders/ops.glsl op_div, about 40 more
+  // ALU operations than a hardware divide); still memory-bound?
+  Record divr = make_record("div", copy.shape);
+  divr.t = timed([&] { Tensor z = div(be, x, y); });
+  divr.t.median_us /= per_sample, divr.t.p10_us /= per_sample, divr.t.p90_us /= per_sample;
+  divr.bytes = addr.bytes;
+  divr.ceiling = copy_gbps;
+  divr.ceiling_name = addr.ceiling_name;
+  rows.push_back(divr);
+
   // Copy again, after add (warm clocks): the 2026-11-29 H200 copy samples were bimodal (p10
   // 520 us, median 1337 us) while add was steady; copy_again and copy_fresh (a new output per
   // copy, like add) tell an ordering/warm-up effect from one of the repeated output buffer.
@@ -225,6 +235,9 @@ int main(int argc, char** argv) {
   });
   profiled("add", copy.shape, addr.bytes, 0, per_sample, [&] {
     for (int k = 0; k < per_sample; ++k) Tensor z = add(be, x, y);
+  });
+  profiled("div", copy.shape, divr.bytes, 0, per_sample, [&] {
+    for (int k = 0; k < per_sample; ++k) Tensor z = div(be, x, y);
   });
   profiled("overhead_small_add", "[1000]", 0, 1000.0, chain, [&] {
     Tensor z = s;

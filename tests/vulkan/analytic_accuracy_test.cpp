@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -434,6 +435,21 @@ TEST_F(AnalyticAccuracy, DivF32IsCorrectlyRounded) {
     if (i % 4 == 3) x = static_cast<float>(g.logu(1.2e-38L, 1e-30L, true));  // subnormal quotients
     a.push_back(x);
     b.push_back(y);
+  }
+  // Quotients next to a rounding boundary: 24-bit mantissas am, bm (bm odd) with
+  // am 2^s = qm bm + rm and 2 rm = bm +- 1, so the quotient lies 1 / (2 bm) of a unit from the
+  // midpoint between two floats (a midpoint itself is never a quotient of floats).
+  for (int i = 0; i < 2048; ++i) {
+    const std::uint64_t bm = (g.rng() & 0x7fffffu) | 0x800001u, s = (i & 2) ? 23 : 24;
+    const std::uint64_t rm = (i & 1) ? (bm + 1) / 2 : (bm - 1) / 2;
+    std::uint64_t inv = 1, half = (bm + 1) / 2;  // 2^-s mod bm
+    for (std::uint64_t k = 0; k < s; ++k) inv = inv * half % bm;
+    std::uint64_t am = rm * inv % bm;  // am 2^s = rm (mod bm)
+    if (s == 23) am += bm;             // am in [bm, 2^24): quotient mantissas in [1, 2)
+    if (am < 0x800000u || am >= 0x1000000u) continue;
+    const int ex = static_cast<int>(g.uniform(-40, 40)), ey = static_cast<int>(g.uniform(-40, 40));
+    a.push_back(std::ldexp(static_cast<float>(am), ex - 23) * ((i & 4) ? -1.0f : 1.0f));
+    b.push_back(std::ldexp(static_cast<float>(bm), ey - 23));
   }
   const bool ftz = flushes_f32_subnormals(be());
   if (!ftz)
