@@ -98,100 +98,68 @@ T op_div(T a, T b) { return a / b; }
 #else
 // IEEE division (SEMANTICS.md) also where the device's is not: Vulkan allows OpFDiv 2.5 ulp;
 // NVIDIA's driver was up to 2 ulp off on the H200, and its quotients by divisors from 2^126
-// (whose reciprocal is subnormal) came out 0 in the complex kernels (fourteenth session's range
-// probe, tools/probe_range.py); lavapipe's is exact. Both magnitudes are scaled exactly into
-// [1, 2) (exponents set aside, subnormals first by 2^24); the quotient q of the mantissas is
-// corrected with its exact residual r = ma - q mb (Dekker's product; exact for a faithful q)
-// until it is the correctly rounded one (a quotient is never a midpoint, so 2|r| against
-// mb ulp decides); then scaled by 2^(ea - eb): exactly in the normal range, and rounded to the
-// subnormal grid from q and the sign of r (no double rounding). Results are assembled in the
-// bits, so a device that flushes f32 subnormals still stores a subnormal quotient of normal
-// operands. Zeros, infinities and NaN take the device's division, which handles them as IEEE.
-#include "common/two_prod_f32.glsl"
-// |x| = m 2^e with m in [1, 2); x finite and nonzero.
-float div_split(float x, out int e) {
-  uint u = floatBitsToUint(x) & 0x7fffffffu;
-  e = 0;
-  if (u < 0x00800000u) {  // subnormal: exactly normal after 2^24
-    u = floatBitsToUint(abs(x) * 16777216.0);
-    e = -24;
-  }
-  e += int(u >> 23) - 127;
-  return uintBitsToFloat((u & 0x007fffffu) | 0x3f800000u);
-}
-// ma - q mb, exactly (q within an ulp of ma / mb, both in [1/2, 2]).
-float div_residual(float ma, float mb, float q) {
-  const vec2 p = f_two_prod(q, mb);
-  precise float r = (ma - p.x) - p.y;
-  return r;
-}
-T op_div_slow(T a, T b) {
-  if (a == T(0) || b == T(0) || isinf(a) || isinf(b) || isnan(a) || isnan(b)) return a / b;
-  int ea, eb;
-  const float ma = div_split(a, ea), mb = div_split(b, eb);
-  float q = ma / mb;  // in (1/2, 2)
-  float r = div_residual(ma, mb, q);
-  q = q + r / mb;  // faithful
-  r = div_residual(ma, mb, q);
-  // The neighbour of q towards ma / mb (half the step below a power of two) when that is closer.
-  const uint qb = floatBitsToUint(q);
-  float ul = uintBitsToFloat(qb & 0x7f800000u) * 1.1920928955078125e-7;  // ulp(q) = 2^(e - 23)
-  if (r < 0.0 && (qb & 0x007fffffu) == 0u) ul *= 0.5;
-  if (2.0 * abs(r) > mb * ul) {
-    q = r < 0.0 ? q - ul : q + ul;
-    r = div_residual(ma, mb, q);
-  }
-  const int k = ea - eb;
-  const uint sign = (floatBitsToUint(a) ^ floatBitsToUint(b)) & 0x80000000u;
-  uint bits;
-  if (k > 129) {
-    bits = 0x7f800000u;
-  } else if (k > 127) {
-    bits = floatBitsToUint((q * 1.7014118346046923e38) * intBitsToFloat(k << 23));  // 2^127 2^(k-127)
-  } else if (k > -126 || (k == -126 && q >= 1.0)) {
-    bits = floatBitsToUint(q * intBitsToFloat((k + 127) << 23));
-  } else if (k < -152) {
-    bits = 0u;
-  } else {  // below 2^-126: N = round-half-even(q 2^(k + 149)) units of 2^-149
-    const float t = q * intBitsToFloat((k + 149 + 127) << 23);  // exact: q has 24 bits, t < 2^23
-    const float n0 = floor(t), d = (t - n0) - 0.5;
-    const uint n = uint(n0);
-    const bool up = d > 0.0 || (d == 0.0 && (r > 0.0 || (r == 0.0 && (n & 1u) != 0u)));
-    bits = n + (up ? 1u : 0u);
-  }
-  return uintBitsToFloat(bits | sign);
-}
-// The common case in integers (fifteenth session: op_div_slow alone ran f32 division of 2^28
-// elements at 64 % of the copy bandwidth on the H200, compute-bound): normal operands whose
-// quotient is normal. The 24-bit mantissas am, bm give the quotient's mantissa
-// qm = floor(am 2^s / bm) (s = 23 or 24: qm has 24 bits) from the device's quotient, corrected
-// until the remainder rm = am 2^s - qm bm (exact in 32-bit wrapping arithmetic: |rm| < 2^31)
-// lies in [0, bm); then rounded to nearest even from 2 rm against bm. (Not R, Q: R is the real
-// type's macro.) Everything else (zeros, infinities, NaN, subnormal operands or quotients,
-// overflow) takes op_div_slow.
+// (whose reciprocal is subnormal) came out 0 (fourteenth session's range probe,
+// tools/probe_range.py); lavapipe's is exact. Finite nonzero operands are divided in integers:
+// the 24-bit mantissas am, bm (subnormals normalized) give the quotient's mantissa
+// qm = floor(am 2^s / bm) (s = 23 or 24: qm has 24 bits), estimated from the device's quotient
+// of the mantissas as floats in [1, 2) and corrected until the remainder rm = am 2^s - qm bm
+// (exact in 32-bit wrapping arithmetic: |rm| < 2^31) lies in [0, bm); then rounded to nearest
+// even from 2 rm against bm, or, for a quotient below 2^-126, from the bits shifted out and rm
+// (no double rounding). The result is assembled in the bits, so a device that flushes f32
+// subnormals still returns exact subnormal quotients. Zeros, infinities and NaN take the device's
+// division, IEEE for them. (Names: R is the real type's macro.) Speed, f32 2^28 elements on the
+// H200 (fifteenth session, bench/RESULTS.md): 1.11 ms, 71 % of the copy bandwidth, against 0.75
+// for add and for PyTorch's div: compute-bound. The previous form (Dekker residuals in floats)
+// took 1.22 ms; this one with every branch made a select (so that a thread's four elements
+// interleave) 1.57 ms.
 T op_div(T a, T b) {
   const uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);
   const uint xa = (ua >> 23) & 0xffu, xb = (ub >> 23) & 0xffu;
-  if (xa - 1u < 254u && xb - 1u < 254u) {
-    const uint am = (ua & 0x007fffffu) | 0x00800000u, bm = (ub & 0x007fffffu) | 0x00800000u;
-    const uint s = am >= bm ? 23u : 24u;
-    const int e = int(xa) - int(xb) + 150 - int(s);  // biased exponent of qm 2^-23
-    if (e >= 1 && e <= 254) {
-      uint qm = uint((float(am) / float(bm)) * uintBitsToFloat((127u + s) << 23));  // within a few units
-      int rm = int((am << s) - qm * bm);
-      while (rm < 0) {
-        qm -= 1u;
-        rm += int(bm);
-      }
-      while (rm >= int(bm)) {
-        qm += 1u;
-        rm -= int(bm);
-      }
-      if (2 * rm > int(bm) || (2 * rm == int(bm) && (qm & 1u) != 0u)) qm += 1u;  // qm = 2^24 carries into e
-      return uintBitsToFloat(((ua ^ ub) & 0x80000000u) | ((uint(e - 1) << 23) + qm));
+  const uint fa = ua & 0x007fffffu, fb = ub & 0x007fffffu;
+  if (xa == 255u || xb == 255u || (xa | fa) == 0u || (xb | fb) == 0u) return a / b;
+  int ea = int(xa), eb = int(xb);
+  uint am = fa | 0x00800000u, bm = fb | 0x00800000u;
+  if (xa == 0u) {  // subnormal: normalized, exponent below the normal range
+    const int sh = 23 - findMSB(fa);
+    am = fa << sh;
+    ea = 1 - sh;
+  }
+  if (xb == 0u) {
+    const int sh = 23 - findMSB(fb);
+    bm = fb << sh;
+    eb = 1 - sh;
+  }
+  const uint s = am >= bm ? 23u : 24u;
+  const int e = ea - eb + 150 - int(s);  // biased exponent of qm 2^-23
+  const float qf = uintBitsToFloat((am & 0x007fffffu) | 0x3f800000u) / uintBitsToFloat((bm & 0x007fffffu) | 0x3f800000u);
+  const uint qb = floatBitsToUint(qf);
+  uint qm = (qb & 0x007fffffu) | 0x00800000u;  // qf 2^s when qf lies in the binade of am / bm
+  if ((qb >> 23) != 150u - s) qm = s == 23u ? 0x00800000u : 0x00ffffffu;  // rounded across 1
+  int rm = int((am << s) - qm * bm);
+  while (rm < 0) {
+    qm -= 1u;
+    rm += int(bm);
+  }
+  while (rm >= int(bm)) {
+    qm += 1u;
+    rm -= int(bm);
+  }
+  uint bits;
+  if (e > 254) {
+    bits = 0x7f800000u;
+  } else if (e >= 1) {
+    if (2 * rm > int(bm) || (2 * rm == int(bm) && (qm & 1u) != 0u)) qm += 1u;
+    bits = (uint(e - 1) << 23) + qm;  // a carry out of qm (never, shown) would step the exponent
+  } else {  // below 2^-126: qm 2^(e - 1) units of 2^-149, rounded from the shifted-out bits and rm
+    const uint d = uint(1 - e);
+    if (d > 25u) {
+      bits = 0u;
+    } else {
+      const uint n = qm >> d, low = qm & ((1u << d) - 1u), mid = 1u << (d - 1u);
+      bits = n + ((low > mid || (low == mid && (rm > 0 || (n & 1u) != 0u))) ? 1u : 0u);
     }
   }
-  return op_div_slow(a, b);
+  return uintBitsToFloat(((ua ^ ub) & 0x80000000u) | bits);
 }
 #endif
 // Exact fmod (C semantics) by long division: each step subtracts 2^k |b| with Sterbenz-exact

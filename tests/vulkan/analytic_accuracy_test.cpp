@@ -451,6 +451,12 @@ TEST_F(AnalyticAccuracy, DivF32IsCorrectlyRounded) {
     a.push_back(std::ldexp(static_cast<float>(am), ex - 23) * ((i & 4) ? -1.0f : 1.0f));
     b.push_back(std::ldexp(static_cast<float>(bm), ey - 23));
   }
+  // Exact ties on the subnormal grid: (2k + 1) 2^-150 (round half to even), from normal operands.
+  for (int k = 0; k < 64; ++k) {
+    const float odd = static_cast<float>(2 * (k * 37 + k / 3) + 1), c = (k % 2) ? 3.0f : 1.0f;
+    a.push_back(std::ldexp(odd * c, -110) * ((k % 4) < 2 ? 1.0f : -1.0f));
+    b.push_back(std::ldexp(c, 40));
+  }
   const bool ftz = flushes_f32_subnormals(be());
   if (!ftz)
     for (float x : {1e-40f, 1e-45f, -3e-39f, 1.0f, 3e38f})
