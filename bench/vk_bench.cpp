@@ -1,6 +1,7 @@
 // Vulkan provider benchmark (issue 3 figures): device copy bandwidth (the ceiling), add f32
-// 2^28 (and div, correctly rounded in software) as a fraction of it, upload/download bandwidth, and per-op overhead of small ops inside
-// a session (2000 chained adds of 1000 elements, as tools/peer_bench.py `overhead` does).
+// 2^28 (and div, correctly rounded in software) as a fraction of it, upload/download
+// bandwidth, and per-op overhead of small ops inside a session (2000 chained adds of 1000
+// elements, as tools/peer_bench.py `overhead` does).
 // Host clock around the work plus synchronize(); 3 warm-ups; medians of >= 20 samples; large
 // ops are timed 10 per sample inside one session so the fence wait is amortised.
 // overhead_small_add_record is the host time to record the chain alone (see below); the

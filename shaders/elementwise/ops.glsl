@@ -131,7 +131,8 @@ T op_div(T a, T b) {
   }
   const uint s = am >= bm ? 23u : 24u;
   const int e = ea - eb + 150 - int(s);  // biased exponent of qm 2^-23
-  const float qf = uintBitsToFloat((am & 0x007fffffu) | 0x3f800000u) / uintBitsToFloat((bm & 0x007fffffu) | 0x3f800000u);
+  const float ma = uintBitsToFloat((am & 0x007fffffu) | 0x3f800000u);  // am 2^-23 in [1, 2)
+  const float qf = ma / uintBitsToFloat((bm & 0x007fffffu) | 0x3f800000u);
   const uint qb = floatBitsToUint(qf);
   uint qm = (qb & 0x007fffffu) | 0x00800000u;  // qf 2^s when qf lies in the binade of am / bm
   if ((qb >> 23) != 150u - s) qm = s == 23u ? 0x00800000u : 0x00ffffffu;  // rounded across 1
