@@ -93,13 +93,16 @@ int main(int argc, char** argv) {
   if (!check_add(be, x, y, hx, hy)) return 1;
 
   Tensor out = be.allocate(DType::F32, {n});
+  // Time per op: per_sample ops in one session per sample.
   auto timed = [&](auto&& op) {
-    return measure([&] {
+    auto t = measure([&] {
       with_session(be, [&] {
         for (int k = 0; k < per_sample; ++k) op();
       });
       be.synchronize();
     }, opt);
+    t.median_us /= per_sample, t.p10_us /= per_sample, t.p90_us /= per_sample;
+    return t;
   };
   // GPU warm-up: >= 300 ms of back-to-back copies first. After the host-side upload/download
   // phase the H200 ran the first copies at 40% of their later speed (2026-11-29 runs: copy
@@ -112,35 +115,29 @@ int main(int argc, char** argv) {
   });
   Record copy = make_record("copy", "[" + std::to_string(n) + "]");
   copy.t = timed([&] { copy_into(be, x, out); });
-  copy.t.median_us /= per_sample, copy.t.p10_us /= per_sample, copy.t.p90_us /= per_sample;
   copy.bytes = 8.0 * static_cast<double>(n);
   rows.push_back(copy);
   const double copy_gbps = copy.rate();
 
-  Record addr = make_record("add", copy.shape);
-  addr.t = timed([&] { Tensor z = add(be, x, y); });
-  addr.t.median_us /= per_sample, addr.t.p10_us /= per_sample, addr.t.p90_us /= per_sample;
-  addr.bytes = 12.0 * static_cast<double>(n);
-  addr.ceiling = copy_gbps;
-  addr.ceiling_name = "device copy (same run)";
-  rows.push_back(addr);
-
-  // div: f32 division is correctly rounded in software (shaders/ops.glsl op_div, about 40 more
-  // ALU operations than a hardware divide); still memory-bound?
-  Record divr = make_record("div", copy.shape);
-  divr.t = timed([&] { Tensor z = div(be, x, y); });
-  divr.t.median_us /= per_sample, divr.t.p10_us /= per_sample, divr.t.p90_us /= per_sample;
-  divr.bytes = addr.bytes;
-  divr.ceiling = copy_gbps;
-  divr.ceiling_name = addr.ceiling_name;
-  rows.push_back(divr);
+  // A binary op on x, y (12 bytes per element) against the copy ceiling. div: f32 division is
+  // correctly rounded in software (shaders/elementwise/ops.glsl op_div): still memory-bound?
+  auto binary_row = [&](const char* name, auto&& op) {
+    Record r = make_record(name, copy.shape);
+    r.t = timed(op);
+    r.bytes = 12.0 * static_cast<double>(n);
+    r.ceiling = copy_gbps;
+    r.ceiling_name = "device copy (same run)";
+    rows.push_back(r);
+    return r;
+  };
+  const Record addr = binary_row("add", [&] { Tensor z = add(be, x, y); });
+  const Record divr = binary_row("div", [&] { Tensor z = div(be, x, y); });
 
   // Copy again, after add (warm clocks): the 2026-11-29 H200 copy samples were bimodal (p10
   // 520 us, median 1337 us) while add was steady; copy_again and copy_fresh (a new output per
   // copy, like add) tell an ordering/warm-up effect from one of the repeated output buffer.
   Record copy2 = make_record("copy_again", copy.shape);
   copy2.t = timed([&] { copy_into(be, x, out); });
-  copy2.t.median_us /= per_sample, copy2.t.p10_us /= per_sample, copy2.t.p90_us /= per_sample;
   copy2.bytes = copy.bytes;
   rows.push_back(copy2);
   Record copy3 = make_record("copy_fresh", copy.shape);
@@ -148,7 +145,6 @@ int main(int argc, char** argv) {
     Tensor o = be.allocate(DType::F32, {n});
     copy_into(be, x, o);
   });
-  copy3.t.median_us /= per_sample, copy3.t.p10_us /= per_sample, copy3.t.p90_us /= per_sample;
   copy3.bytes = copy.bytes;
   rows.push_back(copy3);
 

@@ -51,7 +51,6 @@ set(TENFERRO_SHADER_INCLUDES
   ${TENFERRO_SHADER_DIR}/common/index.glsl
   ${TENFERRO_SHADER_DIR}/common/errors.glsl
   ${TENFERRO_SHADER_DIR}/common/complex.glsl
-  ${TENFERRO_SHADER_DIR}/common/two_prod_f32.glsl
   ${TENFERRO_SHADER_DIR}/common/minmax.glsl
   ${TENFERRO_SHADER_DIR}/elementwise/ops.glsl
 )

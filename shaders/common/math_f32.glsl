@@ -85,7 +85,20 @@ int tf_ph_reduce(uint mhi, uint mlo, int e2, out bool fneg, out uint64_t fhi, ou
 }
 
 // ---- error-free transformations (float) ----------------------------------------------------
-#include "common/two_prod_f32.glsl"
+// Dekker's product by Veltkamp splitting (no fma, which Vulkan does not require to be fused):
+// p = fl(a b), p + e = a b exactly for |a|, |b| < 1e30 (the 4097 x split stays finite) and
+// products whose low part is not below the normal range.
+vec2 f_two_prod(float a, float b) {
+  precise float p = a * b;
+  precise float ca = 4097.0 * a;
+  precise float ah = ca - (ca - a);
+  precise float al = a - ah;
+  precise float cb = 4097.0 * b;
+  precise float bh = cb - (cb - b);
+  precise float bl = b - bh;
+  precise float e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  return vec2(p, e);
+}
 vec2 f_two_sum(float a, float b) {
   precise float s = a + b;
   precise float bb = s - a;
