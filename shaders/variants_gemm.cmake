@@ -13,3 +13,9 @@ foreach(_t f32 f64 c32 c64)
   string(TOUPPER "${_t}" _T)
   tenferro_shader(gemm_small_${_t} gemm/gemm_small.comp DEFINES DT_${_T})
 endforeach()
+# gemm3m_<dtype>: shaders/gemm/gemm3m.comp, the split and combine passes of the opt-in
+# 3-multiply complex product (specialization constant 1: 0 split, 1 combine).
+foreach(_t c32 c64)
+  string(TOUPPER "${_t}" _T)
+  tenferro_shader(gemm3m_${_t} gemm/gemm3m.comp DEFINES DT_${_T})
+endforeach()

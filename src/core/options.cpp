@@ -26,6 +26,7 @@ const Options& options() {
     const std::uint64_t chains = env_u64("TENFERRO_VK_GEMM_CHAINS", 1);
     r.vk_gemm_chains = chains != 0;
     r.vk_gemm_chains_wide = chains == 2;
+    r.vk_gemm_3m = static_cast<std::uint32_t>(std::min<std::uint64_t>(env_u64("TENFERRO_VK_GEMM_3M", 0), 2));
     r.vk_permute_tiles = env_u64("TENFERRO_VK_PERMUTE_TILES", 1) != 0;
     r.vk_spin_us = static_cast<std::uint32_t>(env_u64("TENFERRO_VK_SPIN_US", r.vk_spin_us));
     r.vk_pipeline_stats = env_u64("TENFERRO_VK_PIPELINE_STATS", 0) != 0;

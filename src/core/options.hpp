@@ -36,6 +36,15 @@ struct Options {
   // more for every chained C (vk_gemm_chains_wide; the tests' way to reach that path).
   bool vk_gemm_chains = true;
   bool vk_gemm_chains_wide = false;
+  // TENFERRO_VK_GEMM_3M: complex products in the 3-multiply form (three real products of the
+  // real and imaginary parts, src/vulkan/kernels/gemm.cpp gemm_3m), opt-in because it is less
+  // accurate than the default 4-multiply form: the imaginary part's error is bounded by
+  // eps * sum (|Re a| + |Im a|)(|Re b| + |Im b|) instead of eps * sum |a||b|, and results that
+  // are real in exact arithmetic (e.g. a vector's product with its conjugate) get a rounding-
+  // sized imaginary part instead of an exact zero. 0 (default) never; 1 for large products
+  // (kGemm3MMinExtent; H200: c32 4096^3 60.4 TFLOP/s vs 47.8, c64 2048^3 27.8 vs 21.3-22.1);
+  // 2 for every complex product with K > 0 (the tests' way to reach it).
+  std::uint32_t vk_gemm_3m = 0;
   // TENFERRO_VK_PERMUTE_TILES=0: strided copies of rank >= 2 take the generic strided kernel
   // instead of the tiled permute kernel (comparison runs only; default on).
   bool vk_permute_tiles = true;

@@ -116,6 +116,11 @@ std::string describe(const Case& c) {
 
 class GemmGpuTest : public VulkanTest {
  protected:
+  // The 3-multiply form's bound (Gemm3MTest): sum (|Re a| + |Im a|)(|Re b| + |Im b|) in place
+  // of sum |a||b| (Higham 1992: the imaginary part's error; the real part's is the 4-multiply
+  // form's).
+  bool three_m_bound = false;
+
   void run(const Case& c, std::uint64_t seed = 1) {
     SCOPED_TRACE(describe(c));
     if (!be().supports(OpId::dot_general, c.d)) GTEST_SKIP() << "device lacks " << dtype_name(c.d);
@@ -153,7 +158,8 @@ class GemmGpuTest : public VulkanTest {
             if (c.conj_a) x = std::conj(x);
             if (c.conj_b) y = std::conj(y);
             acc += x * y;
-            mag += std::abs(x) * std::abs(y);
+            mag += three_m_bound ? (std::abs(x.real()) + std::abs(x.imag())) * (std::abs(y.real()) + std::abs(y.imag()))
+                                 : std::abs(x) * std::abs(y);
           }
           const auto at = static_cast<std::size_t>(lc.offset + m * lc.strides[0] + n * lc.strides[1] + bi * lc.strides[2]);
           inside[at] = true;
@@ -310,6 +316,61 @@ TEST_F(GemmGpuTest, SmallBatched) {
     c.lb = Lay::row;
     run(c);
   }
+}
+
+// The opt-in 3-multiply form of complex products (TENFERRO_VK_GEMM_3M; mode 2 takes every
+// complex product with K > 0): split passes over operands in every layout (both plane orders:
+// column- and row-major), conj flags, complex alpha / beta over C in several layouts (the
+// combine pass), batches, edge tiles.
+class Gemm3MTest : public GemmGpuTest {
+ protected:
+  void SetUp() override {
+    GemmGpuTest::SetUp();
+    vk::set_gemm_3m_override(2);
+    three_m_bound = true;
+  }
+  void TearDown() override {
+    vk::set_gemm_3m_override(std::nullopt);
+    GemmGpuTest::TearDown();
+  }
+};
+
+TEST_F(Gemm3MTest, MatchesReference) {
+  const I ext[][4] = {{1, 1, 1, 1}, {7, 5, 3, 2}, {129, 130, 37, 2}, {33, 1, 200, 3}, {1, 65, 9, 1}};
+  const Lay lays[] = {Lay::col, Lay::row, Lay::padded, Lay::reversed, Lay::misaligned};
+  int i = 0;
+  for (DType d : {DType::C32, DType::C64})
+    for (const auto& e : ext)
+      for (int v = 0; v < 3; ++v) {
+        ++i;
+        Case c = make_case(d, e[0], e[1], e[2], e[3]);
+        EXPECT_TRUE(vk::gemm_takes_3m(d, c.M, c.N, c.K, c.B, false));
+        c.la = lays[i % 5];
+        c.lb = lays[(i + 1) % 5];
+        c.lc = lays[(i + 3) % 5];
+        c.conj_a = v == 1;
+        c.conj_b = v >= 1;
+        c.alpha = v == 0 ? c128(1, 0) : c128(0.5, -1.25);
+        c.beta = v == 2 ? c128(-0.75, 2.0) : c128(0, 0);
+        run(c, static_cast<std::uint64_t>(i));
+      }
+  Case c = make_case(DType::C32, 17, 9, 12, 3);  // broadcast operands (zero strides)
+  c.la = Lay::zero_k;
+  c.lb = Lay::zero_batch;
+  run(c);
+}
+
+TEST_F(Gemm3MTest, NotTaken) {
+  EXPECT_FALSE(vk::gemm_takes_3m(DType::C32, 7, 5, 0, 2, false));  // K == 0: C = beta C
+  EXPECT_FALSE(vk::gemm_takes_3m(DType::C64, 7, 5, 3, 2, true));   // chained C
+  EXPECT_FALSE(vk::gemm_takes_3m(DType::F32, 7, 5, 3, 2, false));
+  Case c = make_case(DType::C64, 7, 5, 0, 2);
+  c.beta = c128(2.0, -1.0);
+  run(c);
+  vk::set_gemm_3m_override(1);  // large products only
+  EXPECT_FALSE(vk::gemm_takes_3m(DType::C32, 2047, 4096, 4096, 1, false));
+  EXPECT_TRUE(vk::gemm_takes_3m(DType::C32, 2048, 2048, 2048, 1, false));
+  EXPECT_FALSE(vk::gemm_takes_3m(DType::C32, 1 << 16, 1 << 16, 1024, 1, false));  // planes > 4 GiB
 }
 
 TEST_F(GemmForcedTest, FastPath) {
