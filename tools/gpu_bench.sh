@@ -18,6 +18,7 @@ date -u > "$OUT/date.txt"
 # what is timed is the steady state, compile excluded (as for JAX).
 timeout 60 "$B/tenferro_bench_vk" --quick > /dev/null 2>&1
 timeout 90 "$B/tenferro_bench_vk_gemm" all f32_64 f32_128 f32_256 f32_512 f64_64 f64_128 f64_256 f64_512 --reps 1 > /dev/null 2>&1
+TENFERRO_VK_GEMM_3M=1 timeout 30 "$B/tenferro_bench_vk_gemm" c32_4096 c64_2048 --reps 1 > /dev/null 2>&1
 for f in "$B"/instances/*.json; do
   case "$f" in *permutation_patterns*) continue ;; esac
   timeout 30 "$B/tenferro" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 1 > /dev/null 2>&1
@@ -25,6 +26,8 @@ done
 timeout 90 "$B/tenferro_bench_vk" > "$OUT/vk_bench.jsonl" 2> "$OUT/vk_bench.txt"
 timeout 120 "$B/tenferro_bench_vk_gemm" all f32_64 f32_128 f32_256 f32_512 f64_64 f64_128 f64_256 f64_512 \
   --reps 10 > "$OUT/vk_gemm.txt" 2>&1
+# The complex cases in the opt-in 3-multiply form (docs/gemm.md).
+TENFERRO_VK_GEMM_3M=1 timeout 60 "$B/tenferro_bench_vk_gemm" c32_4096 c64_2048 --reps 10 > "$OUT/vk_gemm_3m.txt" 2>&1
 # The small sizes again, per call inside a stream of 50 (tools/peer_gemm_small.py: torch_stream).
 timeout 60 "$B/tenferro_bench_vk_gemm" f32_64 f32_128 f32_256 f32_512 f64_64 f64_128 f64_256 f64_512 \
   --reps 10 --stream > "$OUT/vk_gemm_stream.txt" 2>&1

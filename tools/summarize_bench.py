@@ -48,15 +48,17 @@ def main():
     if os.path.exists(gp):
         print("== GEMM (ours Vulkan; PyTorch / JAX same run) ==")
         print("%-12s %10s %10s %10s %10s %8s" % ("case", "ours ms", "TFLOP/s", "torch ms", "jax ms", "torch/ours"))
-        for l in open(gp):
-            m = re.match(r"(\S+)\s+\S+\s+M=.*median ([\d.]+) ms\s+([\d.]+) TFLOP/s", l)
-            if not m:
-                continue
-            c, ms, tf = m.group(1), float(m.group(2)), float(m.group(3))
-            t = pv("gemm", names.get(c, c), "torch", "ms")
-            j = pv("gemm", names.get(c, c), "jax", "ms")
-            print("%-12s %10.4f %10.2f %10s %10s %8s" % (c, ms, tf, fmt(t, "%.4f"), fmt(j, "%.4f"),
-                                                        "-" if t is None else "%.2f" % (t / ms)))
+        # vk_gemm_3m.txt: the complex cases in the opt-in 3-multiply form (TENFERRO_VK_GEMM_3M=1).
+        for path, tag in ((gp, ""), (os.path.join(d, "vk_gemm_3m.txt"), " 3M")):
+            for l in (open(path) if os.path.exists(path) else []):
+                m = re.match(r"(\S+)\s+\S+\s+M=.*median ([\d.]+) ms\s+([\d.]+) TFLOP/s", l)
+                if not m:
+                    continue
+                c, ms, tf = m.group(1), float(m.group(2)), float(m.group(3))
+                t = pv("gemm", names.get(c, c), "torch", "ms")
+                j = pv("gemm", names.get(c, c), "jax", "ms")
+                print("%-12s %10.4f %10.2f %10s %10s %8s" % (c + tag, ms, tf, fmt(t, "%.4f"), fmt(j, "%.4f"),
+                                                            "-" if t is None else "%.2f" % (t / ms)))
     sp = os.path.join(d, "vk_gemm_stream.txt")
     if os.path.exists(sp):
         print("== small GEMM per call inside a stream of 50 (ours --stream; PyTorch torch_stream) ==")

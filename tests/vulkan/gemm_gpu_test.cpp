@@ -14,6 +14,7 @@
 
 #include "vk_test_util.hpp"
 #include "vulkan/kernels/gemm_config.hpp"
+#include "vulkan/provider.hpp"
 #include "vulkan/runtime/device.hpp"
 
 namespace tenferro::vktest {
@@ -358,6 +359,19 @@ TEST_F(Gemm3MTest, MatchesReference) {
   c.la = Lay::zero_k;
   c.lb = Lay::zero_batch;
   run(c);
+}
+
+// Planes that do not fit the device memory: the 4-multiply form runs instead (no error).
+TEST_F(Gemm3MTest, FallsBackWhenPlanesDoNotFit) {
+  Case c = make_case(DType::C32, 16, 16, I{1} << 19, 1);  // A's planes alone: 96 MiB
+  c.beta = c128(0.5, 0.25);
+  be().synchronize();
+  const auto s0 = vk::allocator_stats(be());
+  vk::set_memory_limits(be(), 0, 0);  // no cached empty blocks: the planes would need new ones
+  // Operands (64 MiB each) and the 4-multiply form's split-K scratch fit, the planes do not.
+  vk::set_memory_limits(be(), vk::allocator_stats(be()).bytes_reserved + (160ull << 20), 0);
+  run(c);
+  vk::set_memory_limits(be(), s0.cap, s0.cache_limit);
 }
 
 TEST_F(Gemm3MTest, NotTaken) {

@@ -756,12 +756,21 @@ void plane_pass(VulkanBackend& be, std::uint32_t mode, const TensorView& x, cons
   VulkanBackend::storage_of(planes).last_use = value;
 }
 
-void gemm_3m(VulkanBackend& be, const GemmCall& call) {
+/// Runs `call` in the 3-multiply form; false (nothing recorded) when its planes do not fit the
+/// device memory, so that the caller runs the 4-multiply form instead of failing.
+bool gemm_3m(VulkanBackend& be, const GemmCall& call) {
   const DType d = call.c.dtype(), r = d == DType::C32 ? DType::F32 : DType::F64;
   const I M = call.c.dim(0), N = call.c.dim(1), K = call.a.dim(1), B = call.c.dim(2);
   const Scalar one = Scalar::of(d, 1.0), zero = Scalar::of(d, 0.0);
-  const Tensor ap = be.allocate(r, {3 * M * K * B}), bp = be.allocate(r, {3 * K * N * B});
-  const Tensor pp = be.allocate(r, {3 * M * N * B});
+  Tensor ap, bp, pp;
+  try {
+    ap = be.allocate(r, {3 * M * K * B});
+    bp = be.allocate(r, {3 * K * N * B});
+    pp = be.allocate(r, {3 * M * N * B});
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::out_of_memory) throw;
+    return false;
+  }
   auto guard = be.lock();
   plane_pass(be, 0, call.a, ap, call.conj_a, one, zero);
   plane_pass(be, 0, call.b, bp, call.conj_b, one, zero);
@@ -776,6 +785,7 @@ void gemm_3m(VulkanBackend& be, const GemmCall& call) {
   }
   plane_pass(be, 1, call.c, pp, false, call.alpha, call.beta);
   be.after_op();
+  return true;
 }
 
 }  // namespace
@@ -786,8 +796,8 @@ bool gemm_takes_3m(DType d, I M, I N, I K, I B, bool chained) {
   const int mode = three_m_override().value_or(static_cast<int>(options().vk_gemm_3m));
   if (mode == 0 || !is_complex(d) || chained || std::min({M, N, K, B}) <= 0) return false;
   if (mode == 1 && std::min({M, N, K}) < kGemm3MMinExtent) return false;
-  const auto real_bytes = static_cast<std::uint64_t>(dtype_size(d) / 2);
-  return static_cast<std::uint64_t>(3 * (M * K + K * N + M * N) * B) * real_bytes <= kGemm3MMaxScratch;
+  const double planes = 3.0 * (double(M) * double(K) + double(K) * double(N) + double(M) * double(N)) * double(B);
+  return planes * double(dtype_size(d) / 2) <= double(kGemm3MMaxScratch);  // (in double: no overflow)
 }
 
 void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
@@ -805,7 +815,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const I N = chained ? group(kGemmFreeChains, kGemmFreeChains) : c.dim(1);
   const I B = chained ? group(2 * kGemmFreeChains, kGemmBatchChains) : c.dim(2), K = a.dim(1);
   if (M == 0 || N == 0 || B == 0) return;
-  if (gemm_takes_3m(d, M, N, K, B, chained)) return gemm_3m(be, call);
+  if (gemm_takes_3m(d, M, N, K, B, chained) && gemm_3m(be, call)) return;
   const std::size_t es = dtype_size(d);
   const DeviceCaps& caps = be.device().caps();
   bool forced = false;
