@@ -1,0 +1,83 @@
+from lib import *
+import warnings; warnings.simplefilter("ignore")
+from ref_idx import gather, scatter
+f = File("p_misc")
+# high rank
+for r in (7, 9, 12):
+    shp = [2 if i % 3 == 0 else 1 for i in range(r)]; shp[-1] = 3
+    x = np.arange(int(np.prod(shp))).reshape(shp).astype(np.float64)
+    perm = list(range(r))[::-1]
+    f.add(f"transpose_rank{r}_reversed", "transpose", [T("f64", x)], {"permutation": perm}, expected=T("f64", np.transpose(x, perm)))
+    f.add(f"add_rank{r}", "add", [T("f64", x), T("f64", x)], expected=T("f64", 2*x))
+    f.add(f"reduce_sum_rank{r}_even_axes", "reduce_sum", [T("f64", x)], {"dimensions": list(range(0, r, 2))}, expected=T("f64", x.sum(axis=tuple(range(0, r, 2)))))
+    f.add(f"reverse_rank{r}_all", "reverse", [T("f64", x)], {"dimensions": list(range(r))}, expected=T("f64", x[tuple([slice(None, None, -1)]*r)]))
+    f.add(f"slice_rank{r}", "slice", [T("f64", x)], {"start_indices": [s-1 for s in shp], "limit_indices": shp, "strides": [1]*r}, expected=T("f64", x[tuple(slice(s-1, s) for s in shp)]))
+    f.add(f"pad_rank{r}", "pad", [T("f64", x)], {"edge_padding_low": [1]+[0]*(r-1), "edge_padding_high": [0]*r, "interior_padding": [0]*r}, expected=T("f64", np.concatenate([np.zeros([1]+shp[1:]), x], 0)))
+    f.add(f"concat_rank{r}_last", "concatenate", [T("f64", x), T("f64", x)], {"dimension": r-1}, expected=T("f64", np.concatenate([x, x], r-1)))
+    f.add(f"bcast_rank{r}", "broadcast_in_dim", [T("f64", np.arange(3.0))], {"shape": shp, "broadcast_dimensions": [r-1]}, expected=T("f64", np.broadcast_to(np.arange(3.0), shp)))
+    f.add(f"reshape_rank{r}_to_1d", "reshape", [T("f64", x)], {"shape": [x.size]}, expected=T("f64", np.reshape(x, -1, order="F")))
+    f.add(f"dot_rank{r}_contract_last", "dot_general", [T("f64", x), T("f64", np.arange(3.0))], {"lhs_batching_dimensions": [], "rhs_batching_dimensions": [], "lhs_contracting_dimensions": [r-1], "rhs_contracting_dimensions": [0]}, expected=T("f64", x @ np.arange(3.0)))
+    f.add(f"tril_rank{r}", "tril", [T("f64", x)], {"k": 0}, expected=T("f64", np.where((np.indices(shp)[0] >= np.indices(shp)[1]), x, 0)))
+    f.add(f"cast_rank{r}", "cast", [T("f64", x)], {"dimensions": None, "dtype": "i32"} if False else {"dtype": "i32"}, expected=T("i32", x.astype(np.int32)))
+    gi = np.array([[1], [0]])
+    ss = [1]*r; ss[-1] = 3
+    f.add(f"gather_rank{r}_operand", "gather", [T("f64", x), T("i32", gi)], {"offset_dims": [1], "collapsed_slice_dims": list(range(r-1)), "start_index_map": [0], "index_vector_dim": 1, "slice_sizes": ss},
+          expected=T("f64", gather(x, gi, [1], list(range(r-1)), [0], 1, ss)))
+# rank-0 operand gather/scatter
+f.add("gather_rank0_operand", "gather", [S("f32", 3.5), T("i32", [], [3, 0])], {"offset_dims": [], "collapsed_slice_dims": [], "start_index_map": [], "index_vector_dim": 1, "slice_sizes": []}, expected=T("f32", [3.5, 3.5, 3.5]))
+f.add("scatter_rank0_operand", "scatter", [S("f32", 1.0), T("i32", [], [3, 0]), T("f32", [1.0, 2.0, 4.0])], {"update_window_dims": [], "inserted_window_dims": [], "scatter_dims_to_operand_dims": [], "index_vector_dim": 1}, expected=S("f32", 8.0))
+f.add("scatter_rank0_operand_max", "scatter", [S("i32", 1), T("i32", [], [3, 0]), T("i32", [5, -2, 4])], {"update_window_dims": [], "inserted_window_dims": [], "scatter_dims_to_operand_dims": [], "index_vector_dim": 1, "combiner": "max"}, expected=S("i32", 5))
+# many inputs to concatenate
+f.add("concat_200_inputs", "concatenate", [T("i32", [[i]]) for i in range(200)], {"dimension": 1}, expected=T("i32", [list(range(200))]))
+f.add("concat_200_inputs_mixed_empty", "concatenate", [T("f32", [float(i)] if i % 2 else [], [1] if i % 2 else [0]) for i in range(200)], {"dimension": 0}, expected=T("f32", [float(i) for i in range(200) if i % 2]))
+# tril/triu k extremes
+m = [[1, 2, 3], [4, 5, 6]]
+z = [[0, 0, 0], [0, 0, 0]]
+f.add("tril_k_i64_min", "tril", [T("i32", m)], {"k": I64_MIN}, expected=T("i32", z))
+f.add("triu_k_i64_min", "triu", [T("i32", m)], {"k": I64_MIN}, expected=T("i32", m))
+f.add("tril_k_i64_max", "tril", [T("i32", m)], {"k": I64_MAX}, expected=T("i32", m))
+f.add("triu_k_i64_max", "triu", [T("i32", m)], {"k": I64_MAX}, expected=T("i32", z))
+f.add("tril_k_2p32", "tril", [T("i32", m)], {"k": -(2**32)}, expected=T("i32", z))
+f.add("triu_k_2p32", "triu", [T("i32", m)], {"k": 2**32}, expected=T("i32", z))
+f.add("tril_k_2p32_pos", "tril", [T("i32", m)], {"k": 2**32}, expected=T("i32", m))
+f.add("triu_k_neg2p31", "triu", [T("i32", m)], {"k": -(2**31)}, expected=T("i32", m))
+# pad overflow-ish
+f.add("pad_huge_crop_and_pad", "pad", [T("f32", [1.0, 2.0]), S("f32", 7.0)], {"edge_padding_low": [I64_MIN+1], "edge_padding_high": [I64_MAX], "interior_padding": [0]})
+f.add("pad_huge_high_overflow", "pad", [T("f32", [1.0, 2.0])], {"edge_padding_low": [I64_MAX], "edge_padding_high": [I64_MAX], "interior_padding": [0]})
+f.add("pad_huge_interior_overflow", "pad", [T("f32", [1.0, 2.0, 3.0])], {"edge_padding_low": [0], "edge_padding_high": [0], "interior_padding": [I64_MAX]})
+f.add("pad_neg_low_huge_interior", "pad", [T("f32", [1.0, 2.0])], {"edge_padding_low": [-1000001], "edge_padding_high": [0], "interior_padding": [1000000]}, expected=T("f32", [2.0]))
+f.add("slice_limit_huge", "slice", [T("f32", [1.0, 2.0])], {"start_indices": [0], "limit_indices": [I64_MAX], "strides": [1]}, error="invalid_argument")
+f.add("slice_start_huge_neg", "slice", [T("f32", [1.0, 2.0])], {"start_indices": [I64_MIN], "limit_indices": [1], "strides": [1]}, error="invalid_argument")
+f.add("dyn_slice_size_negative", "dynamic_slice", [T("f32", [1.0, 2.0]), T("i32", [0])], {"slice_sizes": [-1]}, error="invalid_argument")
+f.add("bcast_shape_negative", "broadcast_in_dim", [S("f32", 1.0)], {"shape": [-1], "broadcast_dimensions": []})
+f.add("reshape_shape_negative", "reshape", [T("f32", [1.0, 2.0])], {"shape": [-1, -2]})
+f.add("reduce_negative_axis", "reduce_sum", [T("f32", [1.0, 2.0])], {"dimensions": [-1]})
+f.add("transpose_negative_axis", "transpose", [T("f32", [[1.0, 2.0]])], {"permutation": [-1, 0]})
+f.add("concat_negative_axis", "concatenate", [T("f32", [1.0]), T("f32", [2.0])], {"dimension": -1})
+# subnormals (FTZ detection)
+f.add("div_f32_subnormal_divisor", "div", [T("f32", [1e-30, 1.0]), T("f32", [1e-40, 1e-30])], expected=T("f32", [f32(np.float32(1e-30)/np.float32(1e-40)), f32(np.float32(1.0)/np.float32(1e-30))]))
+f.add("div_f64_subnormal_divisor", "div", [T("f64", [1e-300]), T("f64", [1e-310])], expected=T("f64", [1e-300/1e-310]))
+f.add("rsqrt_f32_subnormal", "rsqrt", [T("f32", [1e-40])], expected=T("f32", [f32(1/math.sqrt(f32(1e-40)))]))
+f.add("log_f32_subnormal", "log", [T("f32", [1e-40, 1e-45])], expected=T("f32", [f32(math.log(f32(1e-40))), f32(math.log(f32(1e-45)))]))
+f.add("compare_GT_f32_subnormal_zero", "compare", [T("f32", [1e-45, -1e-45]), T("f32", [0.0, 0.0])], {"direction": "GT"}, expected=T("bool", [True, False]))
+f.add("compare_EQ_f32_subnormals", "compare", [T("f32", [1e-45, 1e-40]), T("f32", [0.0, 2e-40])], {"direction": "EQ"}, expected=T("bool", [False, False]))
+f.add("mul_f32_subnormal_scaleup", "mul", [T("f32", [1e-40]), T("f32", [1e30])], expected=T("f32", [f32(np.float32(1e-40)*np.float32(1e30))]))
+f.add("add_f32_subnormal_then_compare_print", "sub", [T("f32", [1.5e-38]), T("f32", [1.4e-38])], expected=T("f32", [f32(np.float32(1.5e-38)-np.float32(1.4e-38))]))
+f.add("sqrt_f64_subnormal", "rsqrt", [T("f64", [5e-324])], expected=T("f64", [1/math.sqrt(5e-324)]))
+f.add("reduce_max_f32_subnormal_vs_neg", "reduce_max", [T("f32", [-1.0, 1e-45, -0.0])], {"dimensions": [0]})
+f.add("sign_c32_subnormal", "sign", [T("c32", [complex(1e-45, 0), complex(0, -1e-40)])], expected=T("c32", [1, -1j]))
+f.add("abs_c32_subnormal_then", "abs", [T("c32", [complex(1e-45, 1e-45)])])
+f.add("div_c32_subnormal_divisor", "div", [T("c32", [complex(1e-30, 0)]), T("c32", [complex(1e-40, 0)])], expected=T("c32", [f32(np.float32(1e-30)/np.float32(1e-40))]))
+f.add("cast_f64_to_f32_subnormal_bool", "cast", [T("f64", [1e-40])], {"dtype": "f32"})
+f.add("exp_f32_to_subnormal_then_rsqrt_print", "exp", [T("f32", [-100.0])])
+f.add("pow_f32_subnormal_result_inverse", "pow", [T("f32", [1e-40, 2.0]), T("f32", [-1.0, -140.0])], expected=T("f32", [f32(1/np.float64(np.float32(1e-40))), f32(2.0**-140)]))
+# shapes with equal counts
+f.add("add_shape_2x3_vs_3x2", "add", [T("f32", np.zeros((2, 3))), T("f32", np.zeros((3, 2)))], error="shape_mismatch")
+f.add("add_shape_6_vs_2x3", "add", [T("f32", np.zeros(6)), T("f32", np.zeros((2, 3)))], error="shape_mismatch")
+f.add("compare_rank0_vs_1", "compare", [S("f32", 0.0), T("f32", [0.0])], {"direction": "EQ"}, error="shape_mismatch")
+f.add("select_pred_rank0_empty_branches", "select", [S("bool", True), T("i32", [], [0]), T("i32", [], [0])], expected=T("i32", [], [0]))
+f.add("pow_i32_base_min_exp1", "pow", [T("i32", [I32_MIN, 0, -1, -1]), T("i32", [1, 0, 0, I32_MAX])], expected=T("i32", [I32_MIN, 1, 1, -1]))
+f.add("pow_f32_large", "pow", [T("f32", [10.0, 2.0, 3.0, 1.0001]), T("f32", [38.0, 127.5, 80.0, 100000.0])], expected=T("f32", [f32(1e38), f32(2.0**127.5), f32(3.0**80), f32(math.pow(f32(1.0001), 100000.0))]), rtol=1e-4)
+f.add("sign_c64_nan", "sign", [T("c64", [complex(NAN, 1.0)])])
+f.add("sign_c64_inf", "sign", [T("c64", [complex(INF, 0.0), complex(INF, INF)])])
+f.write()
