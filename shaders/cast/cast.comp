@@ -17,11 +17,19 @@ layout(push_constant) uniform Push { KernelParams p; };
 
 // ---- source -> destination ------------------------------------------------------------------
 #if defined(TF_KIND_BOOL)
+#if defined(SRC_F32) || defined(SRC_C32)
+// On the bits: exact where the device flushes subnormal operands (NVIDIA); NaN is nonzero.
+bool nonzero(float x) { return (floatBitsToUint(x) & 0x7fffffffu) != 0u; }
+#elif defined(SRC_F64) || defined(SRC_C64)
+bool nonzero(double x) { return !(x == 0.0); }  // NaN is nonzero
+#endif
 T convert(SRC_T s) {
 #if defined(SRC_KIND_COMPLEX)
-  return uint8_t(!(s.x == SRC_R(0)) || !(s.y == SRC_R(0)) ? 1u : 0u);  // NaN is nonzero
+  return uint8_t(nonzero(s.x) || nonzero(s.y) ? 1u : 0u);
 #elif defined(SRC_KIND_BOOL)
   return s;
+#elif defined(SRC_KIND_FLOAT)
+  return uint8_t(nonzero(s) ? 1u : 0u);
 #else
   return uint8_t(!(s == SRC_T(0)) ? 1u : 0u);
 #endif

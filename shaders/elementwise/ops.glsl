@@ -24,7 +24,15 @@ T op_conj(T a) { return a; }
 #elif defined(TF_KIND_FLOAT)
 T op_neg(T a) { return -a; }
 T op_abs(T a) { return abs(a); }
+#if defined(DT_F32)
+// On the bits: subnormals give +-1 also where the device flushes them (NVIDIA); +-0, NaN kept.
+T op_sign(T a) {
+  const uint u = floatBitsToUint(a), m = u & 0x7fffffffu;
+  return m == 0u || m > 0x7f800000u ? a : uintBitsToFloat((u & 0x80000000u) | 0x3f800000u);
+}
+#else
 T op_sign(T a) { return a > T(0) ? T(1) : (a < T(0) ? T(-1) : a); }  // +-0 and NaN kept
+#endif
 T op_conj(T a) { return a; }
 #elif defined(TF_KIND_COMPLEX)
 T op_neg(T a) { return -a; }
@@ -268,10 +276,36 @@ T binary_op(T a, T b) {
 #endif
 
 // ---- compare -----------------------------------------------------------------------------
+#if defined(DT_F32) || defined(DT_C32)
+// f32 comparisons on the bits, exact also where the device flushes subnormal operands to zero
+// (NVIDIA): the key orders as the floats do (-0 and +0 share key 0); NaN is unordered.
+bool f32_nan(float x) { return (floatBitsToUint(x) & 0x7fffffffu) > 0x7f800000u; }
+int f32_key(float x) {
+  const int i = floatBitsToInt(x);
+  return i >= 0 ? i : -(i & 0x7fffffff);
+}
+#endif
+
 bool compare_op(T a, T b) {
-#if defined(TF_KIND_COMPLEX)
+#if defined(DT_C32)
+  const bool eq = !f32_nan(a.x) && !f32_nan(a.y) && !f32_nan(b.x) && !f32_nan(b.y) &&
+                  f32_key(a.x) == f32_key(b.x) && f32_key(a.y) == f32_key(b.y);
+  return OP == TF_CMP_NE ? !eq : eq;  // complex: EQ and NE only (core checks)
+#elif defined(TF_KIND_COMPLEX)
   bool eq = a.x == b.x && a.y == b.y;  // complex: EQ and NE only (core checks)
   return OP == TF_CMP_NE ? !eq : eq;
+#elif defined(DT_F32)
+  const bool nan = f32_nan(a) || f32_nan(b);
+  const int x = f32_key(a), y = f32_key(b);
+  switch (OP) {
+    case TF_CMP_EQ: return !nan && x == y;
+    case TF_CMP_NE: return nan || x != y;
+    case TF_CMP_LT: return !nan && x < y;
+    case TF_CMP_LE: return !nan && x <= y;
+    case TF_CMP_GT: return !nan && x > y;
+    case TF_CMP_GE: return !nan && x >= y;
+  }
+  return false;
 #else
 #if defined(TF_KIND_BOOL)
   uint x = uint(a), y = uint(b);
