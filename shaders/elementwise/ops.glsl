@@ -15,6 +15,16 @@ R tf_nan() {
 R tf_inf() { return R(1) / R(0); }
 #endif
 
+#if defined(DT_F32) || defined(DT_C32)
+// f32 tests on the bits (sign, compare), exact also where the device flushes subnormal operands
+// to zero (NVIDIA): the key orders as the floats do (-0 and +0 share key 0); NaN is unordered.
+bool f32_nan(float x) { return (floatBitsToUint(x) & 0x7fffffffu) > 0x7f800000u; }
+int f32_key(float x) {
+  const int i = floatBitsToInt(x);
+  return i >= 0 ? i : -(i & 0x7fffffff);
+}
+#endif
+
 // ---- unary -----------------------------------------------------------------------------
 #if defined(TF_KIND_INT)
 T op_neg(T a) { return T(0) - a; }  // wraps: -MIN == MIN
@@ -27,8 +37,8 @@ T op_abs(T a) { return abs(a); }
 #if defined(DT_F32)
 // On the bits: subnormals give +-1 also where the device flushes them (NVIDIA); +-0, NaN kept.
 T op_sign(T a) {
-  const uint u = floatBitsToUint(a), m = u & 0x7fffffffu;
-  return m == 0u || m > 0x7f800000u ? a : uintBitsToFloat((u & 0x80000000u) | 0x3f800000u);
+  const uint u = floatBitsToUint(a);
+  return (u & 0x7fffffffu) == 0u || f32_nan(a) ? a : uintBitsToFloat((u & 0x80000000u) | 0x3f800000u);
 }
 #else
 T op_sign(T a) { return a > T(0) ? T(1) : (a < T(0) ? T(-1) : a); }  // +-0 and NaN kept
@@ -276,16 +286,6 @@ T binary_op(T a, T b) {
 #endif
 
 // ---- compare -----------------------------------------------------------------------------
-#if defined(DT_F32) || defined(DT_C32)
-// f32 comparisons on the bits, exact also where the device flushes subnormal operands to zero
-// (NVIDIA): the key orders as the floats do (-0 and +0 share key 0); NaN is unordered.
-bool f32_nan(float x) { return (floatBitsToUint(x) & 0x7fffffffu) > 0x7f800000u; }
-int f32_key(float x) {
-  const int i = floatBitsToInt(x);
-  return i >= 0 ? i : -(i & 0x7fffffff);
-}
-#endif
-
 bool compare_op(T a, T b) {
 #if defined(DT_C32)
   const bool eq = !f32_nan(a.x) && !f32_nan(a.y) && !f32_nan(b.x) && !f32_nan(b.y) &&

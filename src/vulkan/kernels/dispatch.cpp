@@ -176,6 +176,12 @@ void record_contig(VulkanBackend& be, const Dispatch& d, std::int64_t numel, std
 }
 }  // namespace
 
+std::uint32_t grid_stride_groups(const VulkanBackend& be, std::int64_t n, std::uint32_t threads) {
+  const std::int64_t t = threads;
+  return static_cast<std::uint32_t>(
+      std::min<std::int64_t>((n + t - 1) / t, be.device().caps().max_group_count_x));
+}
+
 ByteRange range_of(const TensorView& v) {
   if (v.numel() == 0) return {};
   const std::uint64_t a = VulkanBackend::storage_of(v).allocation().address;

@@ -57,6 +57,10 @@ bool record_permute(VulkanBackend& be, const TensorView& dst, const TensorView& 
 /// view): what a dispatch reads or writes, for the hazard tracker.
 ByteRange range_of(const TensorView& v);
 
+/// Workgroups of `threads` invocations for a grid-stride kernel over `n` elements: ceil(n /
+/// threads), capped at the device's maxComputeWorkGroupCount[0] (the kernel loops over the rest).
+std::uint32_t grid_stride_groups(const VulkanBackend& be, std::int64_t n, std::uint32_t threads);
+
 /// Variant tag of a dtype: f32 f64 i32 i64 bool c32 c64.
 std::string type_tag(DType d);
 /// Raw-bit tag of a dtype's element size: b1 b4 b8 b16.

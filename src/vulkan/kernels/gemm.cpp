@@ -748,9 +748,8 @@ void plane_pass(VulkanBackend& be, std::uint32_t mode, const TensorView& x, cons
   if (read_c) add_range(x, reads, bytes);
   add_range(mode == 0 ? static_cast<const TensorView&>(planes) : x, writes, bytes);
   constexpr std::uint32_t kThreads = 256;
-  const auto gx = static_cast<std::uint32_t>(
-      std::min<I>((total + kThreads - 1) / kThreads, be.device().caps().max_group_count_x));
-  dispatch(be, "gemm3m_" + std::string(dtype_name(d)), mode, kThreads, p, dims, reads, writes, bytes, gx, 1, 1);
+  dispatch(be, "gemm3m_" + std::string(dtype_name(d)), mode, kThreads, p, dims, reads, writes, bytes,
+           grid_stride_groups(be, total, kThreads), 1, 1);
   const std::uint64_t value = be.recorder().open_value();
   VulkanBackend::storage_of(x).last_use = value;
   VulkanBackend::storage_of(planes).last_use = value;
@@ -909,7 +908,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
       const I rows = wide_rows && M >= kSmallRows ? kSmallRows : 1;
       const I total = (M + rows - 1) / rows * N * B;
       constexpr std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
-      const auto gxs = static_cast<std::uint32_t>(std::min<I>((total + local - 1) / local, caps.max_group_count_x));
+      const std::uint32_t gxs = grid_stride_groups(be, total, local);
       const std::uint32_t spec =
           (total >= kSmallIdx32Limit ? 1u : 0u) | (rows > 1 ? 2u : 0u) | (chained ? TFG_SMALL_CHAINS : 0u) |
           (wide_chains ? TFG_SMALL_CHAINS_WIDE : 0u);
@@ -958,8 +957,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   add_range(c, writes2, bytes2);
   const GemmConfig rt{vw, vw, vw, vw, vw, 0, 0};  // keeps the reduce pipeline's shared arrays tiny
   constexpr std::uint32_t kReduceThreads = 256;
-  const auto gx2 = static_cast<std::uint32_t>(
-      std::min<I>((zstride + kReduceThreads - 1) / kReduceThreads, caps.max_group_count_x));
+  const std::uint32_t gx2 = grid_stride_groups(be, zstride, kReduceThreads);
 
   auto guard = be.lock();
   dispatch(be, variant, cfg, threads, p, dims1, reads, scratch_range, bytes + scratch_bytes, gx, gy,

@@ -140,7 +140,7 @@ void record_indexing(VulkanBackend& be, const std::string& variant, int op, OpId
   VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
   be.recorder().bind(cmd, pipeline);
   vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
-  I64 groups = std::min<I64>((numel + local - 1) / local, be.device().caps().max_group_count_x);
+  I64 groups = grid_stride_groups(be, numel, local);
   if (max_groups > 0) groups = std::min(groups, max_groups);
   vkCmdDispatch(cmd, static_cast<std::uint32_t>(groups), 1, 1);
   const std::uint64_t value = be.recorder().open_value();

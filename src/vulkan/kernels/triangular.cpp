@@ -75,8 +75,7 @@ void triangular_kernel(VulkanBackend& be, const TensorView& x, std::int64_t k, b
   VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
   be.recorder().bind(cmd, pipeline);
   vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
-  const std::int64_t groups = std::min<std::int64_t>((numel + local - 1) / local, be.device().caps().max_group_count_x);
-  vkCmdDispatch(cmd, static_cast<std::uint32_t>(groups), 1, 1);
+  vkCmdDispatch(cmd, grid_stride_groups(be, numel, local), 1, 1);
   const std::uint64_t value = be.recorder().open_value();
   for (const TensorView* v : views) VulkanBackend::storage_of(*v).last_use = value;
   be.after_op();
