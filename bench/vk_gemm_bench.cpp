@@ -10,6 +10,8 @@
 // other shape as dtype:MxNxK[xB] (e.g. f64:12x144x12).
 // TENFERRO_VK_GEMM_TILE="bm,bn,bk,tm,tn[,opts[,split]]" overrides the kernel's configuration
 // (src/vulkan/kernels/gemm_config.hpp). Exit code 1 on a wrong result.
+// --ozaki-skip N:S: f64 products by the Ozaki-II scheme on N moduli, skipping passes S (timing
+// diagnostics; vk::OzakiOverride::skip).
 // --c-layout compact|transposed|chained|chained_t: C's view over its compact [M, N, B] storage:
 // column-major (default), n at unit stride (strides N, 1, M*N), or either of those as a chained
 // (rank-10, docs/gemm.md) C of one chain per group: the chained pipelines with the store
@@ -128,6 +130,7 @@ std::complex<double> elem(const Tensor& t, I i) {
 }
 
 std::string c_layout = "compact";  // --c-layout
+std::string ozaki_skip;             // --ozaki-skip MODULI:SKIP
 
 /// Operands of one case: host copies (for the check) and device tensors.
 struct Problem {
@@ -164,10 +167,12 @@ struct Problem {
 struct Timing {
   double median = 0, best = 0;
   bool ok = false;
+  double err = 0;  // largest |got - want| / sum |a||b| of the sampled elements
 };
 
-/// 16 sampled elements of C (downloaded one by one) against a host dot product in double.
-bool check(Backend& be, const Problem& pr) {
+/// 16 sampled elements of C (downloaded one by one) against a host dot product in double;
+/// `err`: the largest |got - want| / sum_k |a||b| among them.
+bool check(Backend& be, const Problem& pr, double& err) {
   const BenchCase& c = pr.c;
   const double eps = c.d == DType::F32 || c.d == DType::C32 ? 1.2e-7 : 2.3e-16;
   bool ok = true;
@@ -186,6 +191,7 @@ bool check(Backend& be, const Problem& pr) {
     const Tensor h = be.download(TensorView(pr.out.storage(), c.d, Layout{{1}, {1}, at}));
     const auto got = elem(h, 0);
     if (!(std::abs(got - want) <= 2.0 * double(c.K + 2) * eps * mag)) ok = false;
+    err = std::max(err, std::abs(got - want) / mag);
   }
   return ok;
 }
@@ -234,7 +240,9 @@ Timing measure(Backend& be, Problem& pr, int reps, bool stream) {
   std::sort(secs.begin(), secs.end());
   std::sort(cpu.begin(), cpu.end());
   if (inner > 1) std::fprintf(stderr, "%s: host CPU %.2f us per call in the stream\n", pr.c.name, cpu[cpu.size() / 2] * 1e6);
-  return {secs[secs.size() / 2], secs.front(), check(be, pr)};
+  Timing t{secs[secs.size() / 2], secs.front(), false, 0.0};
+  t.ok = check(be, pr, t.err);
+  return t;
 }
 
 bool run_case(Backend& be, const BenchCase& c, int reps, bool stream) {
@@ -244,10 +252,11 @@ bool run_case(Backend& be, const BenchCase& c, int reps, bool stream) {
   const std::string dflt = vk::gemm_uses_small_kernel(c.M, c.N, c.K, c.B)
                                ? std::string("gemm_small")
                                : vk::gemm_config_string(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
-  std::printf("%-12s %-4s M=%lld N=%lld K=%lld B=%lld tile=%s  median %.3f ms  %.2f TFLOP/s (best %.2f)  check %s\n",
+  std::printf("%-12s %-4s M=%lld N=%lld K=%lld B=%lld tile=%s  median %.3f ms  %.2f TFLOP/s (best %.2f)  check %s"
+              " (err %.1e)\n",
               c.name, dtype_name(c.d).data(), (long long)c.M, (long long)c.N, (long long)c.K, (long long)c.B,
               tile ? tile : ("default " + dflt).c_str(), t.median * 1e3, pr.flops() / t.median * 1e-12,
-              pr.flops() / t.best * 1e-12, t.ok ? "ok" : "FAILED");
+              pr.flops() / t.best * 1e-12, t.ok ? "ok" : "FAILED", t.err);
   std::fflush(stdout);
   return t.ok;
 }
@@ -436,6 +445,8 @@ int main(int argc, char** argv) {
     else if (arg == "sweep") sweep = true;
     else if (arg == "--stream") stream = true;
     else if (arg == "--c-layout" && i + 1 < argc) c_layout = argv[++i];
+    else if (arg == "--ozaki-skip" && i + 1 < argc)  // N:SKIP, timing diagnostics (gemm_config.hpp)
+      ozaki_skip = argv[++i];
     else names.emplace_back(arg);
   }
   if (reps == 0) reps = sweep ? 5 : 10;
@@ -444,6 +455,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (names.empty()) names.emplace_back("all");
+  if (!ozaki_skip.empty()) {
+    int n = 0;
+    unsigned skip = 0;
+    if (std::sscanf(ozaki_skip.c_str(), "%d:%u", &n, &skip) != 2) {
+      std::printf("error: --ozaki-skip %s: expected MODULI:SKIP\n", ozaki_skip.c_str());
+      return 2;
+    }
+    vk::set_gemm_ozaki_override(vk::OzakiOverride{n, false, skip});
+  }
   if (!vulkan_available()) {
     std::printf("no Vulkan device\n");
     return 2;

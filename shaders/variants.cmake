@@ -56,6 +56,6 @@ foreach(_b b1 b4 b8 b16)
 endforeach()
 
 # One file per family added after the elementwise/copy kernels.
-foreach(_family analytic cast reduce triangular gemm indexing)
+foreach(_family analytic cast reduce triangular gemm ozaki indexing)
   include(${CMAKE_CURRENT_LIST_DIR}/variants_${_family}.cmake)
 endforeach()

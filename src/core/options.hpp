@@ -45,6 +45,17 @@ struct Options {
   // (kGemm3MMinExtent; H200: c32 4096^3 60.4 TFLOP/s vs 47.8, c64 2048^3 27.8 vs 21.3-22.1);
   // 2 for every complex product with K > 0 (the tests' way to reach it).
   std::uint32_t vk_gemm_3m = 0;
+  // TENFERRO_VK_GEMM_OZAKI=n (8 to 20; 0 = off, the default): f64 products by the Ozaki-II
+  // scheme on n exact int8 residue products (src/vulkan/kernels/gemm_ozaki.cpp), on devices with
+  // the tensor-core residue kernel (NVIDIA, VK_NV_cooperative_matrix) and where its time model
+  // expects it to be faster (gemm_config.hpp ozaki_faster: large products; H200 f64 8192^3 30.7
+  // TFLOP/s with 14 moduli, 35.9 with 12, against 23.2). Opt-in because its error is normwise
+  // per row of A and column of B: |err| <= 2^-P (max_k |a_mk| sum_k |b_kn| + max_k |b_kn|
+  // sum_k |a_mk|) + rounding, P = floor((log2(prod of the n moduli) - 2 - ceil(log2 K)) / 2) bits
+  // (n = 14, K = 4096: P = 48), where the default product's is componentwise, K eps sum_k
+  // |a_mk||b_kn|: entries much smaller than their row's or column's largest lose relative
+  // accuracy. docs/gemm.md.
+  std::uint32_t vk_gemm_ozaki = 0;
   // TENFERRO_VK_PERMUTE_TILES=0: strided copies of rank >= 2 take the generic strided kernel
   // instead of the tiled permute kernel (comparison runs only; default on).
   bool vk_permute_tiles = true;

@@ -8,12 +8,14 @@
 #include <array>
 #include <cfloat>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
 
 #include "vk_test_util.hpp"
 #include "vulkan/kernels/gemm_config.hpp"
+#include "vulkan/backend.hpp"
 #include "vulkan/provider.hpp"
 #include "vulkan/runtime/device.hpp"
 
@@ -61,17 +63,23 @@ struct Operand {
   std::vector<c128> host;  // storage contents
 };
 
-Operand make_operand(Backend& be, DType d, Lay lay, I r, I c, I b, std::mt19937_64& rng, bool nan_fill = false) {
+/// `hook` (optional) maps (storage index, random value) to the stored value.
+using ValueHook = std::function<c128(I, c128)>;
+
+Operand make_operand(Backend& be, DType d, Lay lay, I r, I c, I b, std::mt19937_64& rng, bool nan_fill = false,
+                     const ValueHook& hook = nullptr) {
   const Layout l = make_layout(lay, r, c, b);
   Operand o;
   const I n = storage_elems(l);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<Val> vals(static_cast<std::size_t>(n));
-  for (auto& v : vals) {
+  for (auto& v : vals)
     v.c = nan_fill ? c128(std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN())
                    : c128(u(rng), is_complex(d) ? u(rng) : 0.0);
-    if (d == DType::F32 || d == DType::C32) v.c = c128(float(v.c.real()), float(v.c.imag()));
-    if (!is_complex(d)) v.c = c128(v.c.real(), 0.0);
+  if (hook)
+    for (std::size_t i = 0; i < vals.size(); ++i) vals[i].c = hook(static_cast<I>(i), vals[i].c);
+  for (auto& v : vals) {
+    v.c = as_stored(d, v.c);
     o.host.push_back(v.c);
   }
   o.storage = be.upload(host_of(d, {n}, vals));
@@ -121,14 +129,21 @@ class GemmGpuTest : public VulkanTest {
   // of sum |a||b| (Higham 1992: the imaginary part's error; the real part's is the 4-multiply
   // form's).
   bool three_m_bound = false;
+  // Called after the operands are on the device, before the product (FallsBackWhenPlanesDoNotFit
+  // sets its memory cap there: on a discrete GPU the uploads need staging blocks of their own).
+  std::function<void()> before_gemm;
+  // Ozaki-II products (GemmOzakiTest): P bits per row / column and n moduli; > 0 selects its
+  // normwise bound. `values`: the operands' value hook (A and B).
+  int ozaki_p = 0, ozaki_n = 0;
+  ValueHook values;
 
   void run(const Case& c, std::uint64_t seed = 1) {
     SCOPED_TRACE(describe(c));
     if (!be().supports(OpId::dot_general, c.d)) GTEST_SKIP() << "device lacks " << dtype_name(c.d);
     std::mt19937_64 rng(seed);
     const bool beta0 = c.beta == c128(0, 0);
-    Operand a = make_operand(be(), c.d, c.la, c.M, c.K, c.B, rng);
-    Operand b = make_operand(be(), c.d, c.lb, c.K, c.N, c.B, rng);
+    Operand a = make_operand(be(), c.d, c.la, c.M, c.K, c.B, rng, false, values);
+    Operand b = make_operand(be(), c.d, c.lb, c.K, c.N, c.B, rng, false, values);
     Operand out = make_operand(be(), c.d, c.lc, c.M, c.N, c.B, rng, beta0);
     GemmCall call;
     call.a = a.view;
@@ -142,6 +157,7 @@ class GemmGpuTest : public VulkanTest {
       call.alpha = Scalar::of(DType::F64, c.alpha.real());
       call.beta = Scalar::of(DType::F64, c.beta.real());
     }
+    if (before_gemm) before_gemm();
     be().gemm(call);
     const std::vector<c128> got = download_all(be(), out);
     const double eps = c.d == DType::F32 || c.d == DType::C32 ? FLT_EPSILON : DBL_EPSILON;
@@ -152,18 +168,24 @@ class GemmGpuTest : public VulkanTest {
       for (I n = 0; n < c.N; ++n)
         for (I m = 0; m < c.M; ++m) {
           c128 acc = 0;
-          double mag = 0;
+          double acc_re = 0, mag = 0, amax = 0, bmax = 0, asum = 0, bsum = 0;
           for (I k = 0; k < c.K; ++k) {
             c128 x = a.host[static_cast<std::size_t>(la.offset + m * la.strides[0] + k * la.strides[1] + bi * la.strides[2])];
             c128 y = b.host[static_cast<std::size_t>(lb.offset + k * lb.strides[0] + n * lb.strides[1] + bi * lb.strides[2])];
             if (c.conj_a) x = std::conj(x);
             if (c.conj_b) y = std::conj(y);
             acc += x * y;
+            acc_re += x.real() * y.real();  // real dtypes: no complex Inf * 0 artefacts
+            amax = std::max(amax, std::abs(x));
+            bmax = std::max(bmax, std::abs(y));
+            asum += std::abs(x);
+            bsum += std::abs(y);
             mag += three_m_bound ? (std::abs(x.real()) + std::abs(x.imag())) * (std::abs(y.real()) + std::abs(y.imag()))
                                  : std::abs(x) * std::abs(y);
           }
           const auto at = static_cast<std::size_t>(lc.offset + m * lc.strides[0] + n * lc.strides[1] + bi * lc.strides[2]);
           inside[at] = true;
+          if (!is_complex(c.d)) acc = c128(acc_re, 0.0);
           c128 want = c.alpha * acc;
           double bound = (double(c.K) + 2) * std::abs(c.alpha) * mag;
           if (!beta0) {
@@ -171,7 +193,19 @@ class GemmGpuTest : public VulkanTest {
             bound += 2 * std::abs(c.beta) * std::abs(out.host[at]);
           }
           bound = 4 * eps * bound + 1e-300;
+          if (ozaki_p > 0) {  // normwise: 2^-P per row of A and column of B, then 2n + 6 roundings (fma unfused)
+            const double u = std::ldexp(1.0, -ozaki_p);
+            bound = 2 * std::abs(c.alpha) * (u * (amax * bsum + bmax * asum) + u * u * double(c.K) * amax * bmax) +
+                    (2 * ozaki_n + 6) * eps * (std::abs(c.alpha) * mag + (beta0 ? 0.0 : std::abs(c.beta * out.host[at]))) +
+                    1e-300;
+          }
           const double err = std::abs(got[at] - want);
+          if (!std::isfinite(want.real())) {  // non-finite inputs: the same Inf, or NaN
+            const bool same = std::isnan(want.real()) ? std::isnan(got[at].real()) : got[at].real() == want.real();
+            if (!same && failures++ < 5)
+              ADD_FAILURE() << "C[" << m << "," << n << "," << bi << "] got " << got[at] << " want " << want;
+            continue;
+          }
           if (!(err <= bound) && failures++ < 5)
             ADD_FAILURE() << "C[" << m << "," << n << "," << bi << "] got " << got[at] << " want " << want
                           << " err " << err << " bound " << bound;
@@ -179,7 +213,7 @@ class GemmGpuTest : public VulkanTest {
     for (std::size_t i = 0; i < got.size(); ++i) {
       if (inside[i]) continue;
       const bool same = got[i] == out.host[i] || (std::isnan(got[i].real()) && std::isnan(out.host[i].real()));
-      if (!same && failures++ < 5) ADD_FAILURE() << "storage element " << i << " outside C changed";
+      if (!same && failures++ < 5) ADD_FAILURE() << "storage element " << i << " outside C changed: " << got[i] << " vs " << out.host[i];
     }
   }
 };
@@ -367,10 +401,15 @@ TEST_F(Gemm3MTest, FallsBackWhenPlanesDoNotFit) {
   c.beta = c128(0.5, 0.25);
   be().synchronize();
   const auto s0 = vk::allocator_stats(be());
-  vk::set_memory_limits(be(), 0, 0);  // no cached empty blocks: the planes would need new ones
-  // Operands (64 MiB each) and the 4-multiply form's split-K scratch fit, the planes do not.
-  vk::set_memory_limits(be(), vk::allocator_stats(be()).bytes_reserved + (160ull << 20), 0);
+  before_gemm = [this] {
+    be().synchronize();
+    vk::set_memory_limits(be(), 0, 0);  // no cached empty blocks (the uploads' staging included)
+    // 160 MiB more: one operand's planes (96 MiB) fit, both do not; the 4-multiply form's split-K
+    // scratch and the download's staging (a 64 MiB block each at most) do.
+    vk::set_memory_limits(be(), vk::allocator_stats(be()).bytes_reserved + (160ull << 20), 0);
+  };
   run(c);
+  before_gemm = nullptr;
   vk::set_memory_limits(be(), s0.cap, s0.cache_limit);
 }
 
@@ -385,6 +424,115 @@ TEST_F(Gemm3MTest, NotTaken) {
   EXPECT_FALSE(vk::gemm_takes_3m(DType::C32, 2047, 4096, 4096, 1, false));
   EXPECT_TRUE(vk::gemm_takes_3m(DType::C32, 2048, 2048, 2048, 1, false));
   EXPECT_FALSE(vk::gemm_takes_3m(DType::C32, 1 << 16, 1 << 16, 1024, 1, false));  // planes > 4 GiB
+}
+
+// The opt-in Ozaki-II f64 product (TENFERRO_VK_GEMM_OZAKI; the override takes every f64
+// product): scan / split passes over every layout, the residue products (the portable kernel,
+// and NVIDIA's tensor-core kernel where the device has it), the combine pass with alpha / beta,
+// against its normwise bound (ozaki_bits), for the smallest, a middle and the largest number of
+// moduli; wide exponent ranges, zeros, subnormals; Inf / NaN rows and columns (plain dot
+// products).
+class GemmOzakiTest : public GemmGpuTest {
+ protected:
+  void TearDown() override {
+    vk::set_gemm_ozaki_override(std::nullopt);
+    GemmGpuTest::TearDown();
+  }
+  /// Runs c through the scheme with n moduli, on each residue-product kernel the device has.
+  void run_ozaki(int n, const Case& c, std::uint64_t seed = 1) {
+    ozaki_n = n;
+    ozaki_p = vk::ozaki_bits(n, c.K);
+    for (bool portable : {true, false}) {
+      if (!portable && !static_cast<vk::VulkanBackend&>(be()).device().caps().nv_coopmat_s8) continue;
+      SCOPED_TRACE(std::string(portable ? "portable" : "tensor cores") + ", moduli " + std::to_string(n));
+      vk::set_gemm_ozaki_override(vk::OzakiOverride{n, portable});
+      ASSERT_EQ(vk::gemm_ozaki_moduli(c.d, c.M, c.N, c.K, c.B, false, false), n);
+      run(c, seed);
+    }
+  }
+};
+
+TEST_F(GemmOzakiTest, MatchesNormwiseBound) {
+  const I ext[][4] = {{1, 1, 1, 1}, {7, 5, 3, 2}, {129, 130, 37, 2}, {33, 1, 200, 3}, {200, 140, 300, 1}};
+  const Lay lays[] = {Lay::col, Lay::row, Lay::padded, Lay::reversed, Lay::misaligned};
+  int i = 0;
+  for (int n : {8, 14, 20})
+    for (const auto& e : ext) {
+      ++i;
+      Case c = make_case(DType::F64, e[0], e[1], e[2], e[3]);
+      c.la = lays[i % 5];
+      c.lb = lays[(i + 1) % 5];
+      c.lc = lays[(i + 3) % 5];
+      c.alpha = i % 2 ? c128(1, 0) : c128(-0.75, 0);
+      c.beta = i % 3 ? c128(0, 0) : c128(1.5, 0);
+      run_ozaki(n, c, static_cast<std::uint64_t>(i));
+    }
+  Case c = make_case(DType::F64, 17, 9, 12, 3);  // broadcast operands (zero strides)
+  c.la = Lay::zero_k;
+  c.lb = Lay::zero_batch;
+  run_ozaki(14, c);
+  EXPECT_EQ(vk::ozaki_bits(14, 4096), 48);  // floor(log2 prod) = 110: (110 - 2 - 12) / 2
+  EXPECT_EQ(vk::ozaki_bits(8, 65536), 22);  // 63: (63 - 2 - 16) / 2
+  EXPECT_EQ(vk::ozaki_bits(20, 1), 62);     // capped
+}
+
+TEST_F(GemmOzakiTest, WideRangesZerosSubnormals) {
+  // Storage element i: scaled by 2^(60 * ((7 i) % 11 - 5)), every 5th zero, every 13th
+  // subnormal: rows and columns span 2^600, so entries far below their row's largest lose
+  // bits (the normwise bound) and zero / subnormal-only lines are scaled on their own.
+  values = [](I i, c128 v) {
+    if (i % 5 == 0) return c128(0.0, 0.0);
+    if (i % 13 == 0) return c128(v.real() * 1e-310, 0.0);
+    return c128(std::ldexp(v.real(), 60 * static_cast<int>((7 * i) % 11) - 300), 0.0);
+  };
+  for (int n : {8, 16}) {
+    Case c = make_case(DType::F64, 70, 45, 130, 2);
+    c.lb = Lay::row;
+    run_ozaki(n, c);
+  }
+  values = [](I i, c128 v) { return i % 3 == 0 ? c128(0.0, 0.0) : c128(v.real() * 1e-310, 0.0); };
+  run_ozaki(14, make_case(DType::F64, 9, 11, 40, 1));
+  values = nullptr;
+}
+
+TEST_F(GemmOzakiTest, NonFiniteLinesTakeDotProducts) {
+  // Inf in some rows of A, NaN in some columns of B, -Inf elsewhere: those outputs are the
+  // IEEE dot products' (Inf, -Inf or NaN); the others keep the scheme's bound.
+  const double inf = std::numeric_limits<double>::infinity();
+  values = [inf](I i, c128 v) {
+    if (i == 5 || i == 40) return c128(inf, 0.0);
+    if (i == 23) return c128(std::numeric_limits<double>::quiet_NaN(), 0.0);
+    if (i == 77) return c128(-inf, 0.0);
+    return v;
+  };
+  Case c = make_case(DType::F64, 13, 11, 9, 2);
+  c.beta = c128(0.5, 0);
+  run_ozaki(12, c);
+  values = nullptr;
+}
+
+TEST_F(GemmOzakiTest, NotTaken) {
+  vk::set_gemm_ozaki_override(vk::OzakiOverride{14, false});
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F32, 64, 64, 64, 1, false, true), 0);  // f64 only
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::C64, 64, 64, 64, 1, false, true), 0);
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 64, 64, 64, 1, true, true), 0);      // chained C
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 64, 64, 0, 1, false, true), 0);      // K == 0
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 4, 4, 65537, 1, false, true), 0);    // K > TFO_MAX_K
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 1 << 15, 1 << 15, 1024, 1, false, true), 0);  // > 4 GiB
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 4, 4, 65536, 1, false, true), 14);
+  vk::set_gemm_ozaki_override(vk::OzakiOverride{0, false});
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 64, 64, 64, 1, false, true), 0);  // off
+  // The time model (without the override): faster where the H200 measured it faster.
+  EXPECT_TRUE(vk::ozaki_faster(12, 4096, 4096, 4096, 1));
+  EXPECT_FALSE(vk::ozaki_faster(14, 4096, 4096, 4096, 1));  // parity on the H200
+  EXPECT_TRUE(vk::ozaki_faster(14, 8192, 8192, 8192, 1));
+  EXPECT_TRUE(vk::ozaki_faster(16, 8192, 8192, 8192, 1));
+  EXPECT_FALSE(vk::ozaki_faster(20, 8192, 8192, 8192, 1));
+  EXPECT_FALSE(vk::ozaki_faster(12, 2048, 2048, 2048, 1));
+  EXPECT_FALSE(vk::ozaki_faster(12, 256, 256, 256, 1024));
+  Case c = make_case(DType::F64, 7, 5, 0, 2);  // K == 0 through gemm: C = beta C
+  c.beta = c128(2.0, 0);
+  run(c);
 }
 
 TEST_F(GemmForcedTest, FastPath) {

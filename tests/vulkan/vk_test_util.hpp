@@ -43,6 +43,17 @@ class VulkanTest : public ::testing::Test {
   std::uint64_t messages_ = 0;
 };
 
+/// x as dtype d holds it: rounded to float precision (re and im) for F32 / C32, imaginary part
+/// dropped for real dtypes. Out of line, branch inside: GCC 12.2 at -O3 miscompiles a loop over
+/// `if (d == F32 || d == C32) v = complex<double>(float(re), float(im))` (the rounding is skipped;
+/// seen in gemm_gpu_test's operand fill, and in a 10-line reproduction that rounds at -O2).
+[[gnu::noinline]] inline std::complex<double> as_stored(DType d, std::complex<double> x) {
+  if (d == DType::F32 || d == DType::C32)
+    x = {static_cast<double>(static_cast<float>(x.real())), static_cast<double>(static_cast<float>(x.imag()))};
+  if (!is_complex(d)) x = {x.real(), 0.0};
+  return x;
+}
+
 /// Element value in a dtype-independent form: integers exact in `i`, others in `c`.
 struct Val {
   std::int64_t i = 0;

@@ -31,11 +31,56 @@
 #include "vulkan/backend.hpp"
 #include "vulkan/kernels/dispatch.hpp"
 #include "vulkan/kernels/gemm_config.hpp"
+#include "vulkan/kernels/gemm_util.hpp"
 
 namespace tenferro::vk {
 
 static_assert(sizeof(GemmParams) <= sizeof(KernelParams),
               "the shared pipeline layout pushes sizeof(KernelParams) bytes");
+
+// ---- shared with gemm_ozaki.cpp (gemm_util.hpp) ----------------------------------------------
+
+void scalar_bits(const Scalar& s, DType d, std::uint64_t out[2]) {
+  const c64 v = s.as<c64>();
+  if (d == DType::F32 || d == DType::C32) {
+    out[0] = std::bit_cast<std::uint32_t>(static_cast<float>(v.real()));
+    out[1] = std::bit_cast<std::uint32_t>(static_cast<float>(v.imag()));
+  } else {
+    out[0] = std::bit_cast<std::uint64_t>(v.real());
+    out[1] = std::bit_cast<std::uint64_t>(v.imag());
+  }
+}
+
+bool is_zero_in(const Scalar& s, DType d) {
+  const c64 v = s.as<c64>();
+  if (d == DType::F32 || d == DType::C32)
+    return static_cast<float>(v.real()) == 0.0f && (d == DType::F32 || static_cast<float>(v.imag()) == 0.0f);
+  return v.real() == 0.0 && (d == DType::F64 || v.imag() == 0.0);
+}
+
+std::uint64_t address_of(const TensorView& v) {
+  const Allocation& a = VulkanBackend::storage_of(v).allocation();
+  return a.address + static_cast<std::uint64_t>(v.offset()) * dtype_size(v.dtype());
+}
+
+void add_range(const TensorView& v, std::vector<ByteRange>& out, std::uint64_t& bytes) {
+  if (v.numel() == 0) return;
+  const ByteRange r = range_of(v);
+  out.push_back(r);
+  bytes += r.end - r.begin;
+}
+
+void dispatch(VulkanBackend& be, const std::string& variant, std::uint32_t cfg, std::uint32_t threads,
+              GemmParams& p, std::span<const std::int64_t> dims, const std::vector<ByteRange>& reads,
+              const std::vector<ByteRange>& writes, std::uint64_t bytes, std::uint32_t gx, std::uint32_t gy,
+              std::uint32_t gz, std::uint32_t sched) {
+  VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(cfg), threads, sched);
+  p.dims = be.upload_params(dims);
+  VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
+  be.recorder().bind(cmd, pipeline);
+  vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
+  vkCmdDispatch(cmd, gx, gy, gz);
+}
 
 namespace {
 
@@ -402,38 +447,6 @@ bool aligned16(I stride, I extent, std::size_t es) {
   return extent <= 1 || (stride * static_cast<I>(es)) % 16 == 0;
 }
 
-/// Raw push-constant bits of a scalar in dtype d: float bits for f32/c32, double bits else.
-void scalar_bits(const Scalar& s, DType d, std::uint64_t out[2]) {
-  const c64 v = s.as<c64>();
-  if (d == DType::F32 || d == DType::C32) {
-    out[0] = std::bit_cast<std::uint32_t>(static_cast<float>(v.real()));
-    out[1] = std::bit_cast<std::uint32_t>(static_cast<float>(v.imag()));
-  } else {
-    out[0] = std::bit_cast<std::uint64_t>(v.real());
-    out[1] = std::bit_cast<std::uint64_t>(v.imag());
-  }
-}
-
-bool is_zero_in(const Scalar& s, DType d) {
-  const c64 v = s.as<c64>();
-  if (d == DType::F32 || d == DType::C32)
-    return static_cast<float>(v.real()) == 0.0f && (d == DType::F32 || static_cast<float>(v.imag()) == 0.0f);
-  return v.real() == 0.0 && (d == DType::F64 || v.imag() == 0.0);
-}
-
-std::uint64_t address_of(const TensorView& v) {
-  const Allocation& a = VulkanBackend::storage_of(v).allocation();
-  return a.address + static_cast<std::uint64_t>(v.offset()) * dtype_size(v.dtype());
-}
-
-/// Byte range a view reaches (empty views add nothing).
-void add_range(const TensorView& v, std::vector<ByteRange>& out, std::uint64_t& bytes) {
-  if (v.numel() == 0) return;
-  const ByteRange r = range_of(v);
-  out.push_back(r);
-  bytes += r.end - r.begin;
-}
-
 /// True for products whose tiles would be mostly empty (few outputs per matrix, short K): they
 /// run on gemm_small.comp, one invocation per output element. Long K stays on the tiled kernel,
 /// whose shared-memory staging pays off there.
@@ -684,19 +697,6 @@ bool supports_gemm(const DeviceCaps& caps, DType d) {
 
 namespace {
 
-/// One dispatch of the gemm shader (under the device lock).
-void dispatch(VulkanBackend& be, const std::string& variant, std::uint32_t cfg, std::uint32_t threads,
-              GemmParams& p, std::span<const std::int64_t> dims, const std::vector<ByteRange>& reads,
-              const std::vector<ByteRange>& writes, std::uint64_t bytes, std::uint32_t gx, std::uint32_t gy,
-              std::uint32_t gz, std::uint32_t sched = 0) {
-  VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(cfg), threads, sched);
-  p.dims = be.upload_params(dims);
-  VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
-  be.recorder().bind(cmd, pipeline);
-  vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
-  vkCmdDispatch(cmd, gx, gy, gz);
-}
-
 std::optional<int>& three_m_override() {
   static std::optional<int> o;
   return o;
@@ -815,8 +815,10 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const I B = chained ? group(2 * kGemmFreeChains, kGemmBatchChains) : c.dim(2), K = a.dim(1);
   if (M == 0 || N == 0 || B == 0) return;
   if (gemm_takes_3m(d, M, N, K, B, chained) && gemm_3m(be, call)) return;
-  const std::size_t es = dtype_size(d);
   const DeviceCaps& caps = be.device().caps();
+  if (const int n = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_s8); n > 0 && gemm_ozaki(be, call, n))
+    return;
+  const std::size_t es = dtype_size(d);
   bool forced = false;
   GemmConfig t = choose_config(d, M, N, K, B, caps, forced);
   const int vw = gemm_words_of(d);

@@ -97,6 +97,34 @@ bool gemm_takes_3m(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std:
 /// Test hook: while set, replaces Options::vk_gemm_3m (0, 1, 2). Not synchronized.
 void set_gemm_3m_override(std::optional<int> mode);
 
+/// The opt-in Ozaki-II f64 product (Options::vk_gemm_ozaki = n moduli; gemm_ozaki.cpp): f64
+/// products with K <= TFO_MAX_K (shaders/ozaki/ozaki_params.h) and scratch (the int8 planes of
+/// A and B, the residue bytes of the products) <= kOzakiMaxScratch, never a chained C, on a
+/// device with the tensor-core residue kernel (`tensor_cores`: DeviceCaps::nv_coopmat_s8) where
+/// ozaki_faster says so. Returns the number of moduli, 0 when not taken.
+inline constexpr std::uint64_t kOzakiMaxScratch = std::uint64_t{4} << 30;
+int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained,
+                      bool tensor_cores);
+/// Time model (H200, seventeenth session: f64 FMA kernels 22.9 TFLOP/s; residue products 452-532
+/// TOPS; scan / scale / split 27 ps per operand element; combine 49 ps per output at 14 moduli,
+/// growing as n^2): true when n moduli are expected to beat the FMA kernels by 5 %. 4096^3 is
+/// taken with 12 moduli, not 14; 8192^3 up to 16; 2048^3 and 1024 x 256^3 never.
+bool ozaki_faster(int n, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
+/// Bits P per row of A / column of B with n moduli and this K: the largest P with
+/// 2P + ceil(log2 K) + 2 <= floor(log2 prod m_l), at most 62.
+int ozaki_bits(int n, std::int64_t K);
+/// Test hook: while set, replaces Options::vk_gemm_ozaki: `moduli` (0 = off) for every f64
+/// product (any size and device: the time model is not asked); `portable` runs the residue
+/// products on ozaki_mm.comp also where the tensor-core kernel exists. Not synchronized.
+struct OzakiOverride {
+  int moduli = 0;
+  bool portable = false;
+  // Timing diagnostics only (tenferro_bench_vk_gemm --ozaki-skip; the results are wrong): 1
+  // skips the scan and split passes, 2 the residue products, 4 the combine pass.
+  unsigned skip = 0;
+};
+void set_gemm_ozaki_override(std::optional<OzakiOverride> o);
+
 /// Test / tuning hook: while set, every Vulkan gemm call uses `c` when valid for its dtype and
 /// device. Not synchronized: set it while no gemm call is running.
 void set_gemm_config_override(const std::optional<GemmConfig>& c);

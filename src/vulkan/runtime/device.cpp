@@ -125,6 +125,9 @@ DeviceCaps query_caps(VkPhysicalDevice pd, VkInstance instance) {
       sm_builtins = true;
     }
 
+  for (const std::string& sh : c.cooperative_shapes)
+    if (sh == "16x16x32 s8,s8,s32->s32" && c.i8) c.nv_coopmat_s8 = true;
+
   // Streaming multiprocessors: a property of VK_NV_shader_sm_builtins (queried, never enabled).
   if (base.apiVersion >= VK_API_VERSION_1_2 && sm_builtins) {
     auto sm = vk_struct<VkPhysicalDeviceShaderSMBuiltinsPropertiesNV>(
@@ -197,6 +200,7 @@ std::vector<std::string> DeviceCaps::describe() const {
   d.push_back("shared memory: " + std::to_string(max_shared_memory / 1024) + " KiB");
   d.push_back("maxComputeWorkGroupCount[0]: " + std::to_string(max_group_count_x));
   d.push_back("cooperative matrix: " + yes(cooperative_matrix));
+  d.push_back("int8 tensor-core products (Ozaki-II f64): " + yes(nv_coopmat_s8));
   if (!cooperative_shapes.empty()) {
     std::string list;
     for (const std::string& c : cooperative_shapes) list += (list.empty() ? "" : "; ") + c;
@@ -240,20 +244,28 @@ Device::Device(int ordinal, bool validation, bool pipeline_stats) : instance_(st
   f.pNext = &f11;
   auto fx = vk_struct<VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
-  const char* ext = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+  auto fc = vk_struct<VkPhysicalDeviceCooperativeMatrixFeaturesNV>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV);
+  std::vector<const char*> exts;
   pipeline_stats_ = pipeline_stats && caps_.executable_properties;
   if (pipeline_stats_) {
     fx.pipelineExecutableInfo = VK_TRUE;
+    fx.pNext = f12.pNext;
     f12.pNext = &fx;
+    exts.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  }
+  if (caps_.nv_coopmat_s8) {
+    fc.cooperativeMatrix = VK_TRUE;
+    fc.pNext = f12.pNext;
+    f12.pNext = &fc;
+    exts.push_back(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
   }
   auto info = vk_struct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   info.pNext = &f;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &q;
-  if (pipeline_stats_) {
-    info.enabledExtensionCount = 1;
-    info.ppEnabledExtensionNames = &ext;
-  }
+  info.enabledExtensionCount = static_cast<std::uint32_t>(exts.size());
+  info.ppEnabledExtensionNames = exts.empty() ? nullptr : exts.data();
   TENFERRO_VK_CHECK(vkCreateDevice(physical_, &info, nullptr, &device_));
   vkGetDeviceQueue(device_, queue_family(), 0, &queue_);
 }

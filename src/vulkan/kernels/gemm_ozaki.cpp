@@ -1,0 +1,201 @@
+// Ozaki scheme II for f64 products (opt-in: Options::vk_gemm_ozaki; gemm_config.hpp).
+//
+// C = alpha A B + beta C with A [M, K, B], B [K, N, B] f64: each row of A and column of B is
+// scaled by a power of two so that its largest |x| is just below 2^P and rounded to integers
+// X' (|X'| <= 2^P); the integer product A'B' (|.| <= K 2^2P < prod m_l / 2) is computed exactly
+// through its residues modulo n pairwise coprime moduli m_l <= 256: n int8 products of symmetric
+// residues (exact in int32), reduced mod m_l, then recovered per element by the Chinese
+// remainder theorem (Garner's mixed radix, Horner's rule in f64) and scaled back. The only
+// errors are the rounding of A and B to P bits per row / column and the final f64 rounding:
+// |err| <= 2^-P (max_k |a| sum_k |b| + max_k |b| sum_k |a|) + 2^-2P K max |a| max |b| + (n + 2)
+// eps |C| (normwise per row and column; the default product's bound is componentwise).
+// Rows / columns holding Inf or NaN take a plain f64 dot product (IEEE propagation).
+//
+// Passes (shaders/ozaki/): scan, scale and split per operand (ozaki.comp), the n residue products in
+// one dispatch (ozaki_mm_nv.comp on NVIDIA's int8 tensor cores where the device lists the
+// shape, else the portable ozaki_mm.comp), the combine pass (ozaki.comp).
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include "core/options.hpp"
+#include "shaders/ozaki/ozaki_params.h"
+#include "vulkan/kernels/dispatch.hpp"
+#include "vulkan/kernels/gemm_config.hpp"
+#include "vulkan/kernels/gemm_util.hpp"
+
+namespace tenferro::vk {
+
+namespace {
+
+using I = std::int64_t;
+constexpr int kModuli[TFO_MAX_MODULI] = {TFO_MODULI};
+constexpr std::uint32_t kThreads = 256;
+
+std::optional<OzakiOverride>& ozaki_override() {
+  static std::optional<OzakiOverride> o;
+  return o;
+}
+
+I round_up(I x, I m) { return (x + m - 1) / m * m; }
+
+struct Sizes {
+  I Mp, Np, Kp, nch;
+  double bytes;  // scratch
+};
+
+Sizes sizes(int n, I M, I N, I K, I B) {
+  Sizes s{round_up(M, TFO_TILE), round_up(N, TFO_TILE), round_up(K, TFO_TILE), (K + TFO_CHUNK - 1) / TFO_CHUNK, 0};
+  s.bytes = double(n) * double(B) * (double(s.Mp + s.Np) * double(s.Kp) + double(s.Mp) * double(s.Np)) +
+            4.0 * double(B) * double(M + N) * double(s.nch + 1);
+  return s;
+}
+
+/// Marks the storages a recorded dispatch touched as used by the open batch.
+void touch(VulkanBackend& be, std::initializer_list<const TensorView*> views) {
+  const std::uint64_t value = be.recorder().open_value();
+  for (const TensorView* v : views)
+    if (v->numel() > 0) VulkanBackend::storage_of(*v).last_use = value;
+}
+
+/// Scan, scale and split of one operand, given as L lines of K elements in NB batches at `x`
+/// (strides sl, sk, sb): its scale words go to `scales`, its planes to `planes`.
+void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl, I sk, I sb, I Lp, const Sizes& s,
+                    int P, int n, const Tensor& ex, const Tensor& scales, const Tensor& planes) {
+  GemmParams p{};
+  p.a = address_of(x);
+  const std::int64_t dims[13] = {L,    K,   NB, sl, sk, sb, Lp, s.Kp, s.nch, P, static_cast<I>(address_of(ex)),
+                                 static_cast<I>(address_of(scales)), static_cast<I>(address_of(planes))};
+  std::vector<ByteRange> reads, writes;
+  std::uint64_t bytes = 0;
+  add_range(x, reads, bytes);
+  add_range(ex, writes, bytes);
+  dispatch(be, "ozaki_f64", TFO_SCAN, kThreads, p, dims, reads, writes, bytes,
+           grid_stride_groups(be, L * s.nch * NB, kThreads), 1, 1, static_cast<std::uint32_t>(n));
+  touch(be, {&x, &ex});
+  reads.clear();
+  writes.clear();
+  add_range(ex, reads, bytes);
+  add_range(scales, writes, bytes);
+  dispatch(be, "ozaki_f64", TFO_SCALE, kThreads, p, dims, reads, writes, bytes, grid_stride_groups(be, L * NB, kThreads),
+           1, 1, static_cast<std::uint32_t>(n));
+  touch(be, {&ex, &scales});
+  reads.clear();
+  writes.clear();
+  add_range(x, reads, bytes);
+  add_range(scales, reads, bytes);
+  add_range(planes, writes, bytes);
+  dispatch(be, "ozaki_f64", TFO_SPLIT, kThreads, p, dims, reads, writes, bytes,
+           grid_stride_groups(be, Lp * (s.Kp / 16) * NB, kThreads), 1, 1, static_cast<std::uint32_t>(n));
+  touch(be, {&x, &scales, &planes});
+}
+
+}  // namespace
+
+void set_gemm_ozaki_override(std::optional<OzakiOverride> o) { ozaki_override() = o; }
+
+int ozaki_bits(int n, I K) {
+  double log2m = 0;
+  for (int l = 0; l < n; ++l) log2m += std::log2(double(kModuli[l]));
+  const int logk = K <= 1 ? 0 : static_cast<int>(std::ceil(std::log2(double(K))));
+  return std::min(62, (static_cast<int>(std::floor(log2m)) - 2 - logk) / 2);
+}
+
+bool ozaki_faster(int n, I M, I N, I K, I B) {
+  const double mn = double(M) * double(N) * double(B), mnk2 = 2.0 * mn * double(K);
+  const double fma = mnk2 / 22.9e12;
+  const double oz = double(n) * mnk2 / 480e12 + 27e-12 * double(M + N) * double(K) * double(B) +
+                    49e-12 * (double(n) / 14) * (double(n) / 14) * mn;
+  return oz < 0.95 * fma;
+}
+
+int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores) {
+  const auto& o = ozaki_override();
+  const int n = std::clamp(o ? o->moduli : static_cast<int>(options().vk_gemm_ozaki), 0, TFO_MAX_MODULI);
+  if (n < TFO_MIN_MODULI || d != DType::F64 || chained || std::min({M, N, K, B}) <= 0) return 0;
+  if (!o && !(tensor_cores && ozaki_faster(n, M, N, K, B))) return 0;
+  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B).bytes > double(kOzakiMaxScratch)) return 0;
+  return n;
+}
+
+bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n) {
+  const TensorView &a = call.a, &b = call.b, &c = call.c;
+  const I M = c.dim(0), N = c.dim(1), B = c.dim(2), K = a.dim(1);
+  const Sizes s = sizes(n, M, N, K, B);
+  const int P = ozaki_bits(n, K);
+  Tensor exa, exb, sa, sb, pa, pb, pc;
+  try {
+    exa = be.allocate(DType::I32, {B * M * s.nch});
+    exb = be.allocate(DType::I32, {B * N * s.nch});
+    sa = be.allocate(DType::I32, {B * M});
+    sb = be.allocate(DType::I32, {B * N});
+    pa = be.allocate(DType::I32, {n * B * s.Mp * s.Kp / 4});
+    pb = be.allocate(DType::I32, {n * B * s.Np * s.Kp / 4});
+    pc = be.allocate(DType::I32, {n * B * s.Mp * s.Np / 4});
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::out_of_memory) throw;
+    return false;
+  }
+  auto guard = be.lock();
+  const auto& as = a.strides();
+  const auto& bs = b.strides();
+  const unsigned skip = ozaki_override() ? ozaki_override()->skip : 0u;
+  if (!(skip & 1u)) {
+    operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, P, n, exa, sa, pa);
+    operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, P, n, exb, sb, pb);
+  }
+
+  const std::int64_t mm[8] = {s.Mp, s.Np, s.Kp, B, n * B, static_cast<I>(address_of(pa)),
+                              static_cast<I>(address_of(pb)), static_cast<I>(address_of(pc))};
+  GemmParams p{};
+  std::vector<ByteRange> reads, writes;
+  std::uint64_t bytes = 0;
+  add_range(pa, reads, bytes);
+  add_range(pb, reads, bytes);
+  add_range(pc, writes, bytes);
+  const bool nv = be.device().caps().nv_coopmat_s8 && !(ozaki_override() && ozaki_override()->portable);
+  const std::uint32_t max_groups = be.device().caps().max_group_count_x;
+  if (skip & 2u) {
+  } else if (nv) {
+    const I jobs = (s.Mp / TFO_TILE) * (s.Np / TFO_TILE) * n * B;
+    dispatch(be, "ozaki_mm_nv", 0, kThreads, p, mm, reads, writes, bytes,
+             static_cast<std::uint32_t>(std::min<I>(jobs, max_groups)), 1, 1);
+  } else {
+    dispatch(be, "ozaki_mm", 0, kThreads, p, mm, reads, writes, bytes,
+             grid_stride_groups(be, s.Mp / 4 * s.Np * n * B, kThreads), 1, 1);
+  }
+  touch(be, {&pa, &pb, &pc});
+
+  const auto& cs = c.strides();
+  const std::int64_t dims[18] = {M,     N,     K,     B,     as[0], as[1],
+                                 as[2], bs[0], bs[1], bs[2], cs[0], cs[1],
+                                 cs[2], s.Mp,  s.Np,  static_cast<I>(address_of(sa)),
+                                 static_cast<I>(address_of(sb)), static_cast<I>(address_of(pc))};
+  p = GemmParams{};
+  p.a = address_of(a);
+  p.b = address_of(b);
+  p.c = address_of(c);
+  scalar_bits(call.alpha, DType::F64, p.alpha);
+  scalar_bits(call.beta, DType::F64, p.beta);
+  const bool read_c = !is_zero_in(call.beta, DType::F64);
+  if (read_c) p.flags |= TFG_READ_C;
+  reads.clear();
+  writes.clear();
+  bytes = 0;
+  add_range(a, reads, bytes);  // the plain dot products of non-finite lines
+  add_range(b, reads, bytes);
+  add_range(sa, reads, bytes);
+  add_range(sb, reads, bytes);
+  add_range(pc, reads, bytes);
+  if (read_c) add_range(c, reads, bytes);
+  add_range(c, writes, bytes);
+  if (!(skip & 4u))
+    dispatch(be, "ozaki_f64", TFO_COMBINE, kThreads, p, dims, reads, writes, bytes,
+             grid_stride_groups(be, (M + 3) / 4 * N * B, kThreads), 1, 1, static_cast<std::uint32_t>(n));
+  touch(be, {&a, &b, &c, &sa, &sb, &pc});
+  be.after_op();
+  return true;
+}
+
+}  // namespace tenferro::vk

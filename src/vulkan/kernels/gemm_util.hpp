@@ -1,0 +1,32 @@
+// Pieces of the gemm family shared by gemm.cpp and gemm_ozaki.cpp (internal).
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "shaders/gemm/gemm_params.h"
+#include "vulkan/backend.hpp"
+
+namespace tenferro::vk {
+
+/// Raw push-constant bits of a scalar in dtype d: float bits for f32/c32, double bits else.
+void scalar_bits(const Scalar& s, DType d, std::uint64_t out[2]);
+/// True when s is zero once rounded to d.
+bool is_zero_in(const Scalar& s, DType d);
+/// Device address of a view's element at its offset.
+std::uint64_t address_of(const TensorView& v);
+/// Appends the byte range a view reaches (empty views add nothing) and its size.
+void add_range(const TensorView& v, std::vector<ByteRange>& out, std::uint64_t& bytes);
+/// One dispatch of `variant` (under the device lock): specialization constants 0 = threads,
+/// 1 = cfg, 2 = sched; `dims` uploaded to p.dims; the ranges go to the hazard tracker.
+void dispatch(VulkanBackend& be, const std::string& variant, std::uint32_t cfg, std::uint32_t threads,
+              GemmParams& p, std::span<const std::int64_t> dims, const std::vector<ByteRange>& reads,
+              const std::vector<ByteRange>& writes, std::uint64_t bytes, std::uint32_t gx, std::uint32_t gy,
+              std::uint32_t gz, std::uint32_t sched = 0);
+
+/// Runs the f64 product `call` ([M, N, B] C, not chained) by the Ozaki-II scheme on n moduli
+/// (gemm_ozaki.cpp); false (nothing recorded) when its scratch does not fit the device memory.
+bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n);
+
+}  // namespace tenferro::vk
