@@ -7,8 +7,9 @@
 // residues (exact in int32), reduced mod m_l, then recovered per element by the Chinese
 // remainder theorem (Garner's mixed radix, Horner's rule in f64) and scaled back. The only
 // errors are the rounding of A and B to P bits per row / column and the final f64 rounding:
-// |err| <= 2^-P (max_k |a| sum_k |b| + max_k |b| sum_k |a|) + 2^-2P K max |a| max |b| + (n + 2)
-// eps |C| (normwise per row and column; the default product's bound is componentwise).
+// |err| <= 2^-P (max_k |a| sum_k |b| + max_k |b| sum_k |a|) + 2^-2P K max |a| max |b| + (2n + 6)
+// eps sum |a||b| (the f64 roundings; GLSL's fma need not be fused): normwise per row and
+// column, where the default product's bound is componentwise.
 // Rows / columns holding Inf or NaN take a plain f64 dot product (IEEE propagation).
 //
 // Passes (shaders/ozaki/): scan, scale and split per operand (ozaki.comp), the n residue products in
