@@ -65,8 +65,26 @@ const int kZeroExp = -2147483647;
 
 double bits_f64(uint64_t x) { return packDouble2x32(uvec2(uint(x), uint(x >> 32))); }
 
-/// x 2^s in two steps (s may exceed the exponent range; the result is in range).
-double scale2(double x, int s) { return ldexp(ldexp(x, s / 2), s - s / 2); }
+/// 2^e for -1022 <= e <= 1023, from its bits.
+double pow2(int e) { return packDouble2x32(uvec2(0u, uint(e + 1023) << 20)); }
+
+/// x 2^s (|s| < 3000) as multiplications by powers of two of s's sign, so every intermediate
+/// lies between x and the result: exact while the result is normal. Not ldexp: lavapipe's
+/// misbehaves for subnormal x and for exponents beyond the double range.
+double scale2(double x, int s) {
+  const int c1 = clamp(s, -1000, 1000), c2 = clamp(s - c1, -1000, 1000);
+  return x * pow2(c1) * pow2(c2) * pow2(s - c1 - c2);
+}
+
+/// The e with 2^(e-1) <= |x| < 2^e of a finite nonzero x, from its bits (frexp may mishandle
+/// subnormals).
+int exponent_of(double x) {
+  const uvec2 w = unpackDouble2x32(x);
+  const int biased = int((w.y >> 20) & 0x7ffu);
+  if (biased != 0) return biased - 1022;
+  const uint hi = w.y & 0xfffffu;  // subnormal: mantissa * 2^-1074
+  return (hi != 0u ? 32 + findMSB(hi) : findMSB(w.x)) + 1 - 1074;
+}
 
 /// Residue of the integer x (|x| <= 2^62) modulo m in [-(m-1)/2, m/2] (128 for m = 256 is the
 /// byte of -128: the same residue), in 32-bit integer arithmetic (no fused multiply-add needed:
@@ -96,10 +114,8 @@ void scan() {
       }
       [[unroll]] for (int j = 0; j < 8; ++j) {
         if (isnan(x[j]) || isinf(x[j])) bad = true;
-        else if (x[j] != 0.0) {
-          int ex;
-          frexp(x[j], ex);
-          e = max(e, ex);
+        else if ((unpackDouble2x32(x[j]) & uvec2(0xffffffffu, 0x7fffffffu)) != uvec2(0u)) {  // nonzero (bits)
+          e = max(e, exponent_of(x[j]));
         }
       }
     }

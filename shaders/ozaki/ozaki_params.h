@@ -16,7 +16,8 @@
 // k per invocation of the scan pass.
 #define TFO_CHUNK 64
 // K limit: an int8 product sums at most TFO_MAX_K terms of |r| <= 128 * 128, so |c| <= 2^30
-// (the combine pass adds a multiple of the modulus >= 2^30 before its unsigned remainder).
+// (the residue-product kernels add a multiple of the modulus >= 2^30 before their unsigned
+// remainder).
 #define TFO_MAX_K 65536
 // Scale word of a line (row of A, column of B) holding a non-finite element: its outputs are
 // computed by a plain f64 dot product instead (IEEE Inf / NaN propagation).

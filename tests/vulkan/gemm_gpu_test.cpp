@@ -447,7 +447,9 @@ class GemmOzakiTest : public GemmGpuTest {
       SCOPED_TRACE(std::string(portable ? "portable" : "tensor cores") + ", moduli " + std::to_string(n));
       vk::set_gemm_ozaki_override(vk::OzakiOverride{n, portable});
       ASSERT_EQ(vk::gemm_ozaki_moduli(c.d, c.M, c.N, c.K, c.B, false, false), n);
+      const std::uint64_t runs = vk::gemm_ozaki_runs();
       run(c, seed);
+      EXPECT_EQ(vk::gemm_ozaki_runs(), runs + 1);  // the scheme ran (no silent fallback)
     }
   }
 };
@@ -491,6 +493,13 @@ TEST_F(GemmOzakiTest, WideRangesZerosSubnormals) {
     run_ozaki(n, c);
   }
   values = [](I i, c128 v) { return i % 3 == 0 ? c128(0.0, 0.0) : c128(v.real() * 1e-310, 0.0); };
+  run_ozaki(14, make_case(DType::F64, 9, 11, 40, 1));
+  // Subnormal-only rows of A (scale exponent ~1100: the two-step scaling) against columns of B
+  // near 2^1000: products near 1e-9, far above the bound's floor. A's storage comes first.
+  const I a_elems = 9 * 40;
+  values = [a_elems](I i, c128 v) {
+    return i < a_elems ? c128(v.real() * 1e-310, 0.0) : c128(std::ldexp(v.real(), 1000), 0.0);
+  };
   run_ozaki(14, make_case(DType::F64, 9, 11, 40, 1));
   values = nullptr;
 }

@@ -124,6 +124,9 @@ struct OzakiOverride {
   unsigned skip = 0;
 };
 void set_gemm_ozaki_override(std::optional<OzakiOverride> o);
+/// Test hook: how many products the scheme has run (not the ones that fell back). Not
+/// synchronized.
+std::uint64_t gemm_ozaki_runs();
 
 /// Test / tuning hook: while set, every Vulkan gemm call uses `c` when valid for its dtype and
 /// device. Not synchronized: set it while no gemm call is running.

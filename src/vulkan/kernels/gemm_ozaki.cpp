@@ -34,6 +34,8 @@ using I = std::int64_t;
 constexpr int kModuli[TFO_MAX_MODULI] = {TFO_MODULI};
 constexpr std::uint32_t kThreads = 256;
 
+std::uint64_t ozaki_runs = 0;  // gemm_ozaki calls that recorded the scheme (gemm_ozaki_runs)
+
 std::optional<OzakiOverride>& ozaki_override() {
   static std::optional<OzakiOverride> o;
   return o;
@@ -77,6 +79,7 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
   touch(be, {&x, &ex});
   reads.clear();
   writes.clear();
+  bytes = 0;
   add_range(ex, reads, bytes);
   add_range(scales, writes, bytes);
   dispatch(be, "ozaki_f64", TFO_SCALE, kThreads, p, dims, reads, writes, bytes, grid_stride_groups(be, L * NB, kThreads),
@@ -84,6 +87,7 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
   touch(be, {&ex, &scales});
   reads.clear();
   writes.clear();
+  bytes = 0;
   add_range(x, reads, bytes);
   add_range(scales, reads, bytes);
   add_range(planes, writes, bytes);
@@ -95,6 +99,8 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
 }  // namespace
 
 void set_gemm_ozaki_override(std::optional<OzakiOverride> o) { ozaki_override() = o; }
+
+std::uint64_t gemm_ozaki_runs() { return ozaki_runs; }
 
 int ozaki_bits(int n, I K) {
   double log2m = 0;
@@ -195,6 +201,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n) {
     dispatch(be, "ozaki_f64", TFO_COMBINE, kThreads, p, dims, reads, writes, bytes,
              grid_stride_groups(be, (M + 3) / 4 * N * B, kThreads), 1, 1, static_cast<std::uint32_t>(n));
   touch(be, {&a, &b, &c, &sa, &sb, &pc});
+  ++ozaki_runs;
   be.after_op();
   return true;
 }

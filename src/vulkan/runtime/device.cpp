@@ -125,8 +125,16 @@ DeviceCaps query_caps(VkPhysicalDevice pd, VkInstance instance) {
       sm_builtins = true;
     }
 
-  for (const std::string& sh : c.cooperative_shapes)
-    if (sh == "16x16x32 s8,s8,s32->s32" && c.i8) c.nv_coopmat_s8 = true;
+  bool s8_shape = false;
+  for (const std::string& sh : c.cooperative_shapes) s8_shape = s8_shape || sh == "16x16x32 s8,s8,s32->s32";
+  if (s8_shape && c.i8 && base.apiVersion >= VK_API_VERSION_1_2) {  // the shape listed and the feature present
+    auto fc = vk_struct<VkPhysicalDeviceCooperativeMatrixFeaturesNV>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV);
+    auto q = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+    q.pNext = &fc;
+    vkGetPhysicalDeviceFeatures2(pd, &q);
+    c.nv_coopmat_s8 = fc.cooperativeMatrix == VK_TRUE;
+  }
 
   // Streaming multiprocessors: a property of VK_NV_shader_sm_builtins (queried, never enabled).
   if (base.apiVersion >= VK_API_VERSION_1_2 && sm_builtins) {
