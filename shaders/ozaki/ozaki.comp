@@ -37,7 +37,6 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer U32
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer U4 { uvec4 v; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
 
-const int kMod[TFO_MAX_MODULI] = int[TFO_MAX_MODULI](TFO_MODULI);
 // kInv[j * 20 + l] = m_j^-1 mod m_l for j < l (Garner's constants; 0 elsewhere).
 const int kInv[TFO_MAX_MODULI * TFO_MAX_MODULI] = int[TFO_MAX_MODULI * TFO_MAX_MODULI](
     0, 1, 169, 201, 55, 225, 225, 152, 17, 47, 196, 136, 7, 187, 144, 144, 70, 93, 148, 152,
@@ -88,10 +87,10 @@ int exponent_of(double x) {
 
 /// Residue of the integer x (|x| <= 2^62) modulo m in [-(m-1)/2, m/2] (128 for m = 256 is the
 /// byte of -128: the same residue), in 32-bit integer arithmetic (no fused multiply-add needed:
-/// GLSL's fma need not be fused): x = hi 2^32 + lo, hi biased by a multiple of m >= 2^30.
+/// GLSL's fma need not be fused): x = hi 2^32 + lo, |hi| <= 2^30.
 int residue(int64_t x, uint m) {
-  const uint bias = m * ((1u << 30) / m + 1u), c32 = (0xffffffffu % m + 1u) % m;  // c32 = 2^32 mod m
-  const uint r = (((uint(int(x >> 32)) + bias) % m) * c32 + uint(x) % m) % m;
+  const uint c32 = (0xffffffffu % m + 1u) % m;  // 2^32 mod m
+  const uint r = (tfo_mod(int(x >> 32), m) * c32 + uint(x) % m) % m;
   return int(r) > int(m / 2u) ? int(r) - int(m) : int(r);
 }
 

@@ -17,7 +17,6 @@ layout(push_constant) uniform Push { GemmParams p; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer U32 { uint v; };
 layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer W32 { uint v; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
-const int kMod[TFO_MAX_MODULI] = int[TFO_MAX_MODULI](TFO_MODULI);
 
 int dot4(int a, int b) {
   int s = 0;
@@ -33,7 +32,7 @@ void main() {
   const int64_t step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
     const int64_t mq = i % quads, q = i / quads, n = q % Np, z = q / Np;
-    const uint m = uint(kMod[int(z / NB)]), bias = m * ((1u << 30) / m + 1u);
+    const uint m = uint(kMod[int(z / NB)]);
     const uint64_t arow = A + uint64_t((z * Mp + mq * 4) * Kp), bcol = B + uint64_t((z * Np + n) * Kp);
     int acc[4] = int[4](0, 0, 0, 0);
     for (int64_t k = 0; k < Kp; k += 4) {
@@ -41,7 +40,7 @@ void main() {
       [[unroll]] for (int t = 0; t < 4; ++t) acc[t] += dot4(int(U32(arow + uint64_t(t * Kp + k)).v), bw);
     }
     uint packed = 0u;
-    [[unroll]] for (int t = 0; t < 4; ++t) packed |= ((uint(acc[t]) + bias) % m) << (8 * t);
+    [[unroll]] for (int t = 0; t < 4; ++t) packed |= tfo_mod(acc[t], m) << (8 * t);
     W32(C + uint64_t((z * Np + n) * Mp + mq * 4)).v = packed;
   }
 }

@@ -34,7 +34,6 @@ layout(push_constant) uniform Push { GemmParams p; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer V4 { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer W32 { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
-const int kMod[TFO_MAX_MODULI] = int[TFO_MAX_MODULI](TFO_MODULI);
 shared uvec4 sa[BM * RW];
 shared uvec4 sb[BN * RW];
 #define ACC icoopmatNV<32, gl_ScopeSubgroup, 16, 16>
@@ -73,13 +72,13 @@ void main() {
         [[unroll]] for (int i = 0; i < FM; ++i) [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAddNV(fa[i], fb[j], acc[i][j]);
       }
     }
-    const uint m = uint(kMod[int(z / NB)]), bias = m * ((1u << 30) / m + 1u);
+    const uint m = uint(kMod[int(z / NB)]);
     const int64_t m0 = tm * BM + wm * FM * 16, n0 = tn * BN + wn * FN * 16;
     W32 C = W32(uint64_t(D.v[7]) + uint64_t(z * Mp * Np));
     [[unroll]] for (int i = 0; i < FM; ++i)
       [[unroll]] for (int j = 0; j < FN; ++j) {
         ACC r = acc[i][j];
-        for (int e = 0; e < r.length(); ++e) r[e] = int((uint(r[e]) + bias) % m);
+        for (int e = 0; e < r.length(); ++e) r[e] = int(tfo_mod(r[e], m));
         const icoopmatNV<8, gl_ScopeSubgroup, 16, 16> r8 = icoopmatNV<8, gl_ScopeSubgroup, 16, 16>(r);
         coopMatStoreNV(r8, C.v, uint(((n0 + j * 16) * Mp + m0 + i * 16) / 4), uint(Mp / 4), true);
       }

@@ -16,8 +16,7 @@
 // k per invocation of the scan pass.
 #define TFO_CHUNK 64
 // K limit: an int8 product sums at most TFO_MAX_K terms of |r| <= 128 * 128, so |c| <= 2^30
-// (the residue-product kernels add a multiple of the modulus >= 2^30 before their unsigned
-// remainder).
+// (tfo_mod below, used by the residue-product kernels).
 #define TFO_MAX_K 65536
 // Scale word of a line (row of A, column of B) holding a non-finite element: its outputs are
 // computed by a plain f64 dot product instead (IEEE Inf / NaN propagation).
@@ -28,5 +27,12 @@
 #define TFO_SPLIT 1u    // scale, round, residues: the int8 planes
 #define TFO_COMBINE 2u  // CRT (Garner) of the residue products, scale back, alpha / beta
 #define TFO_SCALE 3u    // per line: the scale exponent from the chunks' exponents
+
+#ifndef __cplusplus
+const int kMod[TFO_MAX_MODULI] = int[TFO_MAX_MODULI](TFO_MODULI);
+/// The residue in [0, m) of an int32 c with |c| <= 2^30: c plus a multiple of m >= 2^30 is a
+/// uint (wrapping) below 2^32.
+uint tfo_mod(int c, uint m) { return (uint(c) + m * ((1u << 30) / m + 1u)) % m; }
+#endif
 
 #endif

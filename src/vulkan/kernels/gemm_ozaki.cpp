@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "core/options.hpp"
@@ -55,11 +56,24 @@ Sizes sizes(int n, I M, I N, I K, I B) {
   return s;
 }
 
-/// Marks the storages a recorded dispatch touched as used by the open batch.
-void touch(VulkanBackend& be, std::initializer_list<const TensorView*> views) {
+using Views = std::initializer_list<const TensorView*>;
+
+/// One dispatch of `variant` (specialization constants: threads, `mode`, `aux`) over `groups`
+/// workgroups: `in` is read and `out` written (the hazard tracker's ranges; null entries are
+/// skipped), and all of them are marked used by the open batch.
+void pass(VulkanBackend& be, const char* variant, std::uint32_t mode, std::uint32_t aux, GemmParams& p,
+          std::span<const std::int64_t> dims, Views in, Views out, std::uint32_t groups) {
+  std::vector<ByteRange> reads, writes;
+  std::uint64_t bytes = 0;
+  for (const TensorView* v : in)
+    if (v) add_range(*v, reads, bytes);
+  for (const TensorView* v : out)
+    if (v) add_range(*v, writes, bytes);
+  dispatch(be, variant, mode, kThreads, p, dims, reads, writes, bytes, groups, 1, 1, aux);
   const std::uint64_t value = be.recorder().open_value();
-  for (const TensorView* v : views)
-    if (v->numel() > 0) VulkanBackend::storage_of(*v).last_use = value;
+  for (Views vs : {in, out})
+    for (const TensorView* v : vs)
+      if (v && v->numel() > 0) VulkanBackend::storage_of(*v).last_use = value;
 }
 
 /// Scan, scale and split of one operand, given as L lines of K elements in NB batches at `x`
@@ -70,30 +84,11 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
   p.a = address_of(x);
   const std::int64_t dims[13] = {L,    K,   NB, sl, sk, sb, Lp, s.Kp, s.nch, P, static_cast<I>(address_of(ex)),
                                  static_cast<I>(address_of(scales)), static_cast<I>(address_of(planes))};
-  std::vector<ByteRange> reads, writes;
-  std::uint64_t bytes = 0;
-  add_range(x, reads, bytes);
-  add_range(ex, writes, bytes);
-  dispatch(be, "ozaki_f64", TFO_SCAN, kThreads, p, dims, reads, writes, bytes,
-           grid_stride_groups(be, L * s.nch * NB, kThreads), 1, 1, static_cast<std::uint32_t>(n));
-  touch(be, {&x, &ex});
-  reads.clear();
-  writes.clear();
-  bytes = 0;
-  add_range(ex, reads, bytes);
-  add_range(scales, writes, bytes);
-  dispatch(be, "ozaki_f64", TFO_SCALE, kThreads, p, dims, reads, writes, bytes, grid_stride_groups(be, L * NB, kThreads),
-           1, 1, static_cast<std::uint32_t>(n));
-  touch(be, {&ex, &scales});
-  reads.clear();
-  writes.clear();
-  bytes = 0;
-  add_range(x, reads, bytes);
-  add_range(scales, reads, bytes);
-  add_range(planes, writes, bytes);
-  dispatch(be, "ozaki_f64", TFO_SPLIT, kThreads, p, dims, reads, writes, bytes,
-           grid_stride_groups(be, Lp * (s.Kp / 16) * NB, kThreads), 1, 1, static_cast<std::uint32_t>(n));
-  touch(be, {&x, &scales, &planes});
+  const auto un = static_cast<std::uint32_t>(n);
+  pass(be, "ozaki_f64", TFO_SCAN, un, p, dims, {&x}, {&ex}, grid_stride_groups(be, L * s.nch * NB, kThreads));
+  pass(be, "ozaki_f64", TFO_SCALE, un, p, dims, {&ex}, {&scales}, grid_stride_groups(be, L * NB, kThreads));
+  pass(be, "ozaki_f64", TFO_SPLIT, un, p, dims, {&x, &scales}, {&planes},
+       grid_stride_groups(be, Lp * (s.Kp / 16) * NB, kThreads));
 }
 
 }  // namespace
@@ -156,30 +151,19 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n) {
   const std::int64_t mm[8] = {s.Mp, s.Np, s.Kp, B, n * B, static_cast<I>(address_of(pa)),
                               static_cast<I>(address_of(pb)), static_cast<I>(address_of(pc))};
   GemmParams p{};
-  std::vector<ByteRange> reads, writes;
-  std::uint64_t bytes = 0;
-  add_range(pa, reads, bytes);
-  add_range(pb, reads, bytes);
-  add_range(pc, writes, bytes);
-  const bool nv = be.device().caps().nv_coopmat_s8 && !(ozaki_override() && ozaki_override()->portable);
-  const std::uint32_t max_groups = be.device().caps().max_group_count_x;
-  if (skip & 2u) {
-  } else if (nv) {
-    const I jobs = (s.Mp / TFO_TILE) * (s.Np / TFO_TILE) * n * B;
-    dispatch(be, "ozaki_mm_nv", 0, kThreads, p, mm, reads, writes, bytes,
-             static_cast<std::uint32_t>(std::min<I>(jobs, max_groups)), 1, 1);
-  } else {
-    dispatch(be, "ozaki_mm", 0, kThreads, p, mm, reads, writes, bytes,
-             grid_stride_groups(be, s.Mp / 4 * s.Np * n * B, kThreads), 1, 1);
+  if (!(skip & 2u)) {
+    const bool nv = be.device().caps().nv_coopmat_s8 && !(ozaki_override() && ozaki_override()->portable);
+    const I jobs = (s.Mp / TFO_TILE) * (s.Np / TFO_TILE) * n * B;  // ozaki_mm_nv: a workgroup per tile
+    const std::uint32_t groups = nv ? static_cast<std::uint32_t>(std::min<I>(jobs, be.device().caps().max_group_count_x))
+                                    : grid_stride_groups(be, s.Mp / 4 * s.Np * n * B, kThreads);
+    pass(be, nv ? "ozaki_mm_nv" : "ozaki_mm", 0, 0, p, mm, {&pa, &pb}, {&pc}, groups);
   }
-  touch(be, {&pa, &pb, &pc});
 
   const auto& cs = c.strides();
   const std::int64_t dims[18] = {M,     N,     K,     B,     as[0], as[1],
                                  as[2], bs[0], bs[1], bs[2], cs[0], cs[1],
                                  cs[2], s.Mp,  s.Np,  static_cast<I>(address_of(sa)),
                                  static_cast<I>(address_of(sb)), static_cast<I>(address_of(pc))};
-  p = GemmParams{};
   p.a = address_of(a);
   p.b = address_of(b);
   p.c = address_of(c);
@@ -187,20 +171,10 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n) {
   scalar_bits(call.beta, DType::F64, p.beta);
   const bool read_c = !is_zero_in(call.beta, DType::F64);
   if (read_c) p.flags |= TFG_READ_C;
-  reads.clear();
-  writes.clear();
-  bytes = 0;
-  add_range(a, reads, bytes);  // the plain dot products of non-finite lines
-  add_range(b, reads, bytes);
-  add_range(sa, reads, bytes);
-  add_range(sb, reads, bytes);
-  add_range(pc, reads, bytes);
-  if (read_c) add_range(c, reads, bytes);
-  add_range(c, writes, bytes);
+  // a and b: the plain dot products of non-finite lines; c is read only where beta != 0.
   if (!(skip & 4u))
-    dispatch(be, "ozaki_f64", TFO_COMBINE, kThreads, p, dims, reads, writes, bytes,
-             grid_stride_groups(be, (M + 3) / 4 * N * B, kThreads), 1, 1, static_cast<std::uint32_t>(n));
-  touch(be, {&a, &b, &c, &sa, &sb, &pc});
+    pass(be, "ozaki_f64", TFO_COMBINE, static_cast<std::uint32_t>(n), p, dims,
+         {&a, &b, &sa, &sb, &pc, read_c ? &c : nullptr}, {&c}, grid_stride_groups(be, (M + 3) / 4 * N * B, kThreads));
   ++ozaki_runs;
   be.after_op();
   return true;
