@@ -33,3 +33,36 @@ einsum_ab_builds() {
     done
   done
 }
+
+# gtest_check BINARY FILTER: the test binary staged in $B/t (t.tar.xz) with a gtest filter, one
+# verdict line appended to $OUT/checks.txt.
+gtest_check() {
+  [ -d "$B/t" ] || tar xJf "$B/t.tar.xz" -C "$B"
+  timeout 150 "$B/t/$1" --gtest_filter="$2" > "$OUT/test.log" 2>&1
+  echo "$1 $2 rc=$? $(grep -E '^\[  (PASSED|FAILED) |Failure' "$OUT/test.log" | head -8 | tr '\n' ' ')" >> "$OUT/checks.txt"
+  rm -f "$OUT/test.log"
+}
+
+# ozaki_rounds "CASES" "SETTING...": tenferro_bench_vk_gemm on CASES (10 timed calls each), one
+# process per setting, two orders (the second with CASES reversed), appended to $OUT/gemm.txt
+# after one untimed process. A setting N runs with TENFERRO_VK_GEMM_OZAKI=N (the time model
+# decides; 0 = the FMA kernels), N:S with --ozaki-skip N:S (the scheme forced, passes S skipped).
+ozaki_rounds() {
+  oz_cases=$1
+  timeout 60 "$B/tenferro_bench_vk_gemm" $oz_cases --reps 1 --ozaki-skip 14:0 > /dev/null 2>&1
+  for oz_o in a b; do
+    for oz_s in $2; do
+      echo "== ozaki=$oz_s order $oz_o" >> "$OUT/gemm.txt"
+      case $oz_s in
+        *:*) timeout 90 "$B/tenferro_bench_vk_gemm" $oz_cases --reps 10 --ozaki-skip "$oz_s" >> "$OUT/gemm.txt" 2>&1 ;;
+        *) TENFERRO_VK_GEMM_OZAKI=$oz_s timeout 90 "$B/tenferro_bench_vk_gemm" $oz_cases --reps 10 >> "$OUT/gemm.txt" 2>&1 ;;
+      esac
+    done
+    oz_cases=$(echo $oz_cases | tr ' ' '\n' | tac | tr '\n' ' ')
+  done
+}
+
+# gemm_summary: the settings and TFLOP/s lines of $OUT/gemm.txt, shortened.
+gemm_summary() {
+  grep -E "^==|TFLOP" "$OUT/gemm.txt" | sed 's/ M=.*tile=[^ ]* [^ ]*//; s/ (best [^)]*)//; s/  check / /' | cut -c1-110
+}

@@ -11,7 +11,8 @@
 //   line) goes to word 11 (int32 [NB][L]).
 // MODE TFO_SPLIT: X' = roundEven(x 2^s) (|X'| <= 2^P) is written as NMOD int8 planes of
 //   symmetric residues at word 12: plane z = l * NB + b is [Lp][Kp] bytes (words 6, 7), k
-//   fastest, zero outside the operand and on non-finite lines.
+//   fastest, zero outside the operand and on non-finite lines. Word 13 != 0: the line stride is
+//   the unit one (the order of the invocations' blocks).
 // MODE TFO_COMBINE: C[m, n, b] = alpha * X 2^-(sA_m + sB_n) + beta * C, X the integer whose
 //   residues mod m_l are the bytes of the residue products (word 17: plane z = l * NB + b is
 //   [Np][Mp] bytes, m fastest), recovered by Garner's mixed radix with symmetric digits and
@@ -37,29 +38,8 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer U32
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer U4 { uvec4 v; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
 
-// kInv[j * 20 + l] = m_j^-1 mod m_l for j < l (Garner's constants; 0 elsewhere).
-const int kInv[TFO_MAX_MODULI * TFO_MAX_MODULI] = int[TFO_MAX_MODULI * TFO_MAX_MODULI](
-    0, 1, 169, 201, 55, 225, 225, 152, 17, 47, 196, 136, 7, 187, 144, 144, 70, 93, 148, 152,
-    0, 0, 127, 63, 31, 155, 15, 53, 185, 73, 7, 24, 32, 17, 165, 3, 159, 106, 19, 93,
-    0, 0, 0, 126, 206, 221, 222, 35, 105, 131, 171, 206, 129, 95, 74, 114, 88, 75, 93, 134,
-    0, 0, 0, 0, 62, 217, 20, 13, 177, 123, 8, 153, 111, 135, 10, 156, 75, 92, 122, 2,
-    0, 0, 0, 0, 0, 201, 30, 50, 140, 193, 158, 170, 170, 67, 168, 58, 96, 129, 166, 119,
-    0, 0, 0, 0, 0, 0, 120, 204, 210, 146, 62, 204, 109, 103, 189, 149, 178, 26, 28, 79,
-    0, 0, 0, 0, 0, 0, 0, 39, 23, 19, 14, 98, 5, 61, 21, 4, 103, 3, 97, 58,
-    0, 0, 0, 0, 0, 0, 0, 0, 172, 38, 67, 48, 41, 104, 111, 141, 94, 63, 124, 124,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 114, 186, 129, 73, 117, 59, 186, 132, 111, 34, 132,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 56, 66, 64, 46, 176, 69, 122, 138, 157, 103,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 88, 141, 144, 148, 6, 125, 118, 45, 3,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 83, 183, 118, 86, 175, 28, 41, 19,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 99, 161, 24, 171, 9, 20, 47,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 145, 32, 34, 10, 137, 39,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 96, 166, 64, 26, 45,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 163, 15, 125, 7,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 90, 65, 12,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 29, 14,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 28,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-);
+const int kGarnerP[TFO_MAX_MODULI * TFO_MAX_MODULI] = int[TFO_MAX_MODULI * TFO_MAX_MODULI](TFO_GARNER_P);
+const int kGarnerQ[TFO_MAX_MODULI] = int[TFO_MAX_MODULI](TFO_GARNER_Q);
 const int kZeroExp = -2147483647;
 
 double bits_f64(uint64_t x) { return packDouble2x32(uvec2(uint(x), uint(x >> 32))); }
@@ -83,15 +63,6 @@ int exponent_of(double x) {
   if (biased != 0) return biased - 1022;
   const uint hi = w.y & 0xfffffu;  // subnormal: mantissa * 2^-1074
   return (hi != 0u ? 32 + findMSB(hi) : findMSB(w.x)) + 1 - 1074;
-}
-
-/// Residue of the integer x (|x| <= 2^62) modulo m in [-(m-1)/2, m/2] (128 for m = 256 is the
-/// byte of -128: the same residue), in 32-bit integer arithmetic (no fused multiply-add needed:
-/// GLSL's fma need not be fused): x = hi 2^32 + lo, |hi| <= 2^30.
-int residue(int64_t x, uint m) {
-  const uint c32 = (0xffffffffu % m + 1u) % m;  // 2^32 mod m
-  const uint r = (tfo_mod(int(x >> 32), m) * c32 + uint(x) % m) % m;
-  return int(r) > int(m / 2u) ? int(r) - int(m) : int(r);
 }
 
 void scan() {
@@ -130,7 +101,9 @@ void scale() {
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
     const int64_t line = i % L, b = i / L;
     int e = kZeroExp;
-    for (int64_t c = 0; c < nch; ++c) e = max(e, I32(ex + uint64_t(((b * nch + c) * L + line) * 4)).v);
+    for (int64_t c0 = 0; c0 < nch; c0 += 8)  // eight loads in flight
+      [[unroll]] for (int64_t c = c0; c < c0 + 8; ++c)
+        if (c < nch) e = max(e, I32(ex + uint64_t(((b * nch + c) * L + line) * 4)).v);
     I32(scales + uint64_t(i * 4)).v = e == TFO_BAD_LINE ? TFO_BAD_LINE : e == kZeroExp ? 0 : int(P) - e;
   }
 }
@@ -140,27 +113,52 @@ void split() {
   const int64_t L = D.v[0], K = D.v[1], NB = D.v[2], sl = D.v[3], sk = D.v[4], sb = D.v[5];
   const int64_t Lp = D.v[6], Kp = D.v[7];
   const uint64_t scales = uint64_t(D.v[11]), planes = uint64_t(D.v[12]);
+  const bool line_fastest = D.v[13] != 0;
   const int64_t groups = Kp / 16, total = Lp * groups * NB;
   const int64_t step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
-    const int64_t g = i % groups, q = i / groups, line = q % Lp, b = q / Lp;
-    int64_t x[16];
-    [[unroll]] for (int j = 0; j < 16; ++j) x[j] = 0;
-    if (line < L) {
-      const int s = I32(scales + uint64_t((b * L + line) * 4)).v;
-      if (s != TFO_BAD_LINE) {
-        const uint64_t base = p.a + uint64_t((line * sl + b * sb) * 8);
-        [[unroll]] for (int j = 0; j < 16; ++j) {
-          const int64_t k = g * 16 + j;
-          if (k < K) x[j] = int64_t(roundEven(scale2(F64(base + uint64_t(k * sk * 8)).v, s)));
+    // 32 invocations: 8 adjacent lines x 4 adjacent runs of 16 k, so that each load instruction
+    // reads whole 32-byte sectors along a unit line stride and each plane row gets 64
+    // contiguous bytes; then the next 8 lines (word 13 != 0: for a unit line stride) or the next
+    // 64 k.
+    const int64_t q = i / 32, lq = Lp / 8, gq = groups / 4;
+    const int64_t l8 = line_fastest ? q % lq : (q / gq) % lq, g4 = line_fastest ? (q / lq) % gq : q % gq;
+    const int64_t line = l8 * 8 + i % 8, g = g4 * 4 + (i / 8) % 4, b = q / (lq * gq);
+    int s = TFO_BAD_LINE;
+    if (line < L) s = I32(scales + uint64_t((b * L + line) * 4)).v;
+    // X' = d2 2^42 + d1 2^21 + d0 (0 <= d0, d1 < 2^21, |d2| <= 2^20 as |X'| <= 2^62).
+    int d0[16], d1[16], d2[16];
+    [[unroll]] for (int j = 0; j < 16; ++j) d0[j] = d1[j] = d2[j] = 0;
+    if (s != TFO_BAD_LINE) {
+      const uint64_t base = p.a + uint64_t((line * sl + b * sb) * 8);
+      [[unroll]] for (int j = 0; j < 16; ++j) {
+        const int64_t k = g * 16 + j;
+        if (k < K) {
+          const int64_t x = int64_t(roundEven(scale2(F64(base + uint64_t(k * sk * 8)).v, s)));
+          d0[j] = int(uint(x) & 0x1fffffu);
+          d1[j] = int(uint(x >> 21) & 0x1fffffu);
+          d2[j] = int(x >> 42);
         }
       }
     }
-    [[unroll]] for (uint l = 0; l < NMOD; ++l) {
+    // Per modulus (a rolled loop: the unrolled planes' code outgrew the instruction cache):
+    // t = d2 (2^42 mod m) + d1 (2^21 mod m) + d0 + a multiple of m >= 2^28 lies in [0, 2^31), its
+    // remainder by a rounded-up reciprocal (the quotient at most one too large), then the
+    // symmetric residue's byte.
+    [[dont_unroll]] for (uint l = 0; l < NMOD; ++l) {
+      const uint m = uint(kMod[l]), magic = 0xffffffffu / m + 1u, c21 = (1u << 21) % m, c42 = (c21 * c21) % m;
+      const uint bias = m * ((1u << 28) / m + 1u);
       uint w[4] = uint[4](0u, 0u, 0u, 0u);
-      [[unroll]] for (int j = 0; j < 16; ++j) w[j / 4] |= (uint(residue(x[j], uint(kMod[l]))) & 0xffu) << (8 * (j % 4));
-      const int64_t z = int64_t(l) * NB + b;
-      U4(planes + uint64_t((z * Lp + line) * Kp + g * 16)).v = uvec4(w[0], w[1], w[2], w[3]);
+      [[unroll]] for (int j = 0; j < 16; ++j) {
+        const uint t = uint(d2[j] * int(c42)) + uint(d1[j]) * c21 + uint(d0[j]) + bias;
+        uint hi, lo;
+        umulExtended(t, magic, hi, lo);
+        uint r = t - hi * m;
+        if (int(r) < 0) r += m;
+        const uint sr = r > m / 2u ? r - m : r;
+        w[j / 4] |= (sr & 0xffu) << (8 * (j % 4));
+      }
+      U4(planes + uint64_t(((int64_t(l) * NB + b) * Lp + line) * Kp + g * 16)).v = uvec4(w[0], w[1], w[2], w[3]);
     }
   }
 }
@@ -192,14 +190,13 @@ void combine() {
           v = fma(F64(p.a + uint64_t((m * sam + k * sak + b * sab) * 8)).v,
                   F64(p.b + uint64_t((k * sbk + n * sbn + b * sbb) * 8)).v, v);
       } else {
+        // Digit l: (r_l - sum_{j<l} d_j (m_0 ... m_{j-1} mod m_l)) (m_0 ... m_{l-1})^-1 mod m_l,
+        // one remainder per digit: |sum| < 20 * 128 * 256 < 2^20, times Q < 2^28.
         int dg[TFO_MAX_MODULI];
         [[unroll]] for (uint l = 0; l < NMOD; ++l) {
-          int r = int((w[l] >> (8 * t)) & 0xffu);
-          [[unroll]] for (uint j = 0; j < l; ++j) {
-            int u = r - dg[j];
-            if (u < 0) u += kMod[l];
-            r = int((uint(u) * uint(kInv[j * TFO_MAX_MODULI + l])) % uint(kMod[l]));
-          }
+          int v = int((w[l] >> (8 * t)) & 0xffu);
+          [[unroll]] for (uint j = 0; j < l; ++j) v -= dg[j] * kGarnerP[l * TFO_MAX_MODULI + j];
+          const int r = int(tfo_mod(v * kGarnerQ[l], uint(kMod[l])));
           dg[l] = r > kMod[l] / 2 ? r - kMod[l] : r;
         }
         precise double x = double(dg[NMOD - 1]);  // (precise: fused where the device has it)

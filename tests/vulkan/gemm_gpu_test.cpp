@@ -10,10 +10,12 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <string>
 
 #include "vk_test_util.hpp"
+#include "shaders/ozaki/ozaki_params.h"
 #include "vulkan/kernels/gemm_config.hpp"
 #include "vulkan/backend.hpp"
 #include "vulkan/provider.hpp"
@@ -454,6 +456,30 @@ class GemmOzakiTest : public GemmGpuTest {
   }
 };
 
+// The moduli are pairwise coprime and Garner's tables of ozaki_params.h are theirs (computed
+// here by plain modular arithmetic, independently of how the tables were generated).
+TEST(OzakiParams, GarnerConstants) {
+  const int m[] = {TFO_MODULI}, gp[] = {TFO_GARNER_P}, gq[] = {TFO_GARNER_Q};
+  static_assert(std::size(m) == TFO_MAX_MODULI && std::size(gq) == TFO_MAX_MODULI);
+  static_assert(std::size(gp) == TFO_MAX_MODULI * TFO_MAX_MODULI);
+  for (int l = 0; l < TFO_MAX_MODULI; ++l) {
+    EXPECT_LE(m[l], 256);
+    long long prefix = 1;  // (m_0 ... m_{j-1}) mod m_l
+    for (int j = 0; j < TFO_MAX_MODULI; ++j) {
+      if (j < l) {
+        EXPECT_EQ(std::gcd(m[j], m[l]), 1) << j << ", " << l;
+        EXPECT_EQ(gp[l * TFO_MAX_MODULI + j], prefix) << l << ", " << j;
+        prefix = prefix * m[j] % m[l];
+      } else {
+        EXPECT_EQ(gp[l * TFO_MAX_MODULI + j], 0) << l << ", " << j;
+      }
+    }
+    // prefix is now (m_0 ... m_{l-1}) mod m_l (1 for l = 0); Q_l is its inverse.
+    EXPECT_EQ(prefix * gq[l] % m[l], 1) << l;
+    EXPECT_TRUE(gq[l] > 0 && gq[l] < m[l]) << l;
+  }
+}
+
 TEST_F(GemmOzakiTest, MatchesNormwiseBound) {
   const I ext[][4] = {{1, 1, 1, 1}, {7, 5, 3, 2}, {129, 130, 37, 2}, {33, 1, 200, 3}, {200, 140, 300, 1}};
   const Lay lays[] = {Lay::col, Lay::row, Lay::padded, Lay::reversed, Lay::misaligned};
@@ -492,6 +518,14 @@ TEST_F(GemmOzakiTest, WideRangesZerosSubnormals) {
     c.lb = Lay::row;
     run_ozaki(n, c);
   }
+  // 18 chunks of TFO_CHUNK k per line, each line's largest elements in chunk 9 (k 576-639;
+  // col-major A 9 x 1100 first, then B 1100 x 7): the scale takes every chunk's exponent.
+  const I ka = 9 * 1100;
+  values = [ka](I i, c128 v) {
+    const I k = i < ka ? i / 9 : (i - ka) % 1100;
+    return k >= 576 && k < 640 ? c128(std::ldexp(v.real(), 40), 0.0) : v;
+  };
+  run_ozaki(14, make_case(DType::F64, 9, 7, 1100, 1));
   values = [](I i, c128 v) { return i % 3 == 0 ? c128(0.0, 0.0) : c128(v.real() * 1e-310, 0.0); };
   run_ozaki(14, make_case(DType::F64, 9, 11, 40, 1));
   // Subnormal-only rows of A (scale exponent ~1100: the two-step scaling) against columns of B
@@ -533,7 +567,8 @@ TEST_F(GemmOzakiTest, NotTaken) {
   EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 64, 64, 64, 1, false, true), 0);  // off
   // The time model (without the override): faster where the H200 measured it faster.
   EXPECT_TRUE(vk::ozaki_faster(12, 4096, 4096, 4096, 1));
-  EXPECT_FALSE(vk::ozaki_faster(14, 4096, 4096, 4096, 1));  // parity on the H200
+  EXPECT_TRUE(vk::ozaki_faster(14, 4096, 4096, 4096, 1));
+  EXPECT_FALSE(vk::ozaki_faster(16, 4096, 4096, 4096, 1));  // parity on the H200
   EXPECT_TRUE(vk::ozaki_faster(14, 8192, 8192, 8192, 1));
   EXPECT_TRUE(vk::ozaki_faster(16, 8192, 8192, 8192, 1));
   EXPECT_FALSE(vk::ozaki_faster(20, 8192, 8192, 8192, 1));

@@ -14,7 +14,8 @@
 // BN = WN FN 16); BK bytes of K per shared stage (rows padded by one 16-byte word); SB one shared
 // buffer (two barriers per slice) instead of two; PF the next k step's fragments read before
 // this step's products; COMPUTE_ONLY: fragments read once, then only products (the ceiling of
-// the products' issue, wrong results by design).
+// the products' issue, wrong results by design); GLOBAL with PD: fragments loaded from global
+// memory, PD k steps ahead, no shared memory (eighteenth session).
 #ifndef WM
 #define WM 2
 #endif
@@ -46,8 +47,10 @@ layout(push_constant) uniform P { uint64_t a, b, c; uint M, N, K; } p;
 #else
 #define NBUF 2
 #endif
+#ifndef GLOBAL
 shared uvec4 sa[NBUF * BM * RW];
 shared uvec4 sb[NBUF * BN * RW];
+#endif
 #define CM icoopmatNV<32, gl_ScopeSubgroup, 16, 16>
 void main() {
   const uint tiles_m = p.M / BM;
@@ -58,6 +61,29 @@ void main() {
   V4 A = V4(p.a), B = V4(p.b);
   CM acc[FM][FN];
   for (int i = 0; i < FM; ++i) for (int j = 0; j < FN; ++j) acc[i][j] = CM(0);
+#ifdef GLOBAL
+  // Fragments straight from global memory (L1), PD k steps of 32 in flight per subgroup; no
+  // shared memory, no barriers. K % (32 PD) == 0.
+  {
+    const uint ks = p.K / 32u, ra0 = tm * BM + wm * FM * 16, rb0 = tn * BN + wn * FN * 16;
+    icoopmatNV<8, gl_ScopeSubgroup, 16, 32> ga[PD][FM];
+    icoopmatNV<8, gl_ScopeSubgroup, 32, 16> gb[PD][FN];
+    [[unroll]] for (int u = 0; u < PD; ++u) {
+      [[unroll]] for (int i = 0; i < FM; ++i) coopMatLoadNV(ga[u][i], A.v, (ra0 + i * 16) * kw + u * 2, kw, false);
+      [[unroll]] for (int j = 0; j < FN; ++j) coopMatLoadNV(gb[u][j], B.v, (rb0 + j * 16) * kw + u * 2, kw, true);
+    }
+    for (uint s = 0; s < ks; s += PD) {
+      [[unroll]] for (int u = 0; u < PD; ++u) {
+        [[unroll]] for (int i = 0; i < FM; ++i) [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAddNV(ga[u][i], gb[u][j], acc[i][j]);
+        const uint nx = s + uint(u) + PD;
+        if (nx < ks) {
+          [[unroll]] for (int i = 0; i < FM; ++i) coopMatLoadNV(ga[u][i], A.v, (ra0 + i * 16) * kw + nx * 2, kw, false);
+          [[unroll]] for (int j = 0; j < FN; ++j) coopMatLoadNV(gb[u][j], B.v, (rb0 + j * 16) * kw + nx * 2, kw, true);
+        }
+      }
+    }
+  }
+#else
   uvec4 ra[LA], rb[LB];
   // slot s of thread t: word i = t + s*NT, row i / KW, column i % KW
   const uint nk = p.K / BK;
@@ -120,6 +146,7 @@ void main() {
     barrier();
     buf ^= 1u;
   }
+#endif
   const uint m0 = tm * BM + wm * FM * 16, n0 = tn * BN + wn * FN * 16;
   for (int i = 0; i < FM; ++i) for (int j = 0; j < FN; ++j)
     coopMatStoreNV(acc[i][j], I32(p.c).v, (n0 + j * 16) * p.M + m0 + i * 16, p.M, true);

@@ -105,10 +105,12 @@ void set_gemm_3m_override(std::optional<int> mode);
 inline constexpr std::uint64_t kOzakiMaxScratch = std::uint64_t{4} << 30;
 int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained,
                       bool tensor_cores);
-/// Time model (H200, seventeenth session: f64 FMA kernels 22.9 TFLOP/s; residue products 452-532
-/// TOPS; scan / scale / split 27 ps per operand element; combine 49 ps per output at 14 moduli,
-/// growing as n^2): true when n moduli are expected to beat the FMA kernels by 5 %. 4096^3 is
-/// taken with 12 moduli, not 14; 8192^3 up to 16; 2048^3 and 1024 x 256^3 never.
+/// Time model (H200, eighteenth session, tools/gpu_call18e.sh and 18f.sh): f64 FMA kernels 22.9
+/// TFLOP/s; residue products 614 / (1 + 1454 / K) TOPS (359, 453, 532 measured at 2048^3,
+/// 4096^3, 8192^3); scan, scale and split (12.8 + 0.76 n) ps per operand element; combine (9 +
+/// 0.51 n + 0.032 n^2) ps per output: true when n moduli are expected to beat the FMA kernels by
+/// 5 %. 4096^3 is taken with 12 and 14 moduli, not 16; 8192^3 up to 16; 2048^3 and 1024 x 256^3
+/// never.
 bool ozaki_faster(int n, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
 /// Bits P per row of A / column of B with n moduli and this K: the largest P with
 /// 2P + ceil(log2 K) + 2 <= floor(log2 prod m_l), at most 62.
@@ -120,7 +122,8 @@ struct OzakiOverride {
   int moduli = 0;
   bool portable = false;
   // Timing diagnostics only (tenferro_bench_vk_gemm --ozaki-skip; the results are wrong): 1
-  // skips the scan and split passes, 2 the residue products, 4 the combine pass.
+  // skips the scan and split passes, 2 the residue products, 4 the combine pass, 8 the split
+  // pass alone (its scan and scale passes run).
   unsigned skip = 0;
 };
 void set_gemm_ozaki_override(std::optional<OzakiOverride> o);

@@ -79,16 +79,19 @@ void pass(VulkanBackend& be, const char* variant, std::uint32_t mode, std::uint3
 /// Scan, scale and split of one operand, given as L lines of K elements in NB batches at `x`
 /// (strides sl, sk, sb): its scale words go to `scales`, its planes to `planes`.
 void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl, I sk, I sb, I Lp, const Sizes& s,
-                    int P, int n, const Tensor& ex, const Tensor& scales, const Tensor& planes) {
+                    int P, int n, const Tensor& ex, const Tensor& scales, const Tensor& planes, bool skip_split) {
   GemmParams p{};
   p.a = address_of(x);
-  const std::int64_t dims[13] = {L,    K,   NB, sl, sk, sb, Lp, s.Kp, s.nch, P, static_cast<I>(address_of(ex)),
-                                 static_cast<I>(address_of(scales)), static_cast<I>(address_of(planes))};
+  // Split: adjacent invocations on adjacent lines where the line stride is the unit one.
+  const I line_fastest = std::abs(sl) == 1 && std::abs(sk) != 1;
+  const std::int64_t dims[14] = {L,  K,    NB,    sl, sk, sb, Lp, s.Kp, s.nch, P, static_cast<I>(address_of(ex)),
+                                 static_cast<I>(address_of(scales)), static_cast<I>(address_of(planes)), line_fastest};
   const auto un = static_cast<std::uint32_t>(n);
   pass(be, "ozaki_f64", TFO_SCAN, un, p, dims, {&x}, {&ex}, grid_stride_groups(be, L * s.nch * NB, kThreads));
   pass(be, "ozaki_f64", TFO_SCALE, un, p, dims, {&ex}, {&scales}, grid_stride_groups(be, L * NB, kThreads));
-  pass(be, "ozaki_f64", TFO_SPLIT, un, p, dims, {&x, &scales}, {&planes},
-       grid_stride_groups(be, Lp * (s.Kp / 16) * NB, kThreads));
+  if (!skip_split)
+    pass(be, "ozaki_f64", TFO_SPLIT, un, p, dims, {&x, &scales}, {&planes},
+         grid_stride_groups(be, Lp * (s.Kp / 16) * NB, kThreads));
 }
 
 }  // namespace
@@ -105,11 +108,12 @@ int ozaki_bits(int n, I K) {
 }
 
 bool ozaki_faster(int n, I M, I N, I K, I B) {
-  const double mn = double(M) * double(N) * double(B), mnk2 = 2.0 * mn * double(K);
+  const double mn = double(M) * double(N) * double(B), mnk2 = 2.0 * mn * double(K), dn = n;
   const double fma = mnk2 / 22.9e12;
-  const double oz = double(n) * mnk2 / 480e12 + 27e-12 * double(M + N) * double(K) * double(B) +
-                    49e-12 * (double(n) / 14) * (double(n) / 14) * mn;
-  return oz < 0.95 * fma;
+  const double products = dn * mnk2 / (614e12 / (1.0 + 1454.0 / double(K)));
+  const double split = (12.8e-12 + 0.76e-12 * dn) * double(M + N) * double(K) * double(B);
+  const double combine = (9e-12 + 0.51e-12 * dn + 0.032e-12 * dn * dn) * mn;
+  return products + split + combine < 0.95 * fma;
 }
 
 int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores) {
@@ -144,8 +148,8 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n) {
   const auto& bs = b.strides();
   const unsigned skip = ozaki_override() ? ozaki_override()->skip : 0u;
   if (!(skip & 1u)) {
-    operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, P, n, exa, sa, pa);
-    operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, P, n, exb, sb, pb);
+    operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, P, n, exa, sa, pa, skip & 8u);
+    operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, P, n, exb, sb, pb, skip & 8u);
   }
 
   const std::int64_t mm[8] = {s.Mp, s.Np, s.Kp, B, n * B, static_cast<I>(address_of(pa)),
