@@ -10,7 +10,4 @@ set -u
 . tools/gpu_env.sh
 gtest_check vk_gemm_gpu_test 'GemmOzaki*:OzakiParams*'
 ozaki_rounds "f64_4096 f64:8192x8192x8192" "0 12 14 14:6 14:5 14:3"
-timeout 150 python3 "$B/peer_bench.py" gemm --no-jax > "$OUT/peers.jsonl" 2> "$OUT/peers_err.txt"
-echo "== checks"; cut -c1-300 "$OUT/checks.txt"
-echo "== gemm"; gemm_summary
-echo "== peers"; grep -E "float64" "$OUT/peers.jsonl" | cut -c1-200
+gemm_peers_report

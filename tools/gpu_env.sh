@@ -66,3 +66,12 @@ ozaki_rounds() {
 gemm_summary() {
   grep -E "^==|TFLOP" "$OUT/gemm.txt" | sed 's/ M=.*tile=[^ ]* [^ ]*//; s/ (best [^)]*)//; s/  check / /' | cut -c1-110
 }
+
+# gemm_peers_report: PyTorch's GEMM figures in the same call (peer_bench.py gemm --no-jax, to
+# $OUT/peers.jsonl), then the checks, gemm_summary and the peers' f64 lines.
+gemm_peers_report() {
+  timeout 150 python3 "$B/peer_bench.py" gemm --no-jax > "$OUT/peers.jsonl" 2> "$OUT/peers_err.txt"
+  echo "== checks"; cut -c1-300 "$OUT/checks.txt"
+  echo "== gemm"; gemm_summary
+  echo "== peers"; grep -E "float64" "$OUT/peers.jsonl" | cut -c1-200
+}

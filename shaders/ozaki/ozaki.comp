@@ -33,6 +33,7 @@ layout(constant_id = 2) const uint NMOD = 14u;
 layout(push_constant) uniform Push { GemmParams p; };
 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer F64 { double v; };
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer F64R { double v; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer I32 { int v; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer U32 { uint v; };
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer U4 { uvec4 v; };
@@ -76,13 +77,12 @@ void scan() {
     int e = kZeroExp;
     bool bad = false;
     const uint64_t base = p.a + uint64_t((line * sl + b * sb) * 8);
-    for (int kk = 0; kk < TFO_CHUNK; kk += 8) {
-      double x[8];
-      [[unroll]] for (int j = 0; j < 8; ++j) {
-        const int64_t k = k0 + kk + j;
-        x[j] = k < K ? F64(base + uint64_t(k * sk * 8)).v : 0.0;
-      }
-      [[unroll]] for (int j = 0; j < 8; ++j) {
+    for (int kk = 0; kk < TFO_CHUNK; kk += 16) {
+      // Unconditional loads (k clamped, the excess ignored), so that all 16 are in flight at once.
+      double x[16];
+      [[unroll]] for (int j = 0; j < 16; ++j) x[j] = F64R(base + uint64_t(min(k0 + kk + j, K - 1) * sk * 8)).v;
+      [[unroll]] for (int j = 0; j < 16; ++j) {
+        if (k0 + kk + j >= K) continue;
         if (isnan(x[j]) || isinf(x[j])) bad = true;
         else if ((unpackDouble2x32(x[j]) & uvec2(0xffffffffu, 0x7fffffffu)) != uvec2(0u)) {  // nonzero (bits)
           e = max(e, exponent_of(x[j]));
@@ -124,22 +124,21 @@ void split() {
     const int64_t q = i / 32, lq = Lp / 8, gq = groups / 4;
     const int64_t l8 = line_fastest ? q % lq : (q / gq) % lq, g4 = line_fastest ? (q / lq) % gq : q % gq;
     const int64_t line = l8 * 8 + i % 8, g = g4 * 4 + (i / 8) % 4, b = q / (lq * gq);
-    int s = TFO_BAD_LINE;
-    if (line < L) s = I32(scales + uint64_t((b * L + line) * 4)).v;
+    const int s = I32(scales + uint64_t((b * L + min(line, L - 1)) * 4)).v;
+    const bool zero_line = line >= L || s == TFO_BAD_LINE;
+    // Unconditional loads (line and k clamped, the excess zeroed after), so that all 16 are in
+    // flight at once: guarded, each load waited in its own branch.
+    const uint64_t base = p.a + uint64_t((min(line, L - 1) * sl + b * sb) * 8);
+    double v[16];
+    [[unroll]] for (int j = 0; j < 16; ++j) v[j] = F64R(base + uint64_t(min(g * 16 + j, K - 1) * sk * 8)).v;
     // X' = d2 2^42 + d1 2^21 + d0 (0 <= d0, d1 < 2^21, |d2| <= 2^20 as |X'| <= 2^62).
     int d0[16], d1[16], d2[16];
-    [[unroll]] for (int j = 0; j < 16; ++j) d0[j] = d1[j] = d2[j] = 0;
-    if (s != TFO_BAD_LINE) {
-      const uint64_t base = p.a + uint64_t((line * sl + b * sb) * 8);
-      [[unroll]] for (int j = 0; j < 16; ++j) {
-        const int64_t k = g * 16 + j;
-        if (k < K) {
-          const int64_t x = int64_t(roundEven(scale2(F64(base + uint64_t(k * sk * 8)).v, s)));
-          d0[j] = int(uint(x) & 0x1fffffu);
-          d1[j] = int(uint(x >> 21) & 0x1fffffu);
-          d2[j] = int(x >> 42);
-        }
-      }
+    [[unroll]] for (int j = 0; j < 16; ++j) {
+      const double y = zero_line || g * 16 + j >= K ? 0.0 : roundEven(scale2(v[j], s));
+      const int64_t x = int64_t(y);
+      d0[j] = int(uint(x) & 0x1fffffu);
+      d1[j] = int(uint(x >> 21) & 0x1fffffu);
+      d2[j] = int(x >> 42);
     }
     // Per modulus (a rolled loop: the unrolled planes' code outgrew the instruction cache):
     // t = d2 (2^42 mod m) + d1 (2^21 mod m) + d0 + a multiple of m >= 2^28 lies in [0, 2^31), its
@@ -151,11 +150,7 @@ void split() {
       uint w[4] = uint[4](0u, 0u, 0u, 0u);
       [[unroll]] for (int j = 0; j < 16; ++j) {
         const uint t = uint(d2[j] * int(c42)) + uint(d1[j]) * c21 + uint(d0[j]) + bias;
-        uint hi, lo;
-        umulExtended(t, magic, hi, lo);
-        uint r = t - hi * m;
-        if (int(r) < 0) r += m;
-        const uint sr = r > m / 2u ? r - m : r;
+        const uint r = tfo_rem(t, m, magic), sr = r > m / 2u ? r - m : r;
         w[j / 4] |= (sr & 0xffu) << (8 * (j % 4));
       }
       U4(planes + uint64_t(((int64_t(l) * NB + b) * Lp + line) * Kp + g * 16)).v = uvec4(w[0], w[1], w[2], w[3]);

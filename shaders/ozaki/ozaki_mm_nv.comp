@@ -4,10 +4,11 @@
 // VK_NV_cooperative_matrix (16 x 16 x 32 s8 -> s32; only where the device lists that shape).
 // Workgroup: 256 invocations (8 subgroups of 32, 2 along m x 4 along n), a 128 x 128 tile of one
 // plane, each subgroup 4 x 2 accumulators of 16 x 16; K in slices of 128 bytes through one
-// shared buffer (rows padded by 16 bytes), the next slice's global loads issued before this
-// slice's products. Epilogue: each accumulator element reduced modulo m_l, narrowed to 8 bits
-// and stored column-major. Tiles and planes grid-stride. (H200, tools/coopmat_probe: this
-// configuration measured 495 / 531-544 TOPS at 4096^3 / 8192^3, the best of 22.)
+// shared buffer (rows padded by 16 bytes), the next slice's global loads issued after this
+// slice's first k step of products. Epilogue: each accumulator element reduced modulo m_l
+// (tfo_mod_r), narrowed to 8 bits and stored column-major. Tiles and planes grid-stride. (H200,
+// tools/coopmat_probe: 495 / 531-544 TOPS at 4096^3 / 8192^3 with the loads before the
+// products, the best of 22 variants; 529 / 517 with them after the first k step, `LATE`.)
 #extension GL_NV_cooperative_matrix : require
 #extension GL_NV_integer_cooperative_matrix : require
 #extension GL_EXT_shader_explicit_arithmetic_types : require
@@ -59,26 +60,26 @@ void main() {
       [[unroll]] for (int s = 0; s < LA; ++s) { const uint i = t + s * NT; sa[(i / KW) * RW + i % KW] = ra[s]; }
       [[unroll]] for (int s = 0; s < LB; ++s) { const uint i = t + s * NT; sb[(i / KW) * RW + i % KW] = rb[s]; }
       barrier();
-      if (kt + 1 < nk) {
-        const uint k1 = uint(kt + 1) * KW;
-        [[unroll]] for (int s = 0; s < LA; ++s) { const uint i = t + s * NT; ra[s] = A.v[(i / KW) * ukw + k1 + i % KW]; }
-        [[unroll]] for (int s = 0; s < LB; ++s) { const uint i = t + s * NT; rb[s] = B.v[(i / KW) * ukw + k1 + i % KW]; }
-      }
       [[unroll]] for (uint kk = 0; kk < KW; kk += 2) {
         icoopmatNV<8, gl_ScopeSubgroup, 16, 32> fa[FM];
         icoopmatNV<8, gl_ScopeSubgroup, 32, 16> fb[FN];
         [[unroll]] for (int i = 0; i < FM; ++i) coopMatLoadNV(fa[i], sa, (wm * FM * 16 + i * 16) * RW + kk, RW, false);
         [[unroll]] for (int j = 0; j < FN; ++j) coopMatLoadNV(fb[j], sb, (wn * FN * 16 + j * 16) * RW + kk, RW, true);
         [[unroll]] for (int i = 0; i < FM; ++i) [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAddNV(fa[i], fb[j], acc[i][j]);
+        if (kk == 0u && kt + 1 < nk) {  // the next slice's global loads, after the first k step
+          const uint k1 = uint(kt + 1) * KW;
+          [[unroll]] for (int s = 0; s < LA; ++s) { const uint i = t + s * NT; ra[s] = A.v[(i / KW) * ukw + k1 + i % KW]; }
+          [[unroll]] for (int s = 0; s < LB; ++s) { const uint i = t + s * NT; rb[s] = B.v[(i / KW) * ukw + k1 + i % KW]; }
+        }
       }
     }
-    const uint m = uint(kMod[int(z / NB)]);
+    const uint m = uint(kMod[int(z / NB)]), magic = 0xffffffffu / m + 1u, bias = m * ((1u << 30) / m + 1u);
     const int64_t m0 = tm * BM + wm * FM * 16, n0 = tn * BN + wn * FN * 16;
     W32 C = W32(uint64_t(D.v[7]) + uint64_t(z * Mp * Np));
     [[unroll]] for (int i = 0; i < FM; ++i)
       [[unroll]] for (int j = 0; j < FN; ++j) {
         ACC r = acc[i][j];
-        for (int e = 0; e < r.length(); ++e) r[e] = int(tfo_mod(r[e], m));
+        for (int e = 0; e < r.length(); ++e) r[e] = int(tfo_mod_r(r[e], m, magic, bias));
         const icoopmatNV<8, gl_ScopeSubgroup, 16, 16> r8 = icoopmatNV<8, gl_ScopeSubgroup, 16, 16>(r);
         coopMatStoreNV(r8, C.v, uint(((n0 + j * 16) * Mp + m0 + i * 16) / 4), uint(Mp / 4), true);
       }

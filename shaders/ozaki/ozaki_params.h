@@ -59,6 +59,17 @@ const int kMod[TFO_MAX_MODULI] = int[TFO_MAX_MODULI](TFO_MODULI);
 /// The residue in [0, m) of an int32 c with |c| <= 2^30: c plus a multiple of m >= 2^30 is a
 /// uint (wrapping) below 2^32.
 uint tfo_mod(int c, uint m) { return (uint(c) + m * ((1u << 30) / m + 1u)) % m; }
+/// x mod m for any uint x and 2 <= m <= 256, given magic = 0xffffffff / m + 1 (2^32 / m rounded
+/// up): the high word of x * magic is the quotient or one more, so one correction. For a
+/// modulus known only at run time (the compiler's remainder is then a float division).
+uint tfo_rem(uint x, uint m, uint magic) {
+  uint hi, lo;
+  umulExtended(x, magic, hi, lo);
+  const uint r = x - hi * m;
+  return int(r) < 0 ? r + m : r;
+}
+/// tfo_mod(c, m) with tfo_rem: bias = m * ((1u << 30) / m + 1u).
+uint tfo_mod_r(int c, uint m, uint magic, uint bias) { return tfo_rem(uint(c) + bias, m, magic); }
 #endif
 
 #endif

@@ -29,4 +29,8 @@ v 2 2 4 2 128 g2 "-DGLOBAL -DPD=2"
 v 2 2 4 2 128 g4 "-DGLOBAL -DPD=4"
 v 1 4 4 2 128 g4 "-DGLOBAL -DPD=4"
 v 4 4 2 2 128 g4 "-DGLOBAL -DPD=4"
+v 2 4 4 2 64 s -DSB
+v 4 2 2 4 128 s -DSB
+v 2 4 2 4 128 s -DSB
+v 2 4 4 2 128 sl "-DSB -DLATE"
 echo "built $out"

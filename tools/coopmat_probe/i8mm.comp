@@ -15,7 +15,8 @@
 // buffer (two barriers per slice) instead of two; PF the next k step's fragments read before
 // this step's products; COMPUTE_ONLY: fragments read once, then only products (the ceiling of
 // the products' issue, wrong results by design); GLOBAL with PD: fragments loaded from global
-// memory, PD k steps ahead, no shared memory (eighteenth session).
+// memory, PD k steps ahead, no shared memory; LATE (with SB, without PF): the next slice's
+// global loads after this slice's first k step (eighteenth session).
 #ifndef WM
 #define WM 2
 #endif
@@ -103,6 +104,19 @@ void main() {
 #else
     const bool more = kt + 1 < nk;
 #endif
+#ifdef LATE
+    // LATE: the next slice's global loads issued after this slice's first k step of products.
+    [[unroll]] for (uint kk = 0; kk < KW; kk += 2) {
+      [[unroll]] for (int i = 0; i < FM; ++i) coopMatLoadNV(fa[i], sa, (wm * FM * 16 + i * 16) * RW + kk, RW, false);
+      [[unroll]] for (int j = 0; j < FN; ++j) coopMatLoadNV(fb[j], sb, (wn * FN * 16 + j * 16) * RW + kk, RW, true);
+      [[unroll]] for (int i = 0; i < FM; ++i) [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAddNV(fa[i], fb[j], acc[i][j]);
+      if (kk == 0u && more) {
+        const uint k1 = (kt + 1) * KW;
+        [[unroll]] for (int s = 0; s < LA; ++s) { uint i = t + s * NT; if (i < BM * KW) ra[s] = A.v[(tm * BM + i / KW) * kw + k1 + i % KW]; }
+        [[unroll]] for (int s = 0; s < LB; ++s) { uint i = t + s * NT; if (i < BN * KW) rb[s] = B.v[(tn * BN + i / KW) * kw + k1 + i % KW]; }
+      }
+    }
+#else
     if (more) {
       const uint k1 = (kt + 1) * KW;
       [[unroll]] for (int s = 0; s < LA; ++s) { uint i = t + s * NT; if (i < BM * KW) ra[s] = A.v[(tm * BM + i / KW) * kw + k1 + i % KW]; }
@@ -134,6 +148,7 @@ void main() {
 #endif
       [[unroll]] for (int i = 0; i < FM; ++i) [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAddNV(fa[i], fb[j], acc[i][j]);
     }
+#endif
 #endif
 #ifdef SB
     barrier();

@@ -105,9 +105,9 @@ void set_gemm_3m_override(std::optional<int> mode);
 inline constexpr std::uint64_t kOzakiMaxScratch = std::uint64_t{4} << 30;
 int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained,
                       bool tensor_cores);
-/// Time model (H200, eighteenth session, tools/gpu_call18e.sh and 18f.sh): f64 FMA kernels 22.9
-/// TFLOP/s; residue products 614 / (1 + 1454 / K) TOPS (359, 453, 532 measured at 2048^3,
-/// 4096^3, 8192^3); scan, scale and split (12.8 + 0.76 n) ps per operand element; combine (9 +
+/// Time model (H200, eighteenth session, tools/gpu_call18e.sh to 18h.sh): f64 FMA kernels 22.9
+/// TFLOP/s; residue products 576 / (1 + 781 / K) TOPS (484, 526 measured at 4096^3, 8192^3);
+/// scan, scale and split (11.6 + 0.76 n) ps per operand element; combine (9 +
 /// 0.51 n + 0.032 n^2) ps per output: true when n moduli are expected to beat the FMA kernels by
 /// 5 %. 4096^3 is taken with 12 and 14 moduli, not 16; 8192^3 up to 16; 2048^3 and 1024 x 256^3
 /// never.

@@ -110,8 +110,8 @@ int ozaki_bits(int n, I K) {
 bool ozaki_faster(int n, I M, I N, I K, I B) {
   const double mn = double(M) * double(N) * double(B), mnk2 = 2.0 * mn * double(K), dn = n;
   const double fma = mnk2 / 22.9e12;
-  const double products = dn * mnk2 / (614e12 / (1.0 + 1454.0 / double(K)));
-  const double split = (12.8e-12 + 0.76e-12 * dn) * double(M + N) * double(K) * double(B);
+  const double products = dn * mnk2 / (576e12 / (1.0 + 781.0 / double(K)));
+  const double split = (11.6e-12 + 0.76e-12 * dn) * double(M + N) * double(K) * double(B);
   const double combine = (9e-12 + 0.51e-12 * dn + 0.032e-12 * dn * dn) * mn;
   return products + split + combine < 0.95 * fma;
 }
