@@ -135,9 +135,10 @@ class GemmGpuTest : public VulkanTest {
   // sets its memory cap there: on a discrete GPU the uploads need staging blocks of their own).
   std::function<void()> before_gemm;
   // Ozaki-II products (GemmOzakiTest): P bits per row / column and n moduli; > 0 selects its
-  // normwise bound. `values`: the operands' value hook (A and B).
+  // normwise bound. `values`: the operands' value hook (A, and B unless `values_b` is set; the
+  // index is the operand's own storage index).
   int ozaki_p = 0, ozaki_n = 0;
-  ValueHook values;
+  ValueHook values, values_b;
 
   void run(const Case& c, std::uint64_t seed = 1) {
     SCOPED_TRACE(describe(c));
@@ -145,7 +146,7 @@ class GemmGpuTest : public VulkanTest {
     std::mt19937_64 rng(seed);
     const bool beta0 = c.beta == c128(0, 0);
     Operand a = make_operand(be(), c.d, c.la, c.M, c.K, c.B, rng, false, values);
-    Operand b = make_operand(be(), c.d, c.lb, c.K, c.N, c.B, rng, false, values);
+    Operand b = make_operand(be(), c.d, c.lb, c.K, c.N, c.B, rng, false, values_b ? values_b : values);
     Operand out = make_operand(be(), c.d, c.lc, c.M, c.N, c.B, rng, beta0);
     GemmCall call;
     call.a = a.view;
@@ -519,23 +520,20 @@ TEST_F(GemmOzakiTest, WideRangesZerosSubnormals) {
     run_ozaki(n, c);
   }
   // 18 chunks of TFO_CHUNK k per line, each line's largest elements in chunk 9 (k 576-639;
-  // col-major A 9 x 1100 first, then B 1100 x 7): the scale takes every chunk's exponent.
-  const I ka = 9 * 1100;
-  values = [ka](I i, c128 v) {
-    const I k = i < ka ? i / 9 : (i - ka) % 1100;
-    return k >= 576 && k < 640 ? c128(std::ldexp(v.real(), 40), 0.0) : v;
-  };
+  // col-major A 9 x 1100 and B 1100 x 7): the scale takes every chunk's exponent.
+  const auto boost_chunk9 = [](I k, c128 v) { return k >= 576 && k < 640 ? c128(std::ldexp(v.real(), 40), 0.0) : v; };
+  values = [boost_chunk9](I i, c128 v) { return boost_chunk9(i / 9, v); };
+  values_b = [boost_chunk9](I i, c128 v) { return boost_chunk9(i % 1100, v); };
   run_ozaki(14, make_case(DType::F64, 9, 7, 1100, 1));
+  values_b = nullptr;
   values = [](I i, c128 v) { return i % 3 == 0 ? c128(0.0, 0.0) : c128(v.real() * 1e-310, 0.0); };
   run_ozaki(14, make_case(DType::F64, 9, 11, 40, 1));
   // Subnormal-only rows of A (scale exponent ~1100: the two-step scaling) against columns of B
-  // near 2^1000: products near 1e-9, far above the bound's floor. A's storage comes first.
-  const I a_elems = 9 * 40;
-  values = [a_elems](I i, c128 v) {
-    return i < a_elems ? c128(v.real() * 1e-310, 0.0) : c128(std::ldexp(v.real(), 1000), 0.0);
-  };
+  // near 2^1000: products near 1e-9, far above the bound's floor.
+  values = [](I, c128 v) { return c128(v.real() * 1e-310, 0.0); };
+  values_b = [](I, c128 v) { return c128(std::ldexp(v.real(), 1000), 0.0); };
   run_ozaki(14, make_case(DType::F64, 9, 11, 40, 1));
-  values = nullptr;
+  values = values_b = nullptr;
 }
 
 TEST_F(GemmOzakiTest, NonFiniteLinesTakeDotProducts) {

@@ -109,7 +109,8 @@ int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, s
 /// TFLOP/s; residue products 576 / (1 + 781 / K) TOPS (484, 526 measured at 4096^3, 8192^3);
 /// scan, scale and split (11.6 + 0.76 n) ps per operand element; combine (9 +
 /// 0.51 n + 0.032 n^2) ps per output: true when n moduli are expected to beat the FMA kernels by
-/// 5 %. 4096^3 is taken with 12 and 14 moduli, not 16; 8192^3 up to 16; 2048^3 and 1024 x 256^3
+/// 5 %. It takes 4096^3 with up to 15 moduli (12 and 14 measured faster, 16 not), 8192^3 up to
+/// 19 (16 measured), 2048^3 up to 11 (12 measured slower; fewer not measured), 1024 x 256^3
 /// never.
 bool ozaki_faster(int n, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
 /// Bits P per row of A / column of B with n moduli and this K: the largest P with
