@@ -145,7 +145,7 @@ void split() {
     // remainder by a rounded-up reciprocal (the quotient at most one too large), then the
     // symmetric residue's byte.
     [[dont_unroll]] for (uint l = 0; l < NMOD; ++l) {
-      const uint m = uint(kMod[l]), magic = 0xffffffffu / m + 1u, c21 = (1u << 21) % m, c42 = (c21 * c21) % m;
+      const uint m = uint(kMod[l]), magic = tfo_magic(m), c21 = (1u << 21) % m, c42 = (c21 * c21) % m;
       const uint bias = m * ((1u << 28) / m + 1u);
       uint w[4] = uint[4](0u, 0u, 0u, 0u);
       [[unroll]] for (int j = 0; j < 16; ++j) {

@@ -73,7 +73,7 @@ void main() {
         }
       }
     }
-    const uint m = uint(kMod[int(z / NB)]), magic = 0xffffffffu / m + 1u, bias = m * ((1u << 30) / m + 1u);
+    const uint m = uint(kMod[int(z / NB)]), magic = tfo_magic(m), bias = tfo_bias(m);
     const int64_t m0 = tm * BM + wm * FM * 16, n0 = tn * BN + wn * FN * 16;
     W32 C = W32(uint64_t(D.v[7]) + uint64_t(z * Mp * Np));
     [[unroll]] for (int i = 0; i < FM; ++i)

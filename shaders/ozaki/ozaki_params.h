@@ -56,19 +56,23 @@
 
 #ifndef __cplusplus
 const int kMod[TFO_MAX_MODULI] = int[TFO_MAX_MODULI](TFO_MODULI);
-/// The residue in [0, m) of an int32 c with |c| <= 2^30: c plus a multiple of m >= 2^30 is a
-/// uint (wrapping) below 2^32.
-uint tfo_mod(int c, uint m) { return (uint(c) + m * ((1u << 30) / m + 1u)) % m; }
-/// x mod m for any uint x and 2 <= m <= 256, given magic = 0xffffffff / m + 1 (2^32 / m rounded
-/// up): the high word of x * magic is the quotient or one more, so one correction. For a
-/// modulus known only at run time (the compiler's remainder is then a float division).
+/// A multiple of m above 2^30 (at most 2^30 + m).
+uint tfo_bias(uint m) { return m * ((1u << 30) / m + 1u); }
+/// The residue in [0, m) of an int32 c with |c| <= 2^30: c plus tfo_bias(m) is a uint
+/// (wrapping) below 2^32.
+uint tfo_mod(int c, uint m) { return (uint(c) + tfo_bias(m)) % m; }
+/// 2^32 / m rounded up (2 <= m <= 256): tfo_rem's reciprocal.
+uint tfo_magic(uint m) { return 0xffffffffu / m + 1u; }
+/// x mod m for any uint x and 2 <= m <= 256, given magic = tfo_magic(m): the high word of
+/// x * magic is the quotient or one more, so one correction. For a modulus known only at run
+/// time (the compiler's remainder is then a float division).
 uint tfo_rem(uint x, uint m, uint magic) {
   uint hi, lo;
   umulExtended(x, magic, hi, lo);
   const uint r = x - hi * m;
   return int(r) < 0 ? r + m : r;
 }
-/// tfo_mod(c, m) with tfo_rem: bias = m * ((1u << 30) / m + 1u).
+/// tfo_mod(c, m) with tfo_rem: magic = tfo_magic(m), bias = tfo_bias(m).
 uint tfo_mod_r(int c, uint m, uint magic, uint bias) { return tfo_rem(uint(c) + bias, m, magic); }
 #endif
 

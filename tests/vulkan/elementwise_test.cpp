@@ -121,7 +121,7 @@ Val make_value(DType d, std::int64_t k, int role, OpId op) {
     if (op == OpId::pow && role == 0 && !is_complex(d)) re = std::abs(re) + (k % 3 == 0 ? 0.0 : 0.5) - (k % 4 == 1 ? 3.0 : 0.0);
     v.c = is_complex(d) ? c128(re, im) : c128(re, 0.0);
   }
-  if (d == DType::F32 || d == DType::C32) v.c = as_stored(d, v.c);
+  v.c = as_stored(d, v.c);  // float rounding for F32 / C32; the others hold it as is
   return v;
 }
 

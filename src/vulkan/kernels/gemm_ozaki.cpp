@@ -158,8 +158,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n) {
   if (!(skip & 2u)) {
     const bool nv = be.device().caps().nv_coopmat_s8 && !(ozaki_override() && ozaki_override()->portable);
     const I jobs = (s.Mp / TFO_TILE) * (s.Np / TFO_TILE) * n * B;  // ozaki_mm_nv: a workgroup per tile
-    const std::uint32_t groups = nv ? static_cast<std::uint32_t>(std::min<I>(jobs, be.device().caps().max_group_count_x))
-                                    : grid_stride_groups(be, s.Mp / 4 * s.Np * n * B, kThreads);
+    const std::uint32_t groups = nv ? grid_stride_groups(be, jobs, 1) : grid_stride_groups(be, s.Mp / 4 * s.Np * n * B, kThreads);
     pass(be, nv ? "ozaki_mm_nv" : "ozaki_mm", 0, 0, p, mm, {&pa, &pb}, {&pc}, groups);
   }
 
