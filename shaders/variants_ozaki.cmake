@@ -1,7 +1,7 @@
 # Shader variants of the opt-in Ozaki-II f64 product (src/vulkan/kernels/gemm_ozaki.cpp):
 # ozaki_f64 (shaders/ozaki/ozaki.comp: the scan, split and combine passes, specialization
 # constant 1; the number of moduli, constant 2), the residue products ozaki_mm (portable) and
-# ozaki_mm_nv (VK_NV_cooperative_matrix; created only on devices that list its int8 shape).
+# ozaki_mm_nv (VK_NV_cooperative_matrix; created only on devices that list its u8 shape).
 list(APPEND TENFERRO_SHADER_INCLUDES ${TENFERRO_SHADER_DIR}/ozaki/ozaki_params.h)
 tenferro_shader(ozaki_f64 ozaki/ozaki.comp)
 tenferro_shader(ozaki_mm ozaki/ozaki_mm.comp)

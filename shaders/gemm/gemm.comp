@@ -202,7 +202,7 @@ T scalar_of(uint64_t re, uint64_t im) { return rbits(re); }
 #endif
 
 int64_t i64(uint x) { return int64_t(x); }  // runtime conversion of spec-constant values
-// divmod (gemm_chains.glsl): 32-bit when both fit. NVIDIA's driver calls a subroutine for
+// divmod (common/divmod.glsl): 32-bit when both fit. NVIDIA's driver calls a subroutine for
 // every 64-bit division, even by a constant (ninth session's disassembly: five calls before a
 // workgroup's first load); divisions by the tile's powers of two are shifts.
 uint64_t addr_of(uint64_t base, int64_t off) { return base + uint64_t(off * int64_t(ES)); }

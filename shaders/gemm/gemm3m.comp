@@ -35,13 +35,12 @@ double rbits(uint64_t x) { return packDouble2x32(uvec2(uint(x), uint(x >> 32)));
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint MODE = 0u;
-const bool CHAINS_WIDE = false;  // gemm_chains.glsl: only divmod is used here
 layout(push_constant) uniform Push { GemmParams p; };
 
 layout(buffer_reference, std430, buffer_reference_align = ES) buffer CRef { T v; };
 layout(buffer_reference, std430, buffer_reference_align = RS) buffer RRef { R v; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
-#include "gemm/gemm_chains.glsl"
+#include "common/divmod.glsl"
 
 T mul(T a, T b) { return T(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 

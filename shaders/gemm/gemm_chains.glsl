@@ -1,20 +1,9 @@
 // Chained C (a rank-10 GemmCall::c; gemm_params.h, words 16-29 of the dims block): each free
 // group of C in up to four stride chains, the batch group in up to two. Included by gemm.comp
 // and gemm_small.comp after DimsRef, for their TFG_SCHED_CHAINS / TFG_SMALL_CHAINS pipelines;
-// divmod also serves gemm.comp's tile index arithmetic.
+// divmod (common/divmod.glsl) also serves gemm.comp's tile index arithmetic.
 
-// q = a / b, r = a % b for a >= 0, b > 0; 32-bit when both fit (NVIDIA's driver calls a
-// subroutine for every 64-bit division).
-void divmod(int64_t a, int64_t b, out int64_t q, out int64_t r) {
-  if (a <= 0x7fffffffl && b <= 0x7fffffffl) {
-    const uint ua = uint(a), ub = uint(b), uq = ua / ub;
-    q = int64_t(uq);
-    r = int64_t(ua - uq * ub);
-  } else {
-    q = a / b;
-    r = a - q * b;
-  }
-}
+#include "common/divmod.glsl"
 
 // divmod of chain indices: 32-bit only unless CHAINS_WIDE (the includer's specialization
 // constant; the host sets it for groups of 2^31 elements or more): no 64-bit division code

@@ -9,10 +9,10 @@
 //   TFO_BAD_LINE when it holds Inf or NaN) at word 10 (int32 [NB][nch][L], nch = word 8).
 // MODE TFO_SCALE: per line, s = P - max e (0 for a zero line; TFO_BAD_LINE for a non-finite
 //   line) goes to word 11 (int32 [NB][L]).
-// MODE TFO_SPLIT: X' = roundEven(x 2^s) (|X'| <= 2^P) is written as NMOD int8 planes of
-//   symmetric residues at word 12: plane z = l * NB + b is [Lp][Kp] bytes (words 6, 7), k
-//   fastest, zero outside the operand and on non-finite lines. Word 13 != 0: the line stride is
-//   the unit one (the order of the invocations' blocks).
+// MODE TFO_SPLIT: X' = roundEven(x 2^s) (|X'| <= 2^P) is written as NMOD planes of its
+//   residues (X' mod m_l in [0, m_l), bytes) at word 12: plane z = l * NB + b is [Lp][Kp]
+//   bytes (words 6, 7), k fastest, zero outside the operand and on non-finite lines. Word 13
+//   != 0: the line stride is the unit one (the order of the invocations' blocks).
 // MODE TFO_COMBINE: C[m, n, b] = alpha * X 2^-(sA_m + sB_n) + beta * C, X the integer whose
 //   residues mod m_l are the bytes of the residue products (word 17: plane z = l * NB + b is
 //   [Np][Mp] bytes, m fastest), recovered by Garner's mixed radix with symmetric digits and
@@ -26,6 +26,7 @@
 #extension GL_EXT_control_flow_attributes : require
 #include "gemm/gemm_params.h"
 #include "ozaki/ozaki_params.h"
+#include "common/divmod.glsl"
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint MODE = 0u;
@@ -72,7 +73,9 @@ void scan() {
   const uint64_t dst = uint64_t(D.v[10]);
   const int64_t total = L * nch * NB, step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
-    const int64_t line = i % L, q = i / L, c = q % nch, b = q / nch;  // q = b * nch + c
+    int64_t line, q, c, b;
+    divmod(i, L, q, line);
+    divmod(q, nch, b, c);  // q = b * nch + c
     const int64_t k0 = c * TFO_CHUNK;
     int e = kZeroExp;
     bool bad = false;
@@ -99,7 +102,8 @@ void scale() {
   const uint64_t ex = uint64_t(D.v[10]), scales = uint64_t(D.v[11]);
   const int64_t total = L * NB, step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
-    const int64_t line = i % L, b = i / L;
+    int64_t line, b;
+    divmod(i, L, b, line);
     int e = kZeroExp;
     for (int64_t c0 = 0; c0 < nch; c0 += 8)  // eight loads in flight
       [[unroll]] for (int64_t c = c0; c < c0 + 8; ++c)
@@ -114,16 +118,19 @@ void split() {
   const int64_t Lp = D.v[6], Kp = D.v[7];
   const uint64_t scales = uint64_t(D.v[11]), planes = uint64_t(D.v[12]);
   const bool line_fastest = D.v[13] != 0;
-  const int64_t groups = Kp / 16, total = Lp * groups * NB;
+  const int64_t groups = Kp >> 4, total = Lp * groups * NB;
   const int64_t step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
     // 32 invocations: 8 adjacent lines x 4 adjacent runs of 16 k, so that each load instruction
     // reads whole 32-byte sectors along a unit line stride and each plane row gets 64
     // contiguous bytes; then the next 8 lines (word 13 != 0: for a unit line stride) or the next
     // 64 k.
-    const int64_t q = i / 32, lq = Lp / 8, gq = groups / 4;
-    const int64_t l8 = line_fastest ? q % lq : (q / gq) % lq, g4 = line_fastest ? (q / lq) % gq : q % gq;
-    const int64_t line = l8 * 8 + i % 8, g = g4 * 4 + (i / 8) % 4, b = q / (lq * gq);
+    const int64_t q = i >> 5, lq = Lp >> 3, gq = groups >> 2;
+    int64_t b, r, hi, lo;
+    divmod(q, lq * gq, b, r);
+    divmod(r, line_fastest ? lq : gq, hi, lo);
+    const int64_t l8 = line_fastest ? lo : hi, g4 = line_fastest ? hi : lo;
+    const int64_t line = l8 * 8 + (i & 7), g = g4 * 4 + ((i >> 3) & 3);
     const int s = I32(scales + uint64_t((b * L + min(line, L - 1)) * 4)).v;
     const bool zero_line = line >= L || s == TFO_BAD_LINE;
     // Unconditional loads (line and k clamped, the excess zeroed after), so that all 16 are in
@@ -140,20 +147,22 @@ void split() {
       d1[j] = int(uint(x >> 21) & 0x1fffffu);
       d2[j] = int(x >> 42);
     }
-    // Per modulus (a rolled loop: the unrolled planes' code outgrew the instruction cache):
-    // t = d2 (2^42 mod m) + d1 (2^21 mod m) + d0 + a multiple of m >= 2^28 lies in [0, 2^31), its
-    // remainder by a rounded-up reciprocal (the quotient at most one too large), then the
-    // symmetric residue's byte.
-    [[dont_unroll]] for (uint l = 0; l < NMOD; ++l) {
-      const uint m = uint(kMod[l]), magic = tfo_magic(m), c21 = (1u << 21) % m, c42 = (c21 * c21) % m;
-      const uint bias = m * ((1u << 28) / m + 1u);
+    // Per modulus (a rolled loop: the unrolled planes' code outgrew the instruction cache; its
+    // constants tabulated in ozaki_params.h, where they had cost as much as the residues):
+    // t = d2 (2^42 mod m) + d1 (2^21 mod m) + d0 + a multiple of m above 2^28 lies in [0, 2^31),
+    // its quotient by m exact through TFO_RECIP39, the remainder in [0, m) its byte.
+    uint64_t dst = planes + uint64_t((b * Lp + line) * Kp + g * 16);
+    const uint64_t plane_bytes = uint64_t(NB * Lp * Kp);
+    [[dont_unroll]] for (uint l = 0; l < NMOD; ++l, dst += plane_bytes) {
+      const uint m = uint(kMod[l]), recip = kRecip39[l], c21 = kC21[l], c42 = kC42[l], bias = kBias28[l];
       uint w[4] = uint[4](0u, 0u, 0u, 0u);
       [[unroll]] for (int j = 0; j < 16; ++j) {
         const uint t = uint(d2[j] * int(c42)) + uint(d1[j]) * c21 + uint(d0[j]) + bias;
-        const uint r = tfo_rem(t, m, magic), sr = r > m / 2u ? r - m : r;
-        w[j / 4] |= (sr & 0xffu) << (8 * (j % 4));
+        uint quo, low;
+        umulExtended(t, recip, quo, low);
+        w[j / 4] |= (t - (quo >> 7) * m) << (8 * (j % 4));
       }
-      U4(planes + uint64_t(((int64_t(l) * NB + b) * Lp + line) * Kp + g * 16)).v = uvec4(w[0], w[1], w[2], w[3]);
+      U4(dst).v = uvec4(w[0], w[1], w[2], w[3]);
     }
   }
 }
@@ -166,18 +175,24 @@ void combine() {
   const uint64_t sa = uint64_t(D.v[15]), sbs = uint64_t(D.v[16]), planes = uint64_t(D.v[17]);
   const double alpha = bits_f64(p.alpha[0]), beta = bits_f64(p.beta[0]);
   const bool read_c = (p.flags & TFG_READ_C) != 0u;
-  const int64_t quads = (M + 3) / 4, total = quads * N * NB;
+  const int64_t quads = (M + 3) >> 2, total = quads * N * NB;
   const int64_t step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
-    const int64_t mq = i % quads, q = i / quads, n = q % N, b = q / N;
+    int64_t mq, q, n, b;
+    divmod(i, quads, q, mq);
+    divmod(q, N, b, n);
+    // Every load before any is used: the residues' words (four outputs each), both scales.
     uint w[TFO_MAX_MODULI];
     [[unroll]] for (uint l = 0; l < NMOD; ++l)
       w[l] = U32(planes + uint64_t(((int64_t(l) * NB + b) * Np + n) * Mp + mq * 4)).v;
     const int s_n = I32(sbs + uint64_t((b * N + n) * 4)).v;
+    const uint64_t sab_m = sa + uint64_t(b * M * 4);
+    const ivec4 s4 = ivec4(I32(sab_m + uint64_t(min(mq * 4, M - 1) * 4)).v, I32(sab_m + uint64_t(min(mq * 4 + 1, M - 1) * 4)).v,
+                           I32(sab_m + uint64_t(min(mq * 4 + 2, M - 1) * 4)).v, I32(sab_m + uint64_t(min(mq * 4 + 3, M - 1) * 4)).v);
     for (int t = 0; t < 4; ++t) {
       const int64_t m = mq * 4 + t;
       if (m >= M) break;
-      const int s_m = I32(sa + uint64_t((b * M + m) * 4)).v;
+      const int s_m = t == 0 ? s4.x : t == 1 ? s4.y : t == 2 ? s4.z : s4.w;
       double v;
       if (s_m == TFO_BAD_LINE || s_n == TFO_BAD_LINE) {
         v = 0.0;
@@ -189,9 +204,9 @@ void combine() {
         // one remainder per digit: |sum| < 20 * 128 * 256 < 2^20, times Q < 2^28.
         int dg[TFO_MAX_MODULI];
         [[unroll]] for (uint l = 0; l < NMOD; ++l) {
-          int v = int((w[l] >> (8 * t)) & 0xffu);
-          [[unroll]] for (uint j = 0; j < l; ++j) v -= dg[j] * kGarnerP[l * TFO_MAX_MODULI + j];
-          const int r = int(tfo_mod(v * kGarnerQ[l], uint(kMod[l])));
+          int r = int((w[l] >> (8 * t)) & 0xffu);
+          [[unroll]] for (uint j = 0; j < l; ++j) r -= dg[j] * kGarnerP[l * TFO_MAX_MODULI + j];
+          r = int(tfo_mod(r * kGarnerQ[l], uint(kMod[l])));
           dg[l] = r > kMod[l] / 2 ? r - kMod[l] : r;
         }
         precise double x = double(dg[NMOD - 1]);  // (precise: fused where the device has it)

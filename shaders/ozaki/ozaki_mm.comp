@@ -3,9 +3,9 @@
 // Contract: the residue products of the opt-in Ozaki-II f64 product (gemm_ozaki.cpp), portable
 // form (any device; ozaki_mm_nv.comp is the tensor-core form). For plane z = l * NB + b (l the
 // modulus, NB = dims word 3, z < dims word 4): C_z = (A_z B_z^T mod m_l) as bytes in [0, m_l),
-// A_z [Mp][Kp] and B_z [Np][Kp] int8 (k fastest; words 5, 6), C_z [Np][Mp] bytes (m fastest,
-// word 7); Mp, Np, Kp (words 0-2) multiples of TFO_TILE. The int32 sums are exact (Kp <=
-// TFO_MAX_K). One invocation per four rows m of one column n, grid-stride, 64-bit offsets.
+// A_z [Mp][Kp] and B_z [Np][Kp] unsigned bytes (k fastest; words 5, 6), C_z [Np][Mp] bytes (m
+// fastest, word 7); Mp, Np, Kp (words 0-2) multiples of TFO_TILE. The uint32 sums are exact (Kp
+// <= TFO_MAX_K). One invocation per four rows m of one column n, grid-stride, 64-bit offsets.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_control_flow_attributes : require
@@ -18,8 +18,8 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer U32
 layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer W32 { uint v; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
 
-int dot4(int a, int b) {
-  int s = 0;
+uint dot4(uint a, uint b) {
+  uint s = 0u;
   [[unroll]] for (int i = 0; i < 32; i += 8) s += bitfieldExtract(a, i, 8) * bitfieldExtract(b, i, 8);
   return s;
 }
@@ -34,13 +34,13 @@ void main() {
     const int64_t mq = i % quads, q = i / quads, n = q % Np, z = q / Np;
     const uint m = uint(kMod[int(z / NB)]);
     const uint64_t arow = A + uint64_t((z * Mp + mq * 4) * Kp), bcol = B + uint64_t((z * Np + n) * Kp);
-    int acc[4] = int[4](0, 0, 0, 0);
+    uint acc[4] = uint[4](0u, 0u, 0u, 0u);
     for (int64_t k = 0; k < Kp; k += 4) {
-      const int bw = int(U32(bcol + uint64_t(k)).v);
-      [[unroll]] for (int t = 0; t < 4; ++t) acc[t] += dot4(int(U32(arow + uint64_t(t * Kp + k)).v), bw);
+      const uint bw = U32(bcol + uint64_t(k)).v;
+      [[unroll]] for (int t = 0; t < 4; ++t) acc[t] += dot4(U32(arow + uint64_t(t * Kp + k)).v, bw);
     }
     uint packed = 0u;
-    [[unroll]] for (int t = 0; t < 4; ++t) packed |= tfo_mod(acc[t], m) << (8 * t);
+    [[unroll]] for (int t = 0; t < 4; ++t) packed |= (acc[t] % m) << (8 * t);
     W32(C + uint64_t((z * Np + n) * Mp + mq * 4)).v = packed;
   }
 }

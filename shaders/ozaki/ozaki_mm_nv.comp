@@ -1,12 +1,12 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Contract: ozaki_mm.comp's (the same planes, the same result), on NVIDIA's tensor cores through
-// VK_NV_cooperative_matrix (16 x 16 x 32 s8 -> s32; only where the device lists that shape).
+// VK_NV_cooperative_matrix (16 x 16 x 32 u8 -> u32; only where the device lists that shape).
 // Workgroup: 256 invocations (8 subgroups of 32, 2 along m x 4 along n), a 128 x 128 tile of one
 // plane, each subgroup 4 x 2 accumulators of 16 x 16; K in slices of 128 bytes through one
 // shared buffer (rows padded by 16 bytes), the next slice's global loads issued after this
 // slice's first k step of products. Epilogue: each accumulator element reduced modulo m_l
-// (tfo_mod_r), narrowed to 8 bits and stored column-major. Tiles and planes grid-stride. (H200,
+// (tfo_rem), narrowed to 8 bits and stored column-major. Tiles and planes grid-stride. (H200,
 // tools/coopmat_probe: 495 / 531-544 TOPS at 4096^3 / 8192^3 with the loads before the
 // products, the best of 22 variants; 529 / 517 with them after the first k step, `LATE`.)
 #extension GL_NV_cooperative_matrix : require
@@ -37,7 +37,7 @@ layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer W3
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
 shared uvec4 sa[BM * RW];
 shared uvec4 sb[BN * RW];
-#define ACC icoopmatNV<32, gl_ScopeSubgroup, 16, 16>
+#define ACC ucoopmatNV<32, gl_ScopeSubgroup, 16, 16>
 
 void main() {
   DimsRef D = DimsRef(p.dims);
@@ -61,8 +61,8 @@ void main() {
       [[unroll]] for (int s = 0; s < LB; ++s) { const uint i = t + s * NT; sb[(i / KW) * RW + i % KW] = rb[s]; }
       barrier();
       [[unroll]] for (uint kk = 0; kk < KW; kk += 2) {
-        icoopmatNV<8, gl_ScopeSubgroup, 16, 32> fa[FM];
-        icoopmatNV<8, gl_ScopeSubgroup, 32, 16> fb[FN];
+        ucoopmatNV<8, gl_ScopeSubgroup, 16, 32> fa[FM];
+        ucoopmatNV<8, gl_ScopeSubgroup, 32, 16> fb[FN];
         [[unroll]] for (int i = 0; i < FM; ++i) coopMatLoadNV(fa[i], sa, (wm * FM * 16 + i * 16) * RW + kk, RW, false);
         [[unroll]] for (int j = 0; j < FN; ++j) coopMatLoadNV(fb[j], sb, (wn * FN * 16 + j * 16) * RW + kk, RW, true);
         [[unroll]] for (int i = 0; i < FM; ++i) [[unroll]] for (int j = 0; j < FN; ++j) acc[i][j] = coopMatMulAddNV(fa[i], fb[j], acc[i][j]);
@@ -73,14 +73,14 @@ void main() {
         }
       }
     }
-    const uint m = uint(kMod[int(z / NB)]), magic = tfo_magic(m), bias = tfo_bias(m);
+    const uint m = uint(kMod[int(z / NB)]), magic = tfo_magic(m);
     const int64_t m0 = tm * BM + wm * FM * 16, n0 = tn * BN + wn * FN * 16;
     W32 C = W32(uint64_t(D.v[7]) + uint64_t(z * Mp * Np));
     [[unroll]] for (int i = 0; i < FM; ++i)
       [[unroll]] for (int j = 0; j < FN; ++j) {
         ACC r = acc[i][j];
-        for (int e = 0; e < r.length(); ++e) r[e] = int(tfo_mod_r(r[e], m, magic, bias));
-        const icoopmatNV<8, gl_ScopeSubgroup, 16, 16> r8 = icoopmatNV<8, gl_ScopeSubgroup, 16, 16>(r);
+        for (int e = 0; e < r.length(); ++e) r[e] = tfo_rem(r[e], m, magic);
+        const ucoopmatNV<8, gl_ScopeSubgroup, 16, 16> r8 = ucoopmatNV<8, gl_ScopeSubgroup, 16, 16>(r);
         coopMatStoreNV(r8, C.v, uint(((n0 + j * 16) * Mp + m0 + i * 16) / 4), uint(Mp / 4), true);
       }
   }

@@ -1,9 +1,9 @@
-// Ozaki scheme II (opt-in f64 products on exact int8 products; src/vulkan/kernels/gemm_ozaki.cpp),
+// Ozaki scheme II (opt-in f64 products on exact 8-bit products; src/vulkan/kernels/gemm_ozaki.cpp),
 // included by GLSL and C++. Ozaki, Uchino, Imamura, "Ozaki Scheme II: A GEMM-oriented emulation
 // of floating-point matrix multiplication using an integer modular technique" (2025).
 //
-// The moduli: pairwise coprime, at most 256, so that a symmetric residue fits int8 ([-128, 127]
-// for 256, [-(m-1)/2, (m-1)/2] for the odd ones). A call uses the first n (8 <= n <= 20).
+// The moduli: pairwise coprime, at most 256, so that a residue in [0, m) fits an unsigned byte.
+// A call uses the first n (8 <= n <= 20).
 #ifndef TENFERRO_SHADERS_OZAKI_OZAKI_PARAMS_H
 #define TENFERRO_SHADERS_OZAKI_OZAKI_PARAMS_H
 
@@ -35,14 +35,29 @@
     1, 83, 59, 49, 16, 146, 67, 97, 111, 161, 44, 124, 41, 28, 153, 119, 66, 9, 0, 0, \
     1, 89, 150, 41, 104, 137, 118, 146, 117, 73, 38, 124, 112, 77, 139, 107, 63, 47, 63, 0
 #define TFO_GARNER_Q 1, 1, 211, 182, 246, 184, 41, 115, 161, 54, 163, 65, 168, 47, 82, 54, 112, 153, 157, 19
+// The split pass's constants per modulus (checked by OzakiParams tests): TFO_RECIP39[l] =
+// ceil(2^39 / m_l), so that floor(y / m) = (y TFO_RECIP39 / 2^32) >> 7 exactly for y < 2^31 (the
+// excess e = TFO_RECIP39 m - 2^39 is below 2^8, hence y e / (m 2^39) < 1 / m); TFO_C21[l] = 2^21
+// mod m_l, TFO_C42[l] = 2^42 mod m_l; TFO_BIAS28[l] = m_l (floor(2^28 / m_l) + 1), the multiple
+// of m_l that makes a split's residue sum non-negative.
+#define TFO_RECIP39                                                                                     \
+    2147483648u, 2155905153u, 2172947881u, 2190262207u, 2225732041u, 2281144456u, 2300233531u,          \
+    2359467013u, 2400680410u, 2421831780u, 2465272709u, 2605477791u, 2762592030u, 2790638650u,          \
+    2848475720u, 2878302691u, 3037324939u, 3071261531u, 3177779272u, 3291950982u
+#define TFO_C21 0u, 32u, 35u, 47u, 122u, 211u, 166u, 152u, 199u, 126u, 60u, 23u, 90u, 87u, 14u, 163u, 86u, 167u, 46u, 133u
+#define TFO_C42 0u, 4u, 213u, 201u, 64u, 177u, 71u, 37u, 213u, 213u, 32u, 107u, 140u, 83u, 3u, 20u, 156u, 144u, 40u, 154u
+#define TFO_BIAS28                                                                                      \
+    268435712u, 268435695u, 268435530u, 268435464u, 268435648u, 268435681u, 268435479u, 268435572u,     \
+    268435632u, 268435672u, 268435581u, 268435466u, 268435478u, 268435549u, 268435594u, 268435602u,     \
+    268435489u, 268435560u, 268435623u, 268435466u
 #define TFO_MIN_MODULI 8
 // Planes (residue matrices) are padded with zeros to multiples of TFO_TILE lines and of TFO_TILE
 // along k: the cooperative-matrix kernel's tile and K slice.
 #define TFO_TILE 128
 // k per invocation of the scan pass.
 #define TFO_CHUNK 64
-// K limit: an int8 product sums at most TFO_MAX_K terms of |r| <= 128 * 128, so |c| <= 2^30
-// (tfo_mod below, used by the residue-product kernels).
+// K limit: a residue product sums at most TFO_MAX_K terms of r r' <= 255 * 255, so that the
+// sum stays below 2^32 (exact in uint32).
 #define TFO_MAX_K 65536
 // Scale word of a line (row of A, column of B) holding a non-finite element: its outputs are
 // computed by a plain f64 dot product instead (IEEE Inf / NaN propagation).
@@ -50,12 +65,16 @@
 
 // Specialization constant 1 of ozaki.comp (MODE).
 #define TFO_SCAN 0u     // exponent of the largest |x| per line and K chunk
-#define TFO_SPLIT 1u    // scale, round, residues: the int8 planes
+#define TFO_SPLIT 1u    // scale, round, residues: the byte planes
 #define TFO_COMBINE 2u  // CRT (Garner) of the residue products, scale back, alpha / beta
 #define TFO_SCALE 3u    // per line: the scale exponent from the chunks' exponents
 
 #ifndef __cplusplus
 const int kMod[TFO_MAX_MODULI] = int[TFO_MAX_MODULI](TFO_MODULI);
+const uint kRecip39[TFO_MAX_MODULI] = uint[TFO_MAX_MODULI](TFO_RECIP39);
+const uint kC21[TFO_MAX_MODULI] = uint[TFO_MAX_MODULI](TFO_C21);
+const uint kC42[TFO_MAX_MODULI] = uint[TFO_MAX_MODULI](TFO_C42);
+const uint kBias28[TFO_MAX_MODULI] = uint[TFO_MAX_MODULI](TFO_BIAS28);
 /// A multiple of m above 2^30 (at most 2^30 + m).
 uint tfo_bias(uint m) { return m * ((1u << 30) / m + 1u); }
 /// The residue in [0, m) of an int32 c with |c| <= 2^30: c plus tfo_bias(m) is a uint
@@ -72,8 +91,6 @@ uint tfo_rem(uint x, uint m, uint magic) {
   const uint r = x - hi * m;
   return int(r) < 0 ? r + m : r;
 }
-/// tfo_mod(c, m) with tfo_rem: magic = tfo_magic(m), bias = tfo_bias(m).
-uint tfo_mod_r(int c, uint m, uint magic, uint bias) { return tfo_rem(uint(c) + bias, m, magic); }
 #endif
 
 #endif

@@ -46,7 +46,7 @@ struct Options {
   // 2 for every complex product with K > 0 (the tests' way to reach it).
   std::uint32_t vk_gemm_3m = 0;
   // TENFERRO_VK_GEMM_OZAKI=n (8 to 20; 0 = off, the default): f64 products by the Ozaki-II
-  // scheme on n exact int8 residue products (src/vulkan/kernels/gemm_ozaki.cpp), on devices with
+  // scheme on n exact 8-bit residue products (src/vulkan/kernels/gemm_ozaki.cpp), on devices with
   // the tensor-core residue kernel (NVIDIA, VK_NV_cooperative_matrix) and where its time model
   // expects it to be faster (gemm_config.hpp ozaki_faster: large products; H200 f64 4096^3 27.0
   // TFLOP/s with 14 moduli, 31.0 with 12, against 22.8; 8192^3 32.9 / 38.0 against 23.2).

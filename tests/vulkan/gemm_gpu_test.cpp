@@ -446,7 +446,7 @@ class GemmOzakiTest : public GemmGpuTest {
     ozaki_n = n;
     ozaki_p = vk::ozaki_bits(n, c.K);
     for (bool portable : {true, false}) {
-      if (!portable && !static_cast<vk::VulkanBackend&>(be()).device().caps().nv_coopmat_s8) continue;
+      if (!portable && !static_cast<vk::VulkanBackend&>(be()).device().caps().nv_coopmat_u8) continue;
       SCOPED_TRACE(std::string(portable ? "portable" : "tensor cores") + ", moduli " + std::to_string(n));
       vk::set_gemm_ozaki_override(vk::OzakiOverride{n, portable});
       ASSERT_EQ(vk::gemm_ozaki_moduli(c.d, c.M, c.N, c.K, c.B, false, false), n);
@@ -481,6 +481,38 @@ TEST(OzakiParams, GarnerConstants) {
   }
 }
 
+
+// The split pass's tables of ozaki_params.h (recomputed here) and its exact quotient: for every
+// y < 2^31, (y TFO_RECIP39 / 2^32) >> 7 == y / m. Checked at the edges of every quotient step
+// near 0, near 2^31 and at a spread of values in between, for every modulus.
+TEST(OzakiParams, SplitConstants) {
+  const unsigned m[] = {TFO_MODULI}, recip[] = {TFO_RECIP39}, c21[] = {TFO_C21}, c42[] = {TFO_C42},
+                 bias[] = {TFO_BIAS28};
+  static_assert(std::size(recip) == TFO_MAX_MODULI && std::size(c21) == TFO_MAX_MODULI &&
+                std::size(c42) == TFO_MAX_MODULI && std::size(bias) == TFO_MAX_MODULI);
+  for (int l = 0; l < TFO_MAX_MODULI; ++l) {
+    const std::uint64_t ml = m[l];
+    EXPECT_GT(ml, 128u) << l;  // the exactness argument needs 2^7 < m <= 2^8
+    EXPECT_EQ(recip[l], ((std::uint64_t{1} << 39) + ml - 1) / ml) << l;
+    EXPECT_EQ(c21[l], (std::uint64_t{1} << 21) % ml) << l;
+    EXPECT_EQ(c42[l], (std::uint64_t{1} << 42) % ml) << l;
+    EXPECT_EQ(bias[l] % ml, 0u) << l;
+    EXPECT_GT(bias[l], 1u << 28) << l;
+    // The largest residue sum: |d2| <= 2^20, d0, d1 < 2^21.
+    EXPECT_LT(bias[l] + (std::uint64_t{1} << 20) * c42[l] + ((std::uint64_t{1} << 21) - 1) * (c21[l] + 1),
+              std::uint64_t{1} << 31) << l;
+    EXPECT_GE(std::int64_t{bias[l]} - (std::int64_t{1} << 20) * c42[l], 0) << l;
+    auto check = [&](std::uint64_t y) {
+      ASSERT_EQ(((y * recip[l]) >> 32) >> 7, y / ml) << "m " << ml << " y " << y;
+    };
+    for (std::uint64_t q = 0; q < 4096; ++q)
+      for (std::uint64_t y : {q * ml, q * ml + ml - 1}) check(y);
+    const std::uint64_t top = (std::uint64_t{1} << 31) - 1;
+    for (std::uint64_t q = top / ml - 4096; q <= top / ml; ++q)
+      for (std::uint64_t y : {q * ml, std::min(q * ml + ml - 1, top)}) check(y);
+    for (std::uint64_t y = 0; y <= top; y += 65521) check(y);
+  }
+}
 TEST_F(GemmOzakiTest, MatchesNormwiseBound) {
   const I ext[][4] = {{1, 1, 1, 1}, {7, 5, 3, 2}, {129, 130, 37, 2}, {33, 1, 200, 3}, {200, 140, 300, 1}};
   const Lay lays[] = {Lay::col, Lay::row, Lay::padded, Lay::reversed, Lay::misaligned};
@@ -566,7 +598,8 @@ TEST_F(GemmOzakiTest, NotTaken) {
   // The time model (without the override): faster where the H200 measured it faster.
   EXPECT_TRUE(vk::ozaki_faster(12, 4096, 4096, 4096, 1));
   EXPECT_TRUE(vk::ozaki_faster(14, 4096, 4096, 4096, 1));
-  EXPECT_FALSE(vk::ozaki_faster(16, 4096, 4096, 4096, 1));  // parity on the H200
+  EXPECT_TRUE(vk::ozaki_faster(16, 4096, 4096, 4096, 1));
+  EXPECT_FALSE(vk::ozaki_faster(17, 4096, 4096, 4096, 1));
   EXPECT_TRUE(vk::ozaki_faster(14, 8192, 8192, 8192, 1));
   EXPECT_TRUE(vk::ozaki_faster(16, 8192, 8192, 8192, 1));
   EXPECT_FALSE(vk::ozaki_faster(20, 8192, 8192, 8192, 1));
@@ -909,19 +942,28 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
                        Row{2048, 2048, 512, "128,128,8,8,8,wfsuly,0"},   // tenth session: 0.216-0.219 vs 0.233-0.237
                        Row{2048, 2048, 200, "64,128,16,8,8,wfsuy,1"},    // K < 256: the model
                        Row{1920, 2048, 2048, "64,128,16,8,8,wfsuy,1"},   // 240 tiles of 128 x 128
-                       Row{540, 58320, 136, "64,128,16,8,8,fs,1"},   // 0.627; with u 0.742
+                       // 16 < K <= 256 with at most 32M outputs: 64 x 64 4 x 4 with u (kF64WaveShort;
+                       // nineteenth session: 0.585-0.594 vs 0.618-0.622 on 64 x 128 fs, 0.742 on fsu)
+                       Row{540, 58320, 136, "64,64,8,4,4,wfuy,1"},
                        // kF64Huge from K = 256 (tenth session): 0.340 vs 0.380 on the model's
                        // 64 x 128 fs (0.349-0.350 with u; the model's rule: no u at short K with
                        // boundary tiles, from 540 x 58320 x 136 and 399 x 4320 x 594)
                        Row{2160, 3672, 360, "128,128,8,8,8,wfsuly,0"},
                        Row{243, 6561, 729, "64,128,16,8,8,fs,1"},    // K <= 729: not the 128 x 64 tile
                        Row{399, 4320, 594, "64,128,16,8,8,fs,1"},    // 0.187; with u 0.201
-                       Row{177147, 243, 50, "64,128,16,8,8,fs,1"},   // 0.49; 0.52 on 64 x 64
-                       // 16 < K <= 160, <= 8M outputs: 64 x 64 4 x 4 (tenth session): 0.0386 vs
-                       // 0.049; 1728 x 1100 x 144 alike; 10M outputs keep 64 x 128
-                       Row{13200, 252, 56, "64,64,8,4,4,wfy,1"},
-                       Row{1728, 1100, 144, "64,64,8,4,4,wfy,1"},
-                       Row{39600, 252, 56, "64,128,16,8,8,fs,1"},
+                       // 43M outputs: 0.475-0.481; 0.491-0.494 on 64 x 64 wfuy (nineteenth session)
+                       Row{177147, 243, 50, "64,128,16,8,8,fs,1"},
+                       // 64 x 64 4 x 4 (tenth session: 0.0386 vs 0.049 on 64 x 128), with u
+                       // (nineteenth: 0.037 vs 0.038-0.039; 1728 x 1100 x 144 0.044-0.045 vs 0.048;
+                       // 39600 x 252 x 56 0.096 vs 0.111 on 64 x 128; 594 x 4320 x 207 0.086-0.087
+                       // vs 0.098-0.100)
+                       Row{13200, 252, 56, "64,64,8,4,4,wfuy,1"},
+                       Row{1728, 1100, 144, "64,64,8,4,4,wfuy,1"},
+                       Row{39600, 252, 56, "64,64,8,4,4,wfuy,1"},
+                       Row{594, 4320, 207, "64,64,8,4,4,wfuy,1"},
+                       // The model's 64 x 64 tile with u up to K = 512 (nineteenth session: 0.079-0.080
+                       // vs 0.084)
+                       Row{924, 1215, 360, "64,64,8,4,4,wfuy,1"},
                        Row{9720, 136, 441, "64,32,16,4,4,wfuy,1"}})    // 0.131; 0.154 on 64 x 64 wf
     EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, r.M, r.N, r.K, 1, h200)), r.cfg)
         << r.M << " x " << r.N << " x " << r.K;
@@ -933,6 +975,10 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
   // Every tile interior: the interior loop also at short K (1024 x 256^3: 1.81 ms vs 1.98).
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 256, 256, 256, 1024, h200)),
             "64,128,16,8,8,wfsuy,1");
+  // str_nw_mera_closed_120's batched product: the model's 64 x 64 tile, with u (nineteenth
+  // session: 0.669-0.682 ms vs 0.774-0.786 without).
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 540, 270, 136, 216, h200)),
+            "64,64,8,4,4,wfuy,1");
   vk::DeviceCaps anon = h200;
   anon.sm_count = 0;
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 990, 2187, 4620, 1, anon)),
@@ -973,7 +1019,8 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
 TEST_F(GemmForcedTest, WaveModelCandidates) {
   int i = 0;
   for (const char* cfg : {"64,128,16,8,8,fs,1", "64,128,16,8,8,fs,3", "64,128,16,8,8,fsu,1", "64,128,16,8,8,fsu,3",
-                          "64,64,8,4,4,wf,1", "64,32,16,4,4,fu,1", "128,64,8,4,8,fu,1", "128,64,8,4,8,fu,4",
+                          "64,64,8,4,4,wf,1", "64,64,8,4,4,wfuy,1", "64,32,16,4,4,fu,1", "128,64,8,4,8,fu,1",
+                          "128,64,8,4,8,fu,4",
                           "128,64,16,8,8,fsu,1", "128,64,16,8,8,fsu,5",
                           "128,128,8,8,8,fsul,1"}) {  // the last: kF64Huge, ahead of the model
     Case c = make_case(DType::F64, 130, 140, 320, 1);

@@ -356,13 +356,23 @@ double wave_time_us(const WaveCandidate& w, I M, I N, I K, I B, I S, I sms) {
 
 // Short K with a moderate output: where the wave model takes the 64 x 128 8 x 8 tile without u
 // unsplit and 16 < K <= kWaveShortMaxK with at most kWaveShortMaxOutputs outputs, the 64 x 64
-// 4 x 4 tile of BK 8 instead (tenth session, H200, two orders, ms): 13200 x 252 x 56 0.0386 vs
-// 0.049, 4000 x 1000 x 32 0.0314 vs 0.033, 2000 x 1000 x 64 0.0275 vs 0.0284, 6000 x 1000 x 100
-// 0.1005 vs 0.105, 2500 x 2500 x 160 0.165-0.169 vs 0.170, 1728 x 1100 x 144 alike. Larger
-// outputs keep the 64 x 128 tile: 177147 x 243 x 50 0.512 vs 0.476, 810 x 12474 x 154 0.252 vs
-// 0.238-0.247 (39600 x 252 x 56, 10M outputs: 0.104 vs 0.112, left out by the bound).
-constexpr GemmConfig kF64WaveShort = {64, 64, 8, 4, 4, kWF, 1};
-constexpr I kWaveShortMaxK = 160, kWaveShortMaxOutputs = I{8} << 20;
+// 4 x 4 tile of BK 8 with the interior loop instead. Tenth session (H200, two orders, ms; the
+// tile then without u): 13200 x 252 x 56 0.0386 vs 0.049, 4000 x 1000 x 32 0.0314 vs 0.033,
+// 2000 x 1000 x 64 0.0275 vs 0.0284, 6000 x 1000 x 100 0.1005 vs 0.105, 2500 x 2500 x 160
+// 0.165-0.169 vs 0.170, 1728 x 1100 x 144 alike. Nineteenth session (tools/gpu_call19c.sh, two
+// orders, the einsum products of the MERA networks): with u the tile also wins at larger outputs
+// and longer K, 12474 x 810 x 154 0.222-0.223 vs 0.254-0.258, 252 x 39600 x 56 0.096 vs 0.111,
+// 540 x 58320 x 136 (31M outputs) 0.585-0.594 vs 0.618-0.622, 594 x 4320 x 207 0.086-0.087 vs
+// 0.098-0.100, but not at 177147 x 243 x 50 (43M outputs: 0.491-0.494 vs 0.475-0.481) or 399 x
+// 4320 x 594 (0.197-0.202 vs 0.186-0.187); hence the bounds.
+constexpr GemmConfig kF64WaveShort = with_u({64, 64, 8, 4, 4, kWF, 1});
+constexpr I kWaveShortMaxK = 256, kWaveShortMaxOutputs = I{32} << 20;
+// The wave model's 64 x 64 tile takes the interior loop up to this K (nineteenth session,
+// tools/gpu_call19c.sh, two orders, ms: 540 x 270 x 136 x 216 0.669-0.682 vs 0.774-0.786, 924 x
+// 1215 x 360 0.079-0.080 vs 0.084, 1728 x 1100 x 144 0.044-0.045 vs 0.048, 13200 x 252 x 56
+// 0.037 vs 0.038-0.039, 4536 x 945 x 54 and 480 x 4620 x 243 alike; the seventh session measured
+// it slower at long K: 990 x 2187 x 4620 1.70 vs 1.62).
+constexpr I kWaveSquareInteriorMaxK = 512;
 
 /// The wave model's choice, or nullopt where it does not apply (other dtypes, no SM count,
 /// less than a wave of large tiles, TENFERRO_VK_GEMM_WAVES=0).
@@ -390,6 +400,11 @@ std::optional<GemmConfig> wave_choice(DType d, I M, I N, I K, I B, const DeviceC
   if (best && best->bm == kF64Wide.bm && best->bn == kF64Wide.bn && !best->interior_loop && best->split == 1 &&
       K > kShortK && K <= kWaveShortMaxK && M * N * B <= kWaveShortMaxOutputs && gemm_config_valid(d, kF64WaveShort, caps))
     return kF64WaveShort;
+  if (best && best->bm == 64 && best->bn == 64 && K <= kWaveSquareInteriorMaxK) {
+    GemmConfig u = *best;
+    u.interior_loop = true;
+    if (gemm_config_valid(d, u, caps)) return u;
+  }
   return best;
 }
 
@@ -816,7 +831,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   if (M == 0 || N == 0 || B == 0) return;
   if (gemm_takes_3m(d, M, N, K, B, chained) && gemm_3m(be, call)) return;
   const DeviceCaps& caps = be.device().caps();
-  if (const int n = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_s8); n > 0 && gemm_ozaki(be, call, n))
+  if (const int n = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_u8); n > 0 && gemm_ozaki(be, call, n))
     return;
   const std::size_t es = dtype_size(d);
   bool forced = false;

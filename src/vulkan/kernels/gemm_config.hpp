@@ -98,20 +98,20 @@ bool gemm_takes_3m(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std:
 void set_gemm_3m_override(std::optional<int> mode);
 
 /// The opt-in Ozaki-II f64 product (Options::vk_gemm_ozaki = n moduli; gemm_ozaki.cpp): f64
-/// products with K <= TFO_MAX_K (shaders/ozaki/ozaki_params.h) and scratch (the int8 planes of
+/// products with K <= TFO_MAX_K (shaders/ozaki/ozaki_params.h) and scratch (the byte planes of
 /// A and B, the residue bytes of the products) <= kOzakiMaxScratch, never a chained C, on a
-/// device with the tensor-core residue kernel (`tensor_cores`: DeviceCaps::nv_coopmat_s8) where
+/// device with the tensor-core residue kernel (`tensor_cores`: DeviceCaps::nv_coopmat_u8) where
 /// ozaki_faster says so. Returns the number of moduli, 0 when not taken.
 inline constexpr std::uint64_t kOzakiMaxScratch = std::uint64_t{4} << 30;
 int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained,
                       bool tensor_cores);
-/// Time model (H200, eighteenth session, tools/gpu_call18e.sh to 18h.sh): f64 FMA kernels 22.9
-/// TFLOP/s; residue products 576 / (1 + 781 / K) TOPS (484, 526 measured at 4096^3, 8192^3);
-/// scan, scale and split (11.6 + 0.76 n) ps per operand element; combine (9 +
-/// 0.51 n + 0.032 n^2) ps per output: true when n moduli are expected to beat the FMA kernels by
-/// 5 %. It takes 4096^3 with up to 15 moduli (12 and 14 measured faster, 16 not), 8192^3 up to
-/// 19 (16 measured), 2048^3 up to 11 (12 measured slower; fewer not measured), 1024 x 256^3
-/// never.
+/// Time model (H200; residue products eighteenth session, tools/gpu_call18e.sh to 18h.sh; element
+/// passes nineteenth session, tools/gpu_call19c.sh): f64 FMA kernels 22.9 TFLOP/s; residue
+/// products 576 / (1 + 781 / K) TOPS (484-491, 526 measured at 4096^3, 8192^3); scan, scale and
+/// split (11.4 + 0.33 n) ps per operand element; combine (3.7 + 0.96 n + 0.014 n^2) ps per output;
+/// 40 us for the seven dispatches: true when n moduli are expected to beat the FMA kernels by
+/// 5 %. It takes 4096^3 with up to 16 moduli (14 measured faster), 8192^3 up to 19, 2048^3 up to
+/// 11 (12 measured slower), 1024 x 256^3 never.
 bool ozaki_faster(int n, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
 /// Bits P per row of A / column of B with n moduli and this K: the largest P with
 /// 2P + ceil(log2 K) + 2 <= floor(log2 prod m_l), at most 62.

@@ -3,8 +3,8 @@
 // C = alpha A B + beta C with A [M, K, B], B [K, N, B] f64: each row of A and column of B is
 // scaled by a power of two so that its largest |x| is just below 2^P and rounded to integers
 // X' (|X'| <= 2^P); the integer product A'B' (|.| <= K 2^2P < prod m_l / 2) is computed exactly
-// through its residues modulo n pairwise coprime moduli m_l <= 256: n int8 products of symmetric
-// residues (exact in int32), reduced mod m_l, then recovered per element by the Chinese
+// through its residues modulo n pairwise coprime moduli m_l <= 256: n products of the residues
+// as unsigned bytes (exact in uint32), reduced mod m_l, then recovered per element by the Chinese
 // remainder theorem (Garner's mixed radix, Horner's rule in f64) and scaled back. The only
 // errors are the rounding of A and B to P bits per row / column and the final f64 rounding:
 // |err| <= 2^-P (max_k |a| sum_k |b| + max_k |b| sum_k |a|) + 2^-2P K max |a| max |b| + (2n + 6)
@@ -13,7 +13,7 @@
 // Rows / columns holding Inf or NaN take a plain f64 dot product (IEEE propagation).
 //
 // Passes (shaders/ozaki/): scan, scale and split per operand (ozaki.comp), the n residue products in
-// one dispatch (ozaki_mm_nv.comp on NVIDIA's int8 tensor cores where the device lists the
+// one dispatch (ozaki_mm_nv.comp on NVIDIA's 8-bit tensor cores where the device lists the
 // shape, else the portable ozaki_mm.comp), the combine pass (ozaki.comp).
 #include <algorithm>
 #include <cmath>
@@ -34,6 +34,7 @@ namespace {
 using I = std::int64_t;
 constexpr int kModuli[TFO_MAX_MODULI] = {TFO_MODULI};
 constexpr std::uint32_t kThreads = 256;
+constexpr double kOzakiDispatches = 40e-6;  // ozaki_faster: seven dispatches in a stream, seconds
 
 std::uint64_t ozaki_runs = 0;  // gemm_ozaki calls that recorded the scheme (gemm_ozaki_runs)
 
@@ -111,9 +112,9 @@ bool ozaki_faster(int n, I M, I N, I K, I B) {
   const double mn = double(M) * double(N) * double(B), mnk2 = 2.0 * mn * double(K), dn = n;
   const double fma = mnk2 / 22.9e12;
   const double products = dn * mnk2 / (576e12 / (1.0 + 781.0 / double(K)));
-  const double split = (11.6e-12 + 0.76e-12 * dn) * double(M + N) * double(K) * double(B);
-  const double combine = (9e-12 + 0.51e-12 * dn + 0.032e-12 * dn * dn) * mn;
-  return products + split + combine < 0.95 * fma;
+  const double split = (11.4e-12 + 0.33e-12 * dn) * double(M + N) * double(K) * double(B);
+  const double combine = (3.7e-12 + 0.96e-12 * dn + 0.014e-12 * dn * dn) * mn;
+  return products + split + combine + kOzakiDispatches < 0.95 * fma;
 }
 
 int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores) {
@@ -156,7 +157,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n) {
                               static_cast<I>(address_of(pb)), static_cast<I>(address_of(pc))};
   GemmParams p{};
   if (!(skip & 2u)) {
-    const bool nv = be.device().caps().nv_coopmat_s8 && !(ozaki_override() && ozaki_override()->portable);
+    const bool nv = be.device().caps().nv_coopmat_u8 && !(ozaki_override() && ozaki_override()->portable);
     const I jobs = (s.Mp / TFO_TILE) * (s.Np / TFO_TILE) * n * B;  // ozaki_mm_nv: a workgroup per tile
     const std::uint32_t groups = nv ? grid_stride_groups(be, jobs, 1) : grid_stride_groups(be, s.Mp / 4 * s.Np * n * B, kThreads);
     pass(be, nv ? "ozaki_mm_nv" : "ozaki_mm", 0, 0, p, mm, {&pa, &pb}, {&pc}, groups);

@@ -125,15 +125,15 @@ DeviceCaps query_caps(VkPhysicalDevice pd, VkInstance instance) {
       sm_builtins = true;
     }
 
-  bool s8_shape = false;
-  for (const std::string& sh : c.cooperative_shapes) s8_shape = s8_shape || sh == "16x16x32 s8,s8,s32->s32";
-  if (s8_shape && c.i8 && base.apiVersion >= VK_API_VERSION_1_2) {  // the shape listed and the feature present
+  bool u8_shape = false;
+  for (const std::string& sh : c.cooperative_shapes) u8_shape = u8_shape || sh == "16x16x32 u8,u8,u32->u32";
+  if (u8_shape && c.i8 && base.apiVersion >= VK_API_VERSION_1_2) {  // the shape listed and the feature present
     auto fc = vk_struct<VkPhysicalDeviceCooperativeMatrixFeaturesNV>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV);
     auto q = vk_struct<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
     q.pNext = &fc;
     vkGetPhysicalDeviceFeatures2(pd, &q);
-    c.nv_coopmat_s8 = fc.cooperativeMatrix == VK_TRUE;
+    c.nv_coopmat_u8 = fc.cooperativeMatrix == VK_TRUE;
   }
 
   // Streaming multiprocessors: a property of VK_NV_shader_sm_builtins (queried, never enabled).
@@ -208,7 +208,7 @@ std::vector<std::string> DeviceCaps::describe() const {
   d.push_back("shared memory: " + std::to_string(max_shared_memory / 1024) + " KiB");
   d.push_back("maxComputeWorkGroupCount[0]: " + std::to_string(max_group_count_x));
   d.push_back("cooperative matrix: " + yes(cooperative_matrix));
-  d.push_back("int8 tensor-core products (Ozaki-II f64): " + yes(nv_coopmat_s8));
+  d.push_back("8-bit tensor-core products (Ozaki-II f64): " + yes(nv_coopmat_u8));
   if (!cooperative_shapes.empty()) {
     std::string list;
     for (const std::string& c : cooperative_shapes) list += (list.empty() ? "" : "; ") + c;
@@ -262,7 +262,7 @@ Device::Device(int ordinal, bool validation, bool pipeline_stats) : instance_(st
     f12.pNext = &fx;
     exts.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   }
-  if (caps_.nv_coopmat_s8) {
+  if (caps_.nv_coopmat_u8) {
     fc.cooperativeMatrix = VK_TRUE;
     fc.pNext = f12.pNext;
     f12.pNext = &fc;

@@ -23,9 +23,9 @@ struct DeviceCaps {
   // The NV extension's supported shapes, "MxNxK A,B,C->D" (subgroup scope; listed by `tenferro devices`;
   // empty when the extension or the instance was not given to query_caps).
   std::vector<std::string> cooperative_shapes;
-  // VK_NV_cooperative_matrix with its 16x16x32 s8 -> s32 shape and int8 arithmetic: the device
+  // VK_NV_cooperative_matrix with its 16x16x32 u8 -> u32 shape and 8-bit arithmetic: the device
   // enables the extension and the Ozaki-II residue products run on it (shaders/ozaki/ozaki_mm_nv.comp).
-  bool nv_coopmat_s8 = false;
+  bool nv_coopmat_u8 = false;
   bool executable_properties = false;  // VK_KHR_pipeline_executable_properties
   bool denorm_preserve_f32 = false;    // shaderDenormPreserveFloat32: shaders get DenormPreserve 32
   std::uint32_t subgroup_size = 0;
