@@ -48,8 +48,9 @@ struct Options {
   // TENFERRO_VK_GEMM_OZAKI=n (8 to 20; 0 = off, the default): f64 products by the Ozaki-II
   // scheme on n exact 8-bit residue products (src/vulkan/kernels/gemm_ozaki.cpp), on devices with
   // the tensor-core residue kernel (NVIDIA, VK_NV_cooperative_matrix) and where its time model
-  // expects it to be faster (gemm_config.hpp ozaki_faster: large products; H200 f64 4096^3 27.0
-  // TFLOP/s with 14 moduli, 31.0 with 12, against 22.8; 8192^3 32.9 / 38.0 against 23.2).
+  // expects it to be faster (gemm_config.hpp ozaki_faster: large products; H200 f64 4096^3
+  // 28.6-29.0 TFLOP/s with 14 moduli, 32.7-32.8 with 12, against 22.3-22.8; 8192^3 33.9 /
+  // 39.3-39.4 against 23.2; nineteenth session, tools/gpu_call19e.sh).
   // Opt-in because its error is normwise
   // per row of A and column of B: |err| <= 2^-P (max_k |a_mk| sum_k |b_kn| + max_k |b_kn|
   // sum_k |a_mk|) + rounding, P = floor((log2(prod of the n moduli) - 2 - ceil(log2 K)) / 2) bits
