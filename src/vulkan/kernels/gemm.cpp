@@ -363,8 +363,10 @@ double wave_time_us(const WaveCandidate& w, I M, I N, I K, I B, I S, I sms) {
 // orders, the einsum products of the MERA networks): with u the tile also wins at larger outputs
 // and longer K, 12474 x 810 x 154 0.222-0.223 vs 0.254-0.258, 252 x 39600 x 56 0.096 vs 0.111,
 // 540 x 58320 x 136 (31M outputs) 0.585-0.594 vs 0.618-0.622, 594 x 4320 x 207 0.086-0.087 vs
-// 0.098-0.100, but not at 177147 x 243 x 50 (43M outputs: 0.491-0.494 vs 0.475-0.481) or 399 x
-// 4320 x 594 (0.197-0.202 vs 0.186-0.187); hence the bounds.
+// 0.098-0.100, and the transposed 810 x 12474 x 154 0.224-0.228 vs 0.238-0.244 (without u it
+// had lost there: 0.252 vs 0.238-0.247) and 39600 x 252 x 56 0.094-0.097 vs 0.112-0.113
+// (tools/gpu_call19g.sh), but not at 177147 x 243 x 50 (43M outputs: 0.491-0.494 vs
+// 0.475-0.481) or 399 x 4320 x 594 (0.197-0.202 vs 0.186-0.187); hence the bounds.
 constexpr GemmConfig kF64WaveShort = with_u({64, 64, 8, 4, 4, kWF, 1});
 constexpr I kWaveShortMaxK = 256, kWaveShortMaxOutputs = I{32} << 20;
 // The wave model's 64 x 64 tile takes the interior loop up to this K (nineteenth session,

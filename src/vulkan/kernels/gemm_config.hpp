@@ -109,9 +109,10 @@ int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, s
 /// passes nineteenth session, tools/gpu_call19c.sh): f64 FMA kernels 22.9 TFLOP/s; residue
 /// products 576 / (1 + 781 / K) TOPS (484-491, 526 measured at 4096^3, 8192^3); scan, scale and
 /// split (11.4 + 0.33 n) ps per operand element; combine (3.7 + 0.96 n + 0.014 n^2) ps per output;
-/// 40 us for the seven dispatches: true when n moduli are expected to beat the FMA kernels by
-/// 5 %. It takes 4096^3 with up to 16 moduli (14 measured faster), 8192^3 up to 19, 2048^3 up to
-/// 11 (12 measured slower), 1024 x 256^3 never.
+/// 40 us for the eight dispatches: true when n moduli are expected to beat the FMA kernels by
+/// 5 %. It takes 4096^3 with up to 16 moduli (14 and 16 measured faster), 8192^3 up to 19,
+/// 2048^3 up to 11 (11 measured faster; 12 measured 2 % faster, under the margin; 16 slower),
+/// 1024 x 256^3 never.
 bool ozaki_faster(int n, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
 /// Bits P per row of A / column of B with n moduli and this K: the largest P with
 /// 2P + ceil(log2 K) + 2 <= floor(log2 prod m_l), at most 62.

@@ -34,7 +34,7 @@ namespace {
 using I = std::int64_t;
 constexpr int kModuli[TFO_MAX_MODULI] = {TFO_MODULI};
 constexpr std::uint32_t kThreads = 256;
-constexpr double kOzakiDispatches = 40e-6;  // ozaki_faster: seven dispatches in a stream, seconds
+constexpr double kOzakiDispatches = 40e-6;  // ozaki_faster: the eight dispatches in a stream, seconds
 
 std::uint64_t ozaki_runs = 0;  // gemm_ozaki calls that recorded the scheme (gemm_ozaki_runs)
 
