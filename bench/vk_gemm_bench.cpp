@@ -12,6 +12,9 @@
 // (src/vulkan/kernels/gemm_config.hpp). Exit code 1 on a wrong result.
 // --ozaki-skip N:S: f64 products by the Ozaki-II scheme on N moduli, skipping passes S (timing
 // diagnostics; vk::OzakiOverride::skip).
+// --wide: element i of each operand's real stream scaled by 2^(40 (i mod 7) - 120), so that rows
+// and columns span 2^240 (the certified Ozaki-II product's certificate fails there: the time of
+// its FMA recomputation).
 // --c-layout compact|transposed|chained|chained_t: C's view over its compact [M, N, B] storage:
 // column-major (default), n at unit stride (strides N, 1, M*N), or either of those as a chained
 // (rank-10, docs/gemm.md) C of one chain per group: the chained pipelines with the store
@@ -100,7 +103,9 @@ constexpr BenchCase kCases[] = {
     {"smoke_tall", DType::F64, 300, 7, 40, 2, false, false},
 };
 
-/// A compact host tensor of n elements with values in [-1, 1) from a cheap LCG.
+bool wide = false;  // --wide
+
+/// A compact host tensor of n elements with values in [-1, 1) from a cheap LCG (--wide: scaled).
 Tensor random_host(DType d, const Shape& shape, std::uint64_t seed) {
   Tensor t = cpu_backend().allocate(d, shape);
   const I n = t.numel() * (is_complex(d) ? 2 : 1);
@@ -108,7 +113,8 @@ Tensor random_host(DType d, const Shape& shape, std::uint64_t seed) {
   std::uint64_t s = seed * 6364136223846793005ull + 1442695040888963407ull;
   for (I i = 0; i < n; ++i) {
     s = s * 6364136223846793005ull + 1442695040888963407ull;
-    const double v = static_cast<double>(s >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+    double v = static_cast<double>(s >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+    if (wide) v = std::ldexp(v, 40 * static_cast<int>(i % 7) - 120);
     if (d == DType::F32 || d == DType::C32) {
       const float f = static_cast<float>(v);
       std::memcpy(p + i * 4, &f, 4);
@@ -444,6 +450,7 @@ int main(int argc, char** argv) {
     else if (arg == "--configs" && i + 1 < argc) configs = argv[++i];
     else if (arg == "sweep") sweep = true;
     else if (arg == "--stream") stream = true;
+    else if (arg == "--wide") wide = true;
     else if (arg == "--c-layout" && i + 1 < argc) c_layout = argv[++i];
     else if (arg == "--ozaki-skip" && i + 1 < argc)  // N:SKIP, timing diagnostics (gemm_config.hpp)
       ozaki_skip = argv[++i];
@@ -462,7 +469,7 @@ int main(int argc, char** argv) {
       std::printf("error: --ozaki-skip %s: expected MODULI:SKIP\n", ozaki_skip.c_str());
       return 2;
     }
-    vk::set_gemm_ozaki_override(vk::OzakiOverride{n, false, skip});
+    vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = n, .skip = skip});
   }
   if (!vulkan_available()) {
     std::printf("no Vulkan device\n");

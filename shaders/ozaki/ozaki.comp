@@ -7,12 +7,18 @@
 //   batches, 3-5 strides of line, k, batch) gives, per line and K chunk of TFO_CHUNK, the
 //   frexp exponent e of its largest |x| (|x| < 2^e; -2^31 + 1 for an all-zero chunk,
 //   TFO_BAD_LINE when it holds Inf or NaN) at word 10 (int32 [NB][nch][L], nch = word 8).
+//   Certified products (word 14 != 0): also sum |x| and the count of nonzero x per line and
+//   chunk, as a dvec2 at word 14 ([NB][nch][L]).
 // MODE TFO_SCALE: per line, s = P - max e (0 for a zero line; TFO_BAD_LINE for a non-finite
-//   line) goes to word 11 (int32 [NB][L]).
+//   line) goes to word 11 (int32 [NB][L]). Certified (word 14 != 0): per line, an upper bound
+//   of sum |x| 2^s and the nonzero count (dvec2 [NB][L], word 15); invocation 0 zeroes the four
+//   int32 words at word 16 where that is nonzero (the certificate's dispatch arguments).
 // MODE TFO_SPLIT: X' = roundEven(x 2^s) (|X'| <= 2^P) is written as NMOD planes of its
 //   residues (X' mod m_l in [0, m_l), bytes) at word 12: plane z = l * NB + b is [Lp][Kp]
 //   bytes (words 6, 7), k fastest, zero outside the operand and on non-finite lines. Word 13
-//   != 0: the line stride is the unit one (the order of the invocations' blocks).
+//   != 0: the line stride is the unit one (the order of the invocations' blocks). Certified
+//   (word 14 != 0): plane NMOD (z = NMOD * NB + b) holds q = floor(|x| 2^(s + 7 - P)) + (x != 0)
+//   in [0, 128] per element, the bytes of the certificate's product.
 // MODE TFO_COMBINE: C[m, n, b] = alpha * X 2^-(sA_m + sB_n) + beta * C, X the integer whose
 //   residues mod m_l are the bytes of the residue products (word 17: plane z = l * NB + b is
 //   [Np][Mp] bytes, m fastest), recovered by Garner's mixed radix with symmetric digits and
@@ -20,6 +26,14 @@
 //   plain f64 dot product. dims: 0 M, 1 N, 2 K, 3 NB, 4-6 A strides (m, k, b), 7-9 B strides
 //   (k, n, b), 10-12 C strides (m, n, b), 13 Mp, 14 Np, 15 sA, 16 sB, 17 planes; GemmParams a,
 //   b, c, alpha, beta, flags (TFG_READ_C). One invocation per four rows m of one (n, b).
+//   Word 18 != 0: a certified product's dispatch arguments (int32 x 4); where its first word is
+//   nonzero the certificate failed and nothing is written (the FMA kernels recompute C).
+// MODE TFO_CERTIFY: per output (m, n, b) of a certified product, an error bound of the scheme
+//   against K u sum |a||b| (docs/gemm.md, "certified"): where it does not hold, words 12-13
+//   (gx, gy) and 1 go to the dispatch arguments at word 11. dims: 0 M, 1 N, 3 NB, 4 Mp, 5 Np,
+//   6 sA, 7 sB, 8 / 9 the lines' dvec2 (sum bound, nonzero count) of A / B, 10 Q (uint32
+//   [NB][Np][Mp], the product of the q planes), 11 arguments, 12 gx, 13 gy, 14 P, 15 the bits
+//   of tau = (K - 7 NMOD - 8) 2^-53.
 // Specialization constant 2: NMOD, the number of moduli. Grid-stride, 64-bit offsets.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -39,6 +53,8 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer I32 { int v;
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer U32 { uint v; };
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer U4 { uvec4 v; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer D2 { dvec2 v; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer I4 { ivec4 v; };
 
 const int kGarnerP[TFO_MAX_MODULI * TFO_MAX_MODULI] = int[TFO_MAX_MODULI * TFO_MAX_MODULI](TFO_GARNER_P);
 const int kGarnerQ[TFO_MAX_MODULI] = int[TFO_MAX_MODULI](TFO_GARNER_Q);
@@ -79,6 +95,7 @@ void scan() {
     const int64_t k0 = c * TFO_CHUNK;
     int e = kZeroExp;
     bool bad = false;
+    double asum = 0.0, nonzero = 0.0;
     const uint64_t base = p.a + uint64_t((line * sl + b * sb) * 8);
     for (int kk = 0; kk < TFO_CHUNK; kk += 16) {
       // Unconditional loads (k clamped, the excess ignored), so that all 16 are in flight at once.
@@ -89,17 +106,21 @@ void scan() {
         if (isnan(x[j]) || isinf(x[j])) bad = true;
         else if ((unpackDouble2x32(x[j]) & uvec2(0xffffffffu, 0x7fffffffu)) != uvec2(0u)) {  // nonzero (bits)
           e = max(e, exponent_of(x[j]));
+          asum += abs(x[j]);
+          nonzero += 1.0;
         }
       }
     }
     I32(dst + uint64_t(i * 4)).v = bad ? TFO_BAD_LINE : e;
+    if (D.v[14] != 0) D2(uint64_t(D.v[14]) + uint64_t(i * 16)).v = dvec2(asum, nonzero);
   }
 }
 
 void scale() {
   DimsRef D = DimsRef(p.dims);
   const int64_t L = D.v[0], NB = D.v[2], nch = D.v[8], P = D.v[9];
-  const uint64_t ex = uint64_t(D.v[10]), scales = uint64_t(D.v[11]);
+  const uint64_t ex = uint64_t(D.v[10]), scales = uint64_t(D.v[11]), chunks = uint64_t(D.v[14]);
+  if (chunks != 0 && D.v[16] != 0 && gl_GlobalInvocationID.x == 0u) I4(uint64_t(D.v[16])).v = ivec4(0);
   const int64_t total = L * NB, step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
     int64_t line, b;
@@ -108,7 +129,16 @@ void scale() {
     for (int64_t c0 = 0; c0 < nch; c0 += 8)  // eight loads in flight
       [[unroll]] for (int64_t c = c0; c < c0 + 8; ++c)
         if (c < nch) e = max(e, I32(ex + uint64_t(((b * nch + c) * L + line) * 4)).v);
-    I32(scales + uint64_t(i * 4)).v = e == TFO_BAD_LINE ? TFO_BAD_LINE : e == kZeroExp ? 0 : int(P) - e;
+    const int s = e == TFO_BAD_LINE ? TFO_BAD_LINE : e == kZeroExp ? 0 : int(P) - e;
+    I32(scales + uint64_t(i * 4)).v = s;
+    if (chunks != 0) {
+      // sum |x| in f64 is within (TFO_CHUNK + nch) u of the exact sum (below 2^-36 for K <=
+      // TFO_MAX_K): 1 + 2^-30 makes it an upper bound; the scaling by 2^s is exact.
+      dvec2 t = dvec2(0.0);
+      for (int64_t c = 0; c < nch; ++c) t += D2(chunks + uint64_t(((b * nch + c) * L + line) * 16)).v;
+      D2(uint64_t(D.v[15]) + uint64_t(i * 16)).v =
+          dvec2(s == TFO_BAD_LINE ? 0.0 : scale2(t.x * (1.0 + pow2(-30)), s), t.y);
+    }
   }
 }
 
@@ -140,9 +170,10 @@ void split() {
     [[unroll]] for (int j = 0; j < 16; ++j) v[j] = F64R(base + uint64_t(min(g * 16 + j, K - 1) * sk * 8)).v;
     // X' = d2 2^42 + d1 2^21 + d0 (0 <= d0, d1 < 2^21, |d2| <= 2^20 as |X'| <= 2^62).
     int d0[16], d1[16], d2[16];
+    const int sc = zero_line ? 0 : s;  // (zero lines: v is zeroed below)
     [[unroll]] for (int j = 0; j < 16; ++j) {
-      const double y = zero_line || g * 16 + j >= K ? 0.0 : roundEven(scale2(v[j], s));
-      const int64_t x = int64_t(y);
+      if (zero_line || g * 16 + j >= K) v[j] = 0.0;
+      const int64_t x = int64_t(roundEven(scale2(v[j], sc)));
       d0[j] = int(uint(x) & 0x1fffffu);
       d1[j] = int(uint(x >> 21) & 0x1fffffu);
       d2[j] = int(x >> 42);
@@ -153,6 +184,16 @@ void split() {
     // its quotient by m exact through TFO_RECIP39, the remainder in [0, m) its byte.
     uint64_t dst = planes + uint64_t((b * Lp + line) * Kp + g * 16);
     const uint64_t plane_bytes = uint64_t(NB * Lp * Kp);
+    if (D.v[14] != 0) {  // certified: plane NMOD, the q bytes (before the residues: v dies here)
+      const double to7 = pow2(7 - int(D.v[9]));
+      uint w[4] = uint[4](0u, 0u, 0u, 0u);
+      [[unroll]] for (int j = 0; j < 16; ++j) {
+        const bool nz = (unpackDouble2x32(v[j]) & uvec2(0xffffffffu, 0x7fffffffu)) != uvec2(0u);
+        const uint q = nz ? uint(floor(abs(scale2(v[j], sc)) * to7)) + 1u : 0u;
+        w[j / 4] |= q << (8 * (j % 4));
+      }
+      U4(dst + NMOD * plane_bytes).v = uvec4(w[0], w[1], w[2], w[3]);
+    }
     [[dont_unroll]] for (uint l = 0; l < NMOD; ++l, dst += plane_bytes) {
       const uint m = uint(kMod[l]), recip = kRecip39[l], c21 = kC21[l], c42 = kC42[l], bias = kBias28[l];
       uint w[4] = uint[4](0u, 0u, 0u, 0u);
@@ -175,6 +216,7 @@ void combine() {
   const uint64_t sa = uint64_t(D.v[15]), sbs = uint64_t(D.v[16]), planes = uint64_t(D.v[17]);
   const double alpha = bits_f64(p.alpha[0]), beta = bits_f64(p.beta[0]);
   const bool read_c = (p.flags & TFG_READ_C) != 0u;
+  if (D.v[18] != 0 && I32(uint64_t(D.v[18])).v != 0) return;  // the certificate failed
   const int64_t quads = (M + 3) >> 2, total = quads * N * NB;
   const int64_t step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
@@ -221,9 +263,43 @@ void combine() {
   }
 }
 
+// The certificate (docs/gemm.md, "certified"). In units of 2^-(sA + sB), with x = |a| 2^sA < 2^P,
+// y = |b| 2^sB < 2^P and S the k where a and b are both nonzero (zero elements are exact, so
+// only S contributes): the rounding to integers errs by at most 1/2 per element, hence
+// |err| <= 1/2 sum_S y + 1/2 sum_S x + |S| / 4 <= (RA + RB) / 2 + min(NZA, NZB) / 4; and
+// x >= (q - 1) 2^(P-7) on S, hence sum_S x y >= 2^(2P-14) (Q - QA - QB) with QA = sum_k q <=
+// RA 2^(7-P) + NZA (and QB alike). Q == 0: S is empty and the result exact. The combine's f64
+// roundings (Horner's rule over balanced digits: sum |d_l| prod m_j <= 3.02 |X|, two roundings
+// per step; alpha, beta) stay within (7 NMOD + 8) u sum |a||b|, the rest of K u.
+void certify() {
+  DimsRef D = DimsRef(p.dims);
+  const int64_t M = D.v[0], N = D.v[1], NB = D.v[3], Mp = D.v[4], Np = D.v[5];
+  const uint64_t sa = uint64_t(D.v[6]), sbs = uint64_t(D.v[7]), la = uint64_t(D.v[8]), lb = uint64_t(D.v[9]);
+  const uint64_t qs = uint64_t(D.v[10]);
+  const int P = int(D.v[14]);
+  const double tau = bits_f64(uint64_t(D.v[15])), to7 = pow2(7 - P), scale = pow2(2 * P - 14);
+  const int64_t total = M * N * NB, step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
+  bool fail = false;
+  for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
+    int64_t m, q, n, b;
+    divmod(i, M, q, m);
+    divmod(q, N, b, n);
+    const uint Q = U32(qs + uint64_t(((b * Np + n) * Mp + m) * 4)).v;
+    if (Q == 0u || I32(sa + uint64_t((b * M + m) * 4)).v == TFO_BAD_LINE ||
+        I32(sbs + uint64_t((b * N + n) * 4)).v == TFO_BAD_LINE)
+      continue;  // exact, or a plain dot product
+    const dvec2 ra = D2(la + uint64_t((b * M + m) * 16)).v, rb = D2(lb + uint64_t((b * N + n) * 16)).v;
+    const double err = 0.5 * (ra.x + rb.x) + 0.25 * min(ra.y, rb.y);
+    const double low = double(Q) - (ra.x * to7 + ra.y + rb.x * to7 + rb.y) * (1.0 + pow2(-40));
+    if (!(low > 0.0 && err <= tau * low * scale)) fail = true;  // (NaN: fails)
+  }
+  if (fail) I4(uint64_t(D.v[11])).v = ivec4(int(D.v[12]), int(D.v[13]), 1, 0);
+}
+
 void main() {
   if (MODE == TFO_SCAN) scan();
   else if (MODE == TFO_SCALE) scale();
   else if (MODE == TFO_SPLIT) split();
+  else if (MODE == TFO_CERTIFY) certify();
   else combine();
 }

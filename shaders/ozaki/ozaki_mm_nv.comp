@@ -6,7 +6,9 @@
 // plane, each subgroup 4 x 2 accumulators of 16 x 16; K in slices of 128 bytes through one
 // shared buffer (rows padded by 16 bytes), the next slice's global loads issued after this
 // slice's first k step of products. Epilogue: each accumulator element reduced modulo m_l
-// (tfo_rem), narrowed to 8 bits and stored column-major. Tiles and planes grid-stride. (H200,
+// (tfo_rem), narrowed to 8 bits and stored column-major. Tiles and planes grid-stride.
+// Planes z >= word 9 (certified products: the q planes) store their uint32 sums at word 8
+// ([Np][Mp] per plane, m fastest) instead. (H200,
 // tools/coopmat_probe: 495 / 531-544 TOPS at 4096^3 / 8192^3 with the loads before the
 // products, the best of 22 variants; 529 / 517 with them after the first k step, `LATE`.)
 #extension GL_NV_cooperative_matrix : require
@@ -41,7 +43,7 @@ shared uvec4 sb[BN * RW];
 
 void main() {
   DimsRef D = DimsRef(p.dims);
-  const int64_t Mp = D.v[0], Np = D.v[1], Kp = D.v[2], NB = D.v[3], NZ = D.v[4];
+  const int64_t Mp = D.v[0], Np = D.v[1], Kp = D.v[2], NB = D.v[3], NZ = D.v[4], NZQ = D.v[9];
   const int64_t tiles_m = Mp / BM, tiles = tiles_m * (Np / BN), total = tiles * NZ;
   const uint t = gl_LocalInvocationID.x, warp = t / 32u, wm = warp % WM, wn = warp / WM;
   const uint ukw = uint(Kp / 16);
@@ -73,8 +75,15 @@ void main() {
         }
       }
     }
-    const uint m = uint(kMod[int(z / NB)]), magic = tfo_magic(m);
     const int64_t m0 = tm * BM + wm * FM * 16, n0 = tn * BN + wn * FN * 16;
+    if (z >= NZQ) {  // a certificate's plane: the uint32 sums as they are
+      W32 Q = W32(uint64_t(D.v[8]) + uint64_t((z - NZQ) * Mp * Np * 4));
+      [[unroll]] for (int i = 0; i < FM; ++i)
+        [[unroll]] for (int j = 0; j < FN; ++j)
+          coopMatStoreNV(acc[i][j], Q.v, uint((n0 + j * 16) * Mp + m0 + i * 16), uint(Mp), true);
+      continue;
+    }
+    const uint m = uint(kMod[int(z / NB)]), magic = tfo_magic(m);
     W32 C = W32(uint64_t(D.v[7]) + uint64_t(z * Mp * Np));
     [[unroll]] for (int i = 0; i < FM; ++i)
       [[unroll]] for (int j = 0; j < FN; ++j) {

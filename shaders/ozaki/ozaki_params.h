@@ -68,6 +68,7 @@
 #define TFO_SPLIT 1u    // scale, round, residues: the byte planes
 #define TFO_COMBINE 2u  // CRT (Garner) of the residue products, scale back, alpha / beta
 #define TFO_SCALE 3u    // per line: the scale exponent from the chunks' exponents
+#define TFO_CERTIFY 4u  // certified products: the error bound per output (docs/gemm.md)
 
 #ifndef __cplusplus
 const int kMod[TFO_MAX_MODULI] = int[TFO_MAX_MODULI](TFO_MODULI);

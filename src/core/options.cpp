@@ -27,8 +27,9 @@ const Options& options() {
     r.vk_gemm_chains = chains != 0;
     r.vk_gemm_chains_wide = chains == 2;
     r.vk_gemm_3m = static_cast<std::uint32_t>(std::min<std::uint64_t>(env_u64("TENFERRO_VK_GEMM_3M", 0), 2));
-    const std::uint64_t oz = env_u64("TENFERRO_VK_GEMM_OZAKI", 0);  // 0, or 8 to 20 moduli
-    r.vk_gemm_ozaki = oz == 0 ? 0u : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(oz, 8, 20));
+    // 1 (default): certified; 0: off; 8 to 20: the normwise product on that many moduli.
+    const std::uint64_t oz = env_u64("TENFERRO_VK_GEMM_OZAKI", 1);
+    r.vk_gemm_ozaki = oz <= 1 ? static_cast<std::uint32_t>(oz) : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(oz, 8, 20));
     r.vk_permute_tiles = env_u64("TENFERRO_VK_PERMUTE_TILES", 1) != 0;
     r.vk_spin_us = static_cast<std::uint32_t>(env_u64("TENFERRO_VK_SPIN_US", r.vk_spin_us));
     r.vk_pipeline_stats = env_u64("TENFERRO_VK_PIPELINE_STATS", 0) != 0;

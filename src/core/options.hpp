@@ -45,19 +45,26 @@ struct Options {
   // (kGemm3MMinExtent; H200: c32 4096^3 60.4 TFLOP/s vs 47.8, c64 2048^3 27.8 vs 21.3-22.1);
   // 2 for every complex product with K > 0 (the tests' way to reach it).
   std::uint32_t vk_gemm_3m = 0;
-  // TENFERRO_VK_GEMM_OZAKI=n (8 to 20; 0 = off, the default): f64 products by the Ozaki-II
-  // scheme on n exact 8-bit residue products (src/vulkan/kernels/gemm_ozaki.cpp), on devices with
-  // the tensor-core residue kernel (NVIDIA, VK_NV_cooperative_matrix) and where its time model
-  // expects it to be faster (gemm_config.hpp ozaki_faster: large products; H200 f64 4096^3
-  // 28.6-29.0 TFLOP/s with 14 moduli, 32.7-32.8 with 12, against 22.3-22.8; 8192^3 33.9 /
-  // 39.3-39.4 against 23.2; nineteenth session, tools/gpu_call19e.sh).
-  // Opt-in because its error is normwise
-  // per row of A and column of B: |err| <= 2^-P (max_k |a_mk| sum_k |b_kn| + max_k |b_kn|
-  // sum_k |a_mk|) + rounding, P = floor((log2(prod of the n moduli) - 2 - ceil(log2 K)) / 2) bits
-  // (n = 14, K = 4096: P = 48), where the default product's is componentwise, K eps sum_k
-  // |a_mk||b_kn|: entries much smaller than their row's or column's largest lose relative
-  // accuracy. docs/gemm.md.
-  std::uint32_t vk_gemm_ozaki = 0;
+  // TENFERRO_VK_GEMM_OZAKI: f64 products by the Ozaki-II scheme on exact 8-bit residue products
+  // (src/vulkan/kernels/gemm_ozaki.cpp), on devices with the tensor-core residue kernel (NVIDIA,
+  // VK_NV_cooperative_matrix) and where its time model expects it to be faster (gemm_config.hpp
+  // ozaki_faster: large products). docs/gemm.md.
+  // 1 (the default): certified, on 14 moduli. One more 8-bit product gives a lower bound of
+  // sum_k |a_mk||b_kn| per output, and where the scheme's error bound is not within K u of it
+  // (u = 2^-53, the worst-case bound of an f64 dot product) for every output, the FMA kernels
+  // recompute the product on the GPU (an indirect dispatch: no host round trip). The result
+  // always keeps the componentwise bound |err| <= K u sum_k |a_mk||b_kn| (+ alpha / beta
+  // roundings); a product that falls back costs both (H200, twentieth session: 4096^3
+  // 26.3-26.4 TFLOP/s against 22.6-22.7 on the FMA kernels, 8192^3 31.3 against 23.3; a failed
+  // certificate 1.8x the FMA time).
+  // 0: off (the FMA kernels).
+  // n = 8 to 20: the uncertified product on n moduli, whose error is normwise per row of A and
+  // column of B: |err| <= 2^-P (max_k |a_mk| sum_k |b_kn| + max_k |b_kn| sum_k |a_mk|) +
+  // rounding, P = floor((log2(prod of the n moduli) - 2 - ceil(log2 K)) / 2) bits (n = 14, K =
+  // 4096: P = 48): entries much smaller than their row's or column's largest lose relative
+  // accuracy (H200 f64 4096^3 28.6-29.0 TFLOP/s with 14 moduli, 32.7-32.8 with 12, against
+  // 22.3-22.8; nineteenth session, tools/gpu_call19e.sh).
+  std::uint32_t vk_gemm_ozaki = 1;
   // TENFERRO_VK_PERMUTE_TILES=0: strided copies of rank >= 2 take the generic strided kernel
   // instead of the tiled permute kernel (comparison runs only; default on).
   bool vk_permute_tiles = true;

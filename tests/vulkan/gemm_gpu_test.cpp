@@ -584,6 +584,99 @@ TEST_F(GemmOzakiTest, NonFiniteLinesTakeDotProducts) {
   values = nullptr;
 }
 
+// The certified Ozaki-II product (the default on devices with the tensor-core kernel, where the
+// time model takes it; here forced on every tiled f64 product, on both residue kernels): every
+// result against the default's componentwise bound (not the scheme's normwise one), and the
+// certificate's outcome asserted through its dispatch arguments. It holds for well-scaled
+// operands (the scheme's result is kept) and where outputs have no nonzero term (exact zeros);
+// it fails where entries lie far below their line's largest or K is too short for its bound:
+// the combine pass then writes nothing and the FMA kernels recompute C through the indirect
+// dispatch (beta reads the original C).
+class GemmOzakiCertifiedTest : public GemmOzakiTest {
+ protected:
+  void run_certified(const Case& c, bool expect_fail, std::uint64_t seed = 1) {
+    ozaki_n = ozaki_p = 0;  // the default product's bound
+    for (bool portable : {true, false}) {
+      if (!portable && !static_cast<vk::VulkanBackend&>(be()).device().caps().nv_coopmat_u8) continue;
+      SCOPED_TRACE(std::string(portable ? "portable" : "tensor cores") + (expect_fail ? ", fails" : ", holds"));
+      vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = 14, .portable = portable, .certified = true});
+      ASSERT_TRUE(vk::gemm_ozaki_certified());
+      const std::uint64_t runs = vk::gemm_ozaki_runs();
+      run(c, seed);
+      EXPECT_EQ(vk::gemm_ozaki_runs(), runs + 1);  // the scheme ran
+      std::optional<Tensor> args = vk::gemm_ozaki_take_certificate();
+      ASSERT_TRUE(args.has_value());
+      const Tensor h = be().download(*args);
+      EXPECT_EQ(host_at(h, 0).i != 0, expect_fail) << "certificate's first word " << host_at(h, 0).i;
+      EXPECT_EQ(host_at(h, 2).i, expect_fail ? 1 : 0);
+    }
+  }
+};
+
+TEST_F(GemmOzakiCertifiedTest, HoldsForWellScaledOperands) {
+  Case c = make_case(DType::F64, 129, 130, 600, 2);
+  c.lb = Lay::row;
+  c.alpha = c128(-0.75, 0);
+  c.beta = c128(1.5, 0);
+  run_certified(c, false);
+  c = make_case(DType::F64, 200, 67, 1030, 1);
+  c.la = Lay::reversed;
+  c.lb = Lay::padded;
+  c.lc = Lay::misaligned;
+  run_certified(c, false, 2);
+}
+
+TEST_F(GemmOzakiCertifiedTest, HoldsWhereOutputsHaveNoTerms) {
+  // Block structure (col-major A 96 x 700, B 700 x 80): A's first 48 rows are nonzero only in
+  // k < 350, the others only from 350 on, and B's columns alike, so that half of C has no
+  // nonzero term (Q = 0: exact zeros) while its lines are full.
+  const I M = 96, N = 80, K = 700;
+  values = [=](I i, c128 v) { return ((i % M) < M / 2) == ((i / M) < K / 2) ? v : c128(0.0, 0.0); };
+  values_b = [=](I i, c128 v) { return ((i % K) < K / 2) == ((i / K) < N / 2) ? v : c128(0.0, 0.0); };
+  run_certified(make_case(DType::F64, M, N, K, 1), false);
+  values = values_b = nullptr;
+}
+
+TEST_F(GemmOzakiCertifiedTest, FailsAndRecomputes) {
+  // Lines spanning 2^600 (as WideRangesZerosSubnormals): the bound cannot hold.
+  values = [](I i, c128 v) {
+    if (i % 5 == 0) return c128(0.0, 0.0);
+    return c128(std::ldexp(v.real(), 60 * static_cast<int>((7 * i) % 11) - 300), 0.0);
+  };
+  Case c = make_case(DType::F64, 70, 45, 530, 2);
+  c.lb = Lay::row;
+  c.beta = c128(1.5, 0);
+  run_certified(c, true);
+  values = nullptr;
+  // K too short for the bound (tau = (K - 7n - 8) u < 0), batches, strides, alpha and beta.
+  c = make_case(DType::F64, 65, 70, 100, 3);
+  c.la = Lay::padded;
+  c.lc = Lay::reversed;
+  c.alpha = c128(2.0, 0);
+  c.beta = c128(-0.5, 0);
+  run_certified(c, true, 3);
+}
+
+TEST_F(GemmOzakiCertifiedTest, NonFiniteLinesAndSmallProducts) {
+  // Inf / NaN lines take dot products and are left out of the certificate.
+  const double inf = std::numeric_limits<double>::infinity();
+  values = [inf](I i, c128 v) {
+    if (i == 5 || i == 400) return c128(inf, 0.0);
+    if (i == 23) return c128(std::numeric_limits<double>::quiet_NaN(), 0.0);
+    return v;
+  };
+  Case c = make_case(DType::F64, 40, 35, 400, 2);
+  c.beta = c128(0.5, 0);
+  run_certified(c, false);
+  values = nullptr;
+  // Products for gemm_small are not taken (the FMA recomputation needs the tiled kernel).
+  vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = 14, .portable = true, .certified = true});
+  const std::uint64_t runs = vk::gemm_ozaki_runs();
+  run(make_case(DType::F64, 7, 5, 3, 2));
+  EXPECT_EQ(vk::gemm_ozaki_runs(), runs);
+  EXPECT_FALSE(vk::gemm_ozaki_take_certificate().has_value());
+}
+
 TEST_F(GemmOzakiTest, NotTaken) {
   vk::set_gemm_ozaki_override(vk::OzakiOverride{14, false});
   EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F32, 64, 64, 64, 1, false, true), 0);  // f64 only
@@ -606,6 +699,10 @@ TEST_F(GemmOzakiTest, NotTaken) {
   EXPECT_FALSE(vk::ozaki_faster(20, 8192, 8192, 8192, 1));
   EXPECT_FALSE(vk::ozaki_faster(12, 2048, 2048, 2048, 1));
   EXPECT_FALSE(vk::ozaki_faster(12, 256, 256, 256, 1024));
+  // Certified (one more plane and product, the certify pass): 4096^3 and up, not 2048^3.
+  EXPECT_TRUE(vk::ozaki_faster(14, 4096, 4096, 4096, 1, true));
+  EXPECT_TRUE(vk::ozaki_faster(14, 8192, 8192, 8192, 1, true));
+  EXPECT_FALSE(vk::ozaki_faster(14, 2048, 2048, 2048, 1, true));
   Case c = make_case(DType::F64, 7, 5, 0, 2);  // K == 0 through gemm: C = beta C
   c.beta = c128(2.0, 0);
   run(c);

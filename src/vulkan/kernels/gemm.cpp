@@ -73,13 +73,18 @@ void add_range(const TensorView& v, std::vector<ByteRange>& out, std::uint64_t& 
 void dispatch(VulkanBackend& be, const std::string& variant, std::uint32_t cfg, std::uint32_t threads,
               GemmParams& p, std::span<const std::int64_t> dims, const std::vector<ByteRange>& reads,
               const std::vector<ByteRange>& writes, std::uint64_t bytes, std::uint32_t gx, std::uint32_t gy,
-              std::uint32_t gz, std::uint32_t sched) {
+              std::uint32_t gz, std::uint32_t sched, const TensorView* indirect) {
   VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(cfg), threads, sched);
   p.dims = be.upload_params(dims);
-  VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
+  VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes, false, indirect != nullptr);
   be.recorder().bind(cmd, pipeline);
   vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
-  vkCmdDispatch(cmd, gx, gy, gz);
+  if (indirect) {
+    const Allocation& a = VulkanBackend::storage_of(*indirect).allocation();
+    vkCmdDispatchIndirect(cmd, a.buffer, a.offset + static_cast<VkDeviceSize>(indirect->offset()) * 4);
+  } else {
+    vkCmdDispatch(cmd, gx, gy, gz);
+  }
 }
 
 namespace {
@@ -833,15 +838,19 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   if (M == 0 || N == 0 || B == 0) return;
   if (gemm_takes_3m(d, M, N, K, B, chained) && gemm_3m(be, call)) return;
   const DeviceCaps& caps = be.device().caps();
-  if (const int n = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_u8); n > 0 && gemm_ozaki(be, call, n))
-    return;
+  // Ozaki-II: the normwise opt-in returns here; a certified product is recorded below, before
+  // the FMA kernel's dispatch that recomputes C where its certificate fails.
+  const int ozaki = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_u8);
+  const bool certified = ozaki > 0 && gemm_ozaki_certified();
+  if (ozaki > 0 && !certified && gemm_ozaki(be, call, ozaki)) return;
   const std::size_t es = dtype_size(d);
   bool forced = false;
   GemmConfig t = choose_config(d, M, N, K, B, caps, forced);
   const int vw = gemm_words_of(d);
   const bool wide_rows = forced ? t.small : short_columns(M, N, K, B);  // gemm_small with four rows
   const bool small = wide_rows || (!forced && small_product(M, N, K));
-  const I splits = small ? 1 : gemm_splits(t, d, M, N, K, B);
+  // (A certified Ozaki product's FMA recomputation runs unsplit: one indirect dispatch.)
+  const I splits = small || certified ? 1 : gemm_splits(t, d, M, N, K, B);
   // The chained epilogue runs in the unsplit tile (split K: only in the reduction pass).
   if (chained && !small && splits <= 1) t = chained_config(t, d, caps);
 
@@ -907,6 +916,17 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const std::string variant = "gemm_" + std::string(dtype_name(d));
   const auto threads = static_cast<std::uint32_t>(t.threads());
 
+  // A certified Ozaki product where the FMA kernel is one dispatch of tiles (else the FMA kernels
+  // alone): that dispatch then reads its workgroup counts from the certificate.
+  std::optional<OzakiCertificate> cert;
+  if (certified && !small && splits <= 1) {
+    cert.emplace();
+    cert->gx = gx;
+    cert->gy = gy;
+    if (!gemm_ozaki(be, call, ozaki, &*cert)) cert.reset();
+    else add_range(cert->args, reads, bytes);
+  }
+
   if (splits <= 1) {
     p.c = address_of(c);
     if (!chained && vw > 1 && scm == 1 && p.c % 16 == 0 && aligned16(scn, N, es) && aligned16(scb, B, es))
@@ -934,9 +954,10 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
       dispatch(be, "gemm_small_" + std::string(dtype_name(d)), spec, local, p, dims, reads, writes, bytes, gxs, 1, 1);
     } else {
       dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1,
-               sched | chain_sched);
+               sched | chain_sched, cert ? &cert->args : nullptr);
     }
     const std::uint64_t value = be.recorder().open_value();
+    if (cert) VulkanBackend::storage_of(cert->args).last_use = value;
     if (have_ab) {
       VulkanBackend::storage_of(a).last_use = value;
       VulkanBackend::storage_of(b).last_use = value;

@@ -29,6 +29,7 @@
 #include <string_view>
 
 #include "tenferro/dtype.hpp"
+#include "tenferro/tensor.hpp"
 
 namespace tenferro {
 class Backend;
@@ -97,11 +98,13 @@ bool gemm_takes_3m(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std:
 /// Test hook: while set, replaces Options::vk_gemm_3m (0, 1, 2). Not synchronized.
 void set_gemm_3m_override(std::optional<int> mode);
 
-/// The opt-in Ozaki-II f64 product (Options::vk_gemm_ozaki = n moduli; gemm_ozaki.cpp): f64
-/// products with K <= TFO_MAX_K (shaders/ozaki/ozaki_params.h) and scratch (the byte planes of
-/// A and B, the residue bytes of the products) <= kOzakiMaxScratch, never a chained C, on a
-/// device with the tensor-core residue kernel (`tensor_cores`: DeviceCaps::nv_coopmat_u8) where
-/// ozaki_faster says so. Returns the number of moduli, 0 when not taken.
+/// The Ozaki-II f64 product (Options::vk_gemm_ozaki: 1 certified on 14 moduli, the default;
+/// n = 8 to 20 the normwise opt-in; gemm_ozaki.cpp): f64 products with K <= TFO_MAX_K
+/// (shaders/ozaki/ozaki_params.h) and scratch (the byte planes of A and B, the residue bytes of
+/// the products; certified: the q planes and their product) <= kOzakiMaxScratch, never a
+/// chained C, on a device with the tensor-core residue kernel (`tensor_cores`:
+/// DeviceCaps::nv_coopmat_u8) where ozaki_faster says so (certified: also K >= 512). Returns the
+/// number of moduli, 0 when not taken.
 inline constexpr std::uint64_t kOzakiMaxScratch = std::uint64_t{4} << 30;
 int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained,
                       bool tensor_cores);
@@ -113,7 +116,10 @@ int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, s
 /// 5 %. It takes 4096^3 with up to 16 moduli (14 and 16 measured faster), 8192^3 up to 19,
 /// 2048^3 up to 11 (11 measured faster; 12 measured 2 % faster, under the margin; 16 slower),
 /// 1024 x 256^3 never.
-bool ozaki_faster(int n, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
+/// `certified`: one more plane per operand and product, and the certify pass (not yet fitted).
+bool ozaki_faster(int n, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool certified = false);
+/// Whether a product gemm_ozaki_moduli takes is certified (the option or the override).
+bool gemm_ozaki_certified();
 /// Bits P per row of A / column of B with n moduli and this K: the largest P with
 /// 2P + ceil(log2 K) + 2 <= floor(log2 prod m_l), at most 62.
 int ozaki_bits(int n, std::int64_t K);
@@ -123,6 +129,7 @@ int ozaki_bits(int n, std::int64_t K);
 struct OzakiOverride {
   int moduli = 0;
   bool portable = false;
+  bool certified = false;  // the certified product (with `moduli`)
   // Timing diagnostics only (tenferro_bench_vk_gemm --ozaki-skip; the results are wrong): 1
   // skips the scan and split passes, 2 the residue products, 4 the combine pass, 8 the split
   // pass alone (its scan and scale passes run).
@@ -132,6 +139,9 @@ void set_gemm_ozaki_override(std::optional<OzakiOverride> o);
 /// Test hook: how many products the scheme has run (not the ones that fell back). Not
 /// synchronized.
 std::uint64_t gemm_ozaki_runs();
+/// Test hook: the dispatch arguments (int32 x 4) of the last certified product run while the
+/// override was set: (gx, gy, 1, 0) where its certificate failed, else zeros. Moved out.
+std::optional<Tensor> gemm_ozaki_take_certificate();
 
 /// Test / tuning hook: while set, every Vulkan gemm call uses `c` when valid for its dtype and
 /// device. Not synchronized: set it while no gemm call is running.

@@ -1,4 +1,5 @@
-// Ozaki scheme II for f64 products (opt-in: Options::vk_gemm_ozaki; gemm_config.hpp).
+// Ozaki scheme II for f64 products (Options::vk_gemm_ozaki: certified by default, or the
+// normwise opt-in; gemm_config.hpp).
 //
 // C = alpha A B + beta C with A [M, K, B], B [K, N, B] f64: each row of A and column of B is
 // scaled by a power of two so that its largest |x| is just below 2^P and rounded to integers
@@ -12,10 +13,20 @@
 // column, where the default product's bound is componentwise.
 // Rows / columns holding Inf or NaN take a plain f64 dot product (IEEE propagation).
 //
+// Certified products (the default, 14 moduli): the split pass also writes q = floor(|x| 2^(s + 7
+// - P)) + (x != 0) per element as one more plane; its product Q (uint32, one more plane of the
+// residue-product dispatch) bounds sum |a||b| from below, and the certify pass checks per output
+// that the scheme's error bound (from the lines' sums of |x| 2^s and nonzero counts, kept by the
+// scan and scale passes) is within K u of it (ozaki.comp certify(): the derivation). Where any
+// output fails, it writes the FMA kernel's workgroup counts into the certificate's dispatch
+// arguments: the combine pass then writes nothing and gemm.cpp's indirect dispatch recomputes C
+// (C is never read after being overwritten, so beta holds).
+//
 // Passes (shaders/ozaki/): scan, scale and split per operand (ozaki.comp), the n residue products in
 // one dispatch (ozaki_mm_nv.comp on NVIDIA's 8-bit tensor cores where the device lists the
 // shape, else the portable ozaki_mm.comp), the combine pass (ozaki.comp).
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <optional>
 #include <span>
@@ -35,12 +46,20 @@ using I = std::int64_t;
 constexpr int kModuli[TFO_MAX_MODULI] = {TFO_MODULI};
 constexpr std::uint32_t kThreads = 256;
 constexpr double kOzakiDispatches = 40e-6;  // ozaki_faster: the eight dispatches in a stream, seconds
+constexpr int kCertifiedModuli = 14;       // Options::vk_gemm_ozaki == 1
+constexpr I kCertifiedMinK = 512;          // tau = (K - 7n - 8) u leaves most of K u to the scheme
 
 std::uint64_t ozaki_runs = 0;  // gemm_ozaki calls that recorded the scheme (gemm_ozaki_runs)
 
 std::optional<OzakiOverride>& ozaki_override() {
   static std::optional<OzakiOverride> o;
   return o;
+}
+
+/// The last certified product's dispatch arguments, kept only while the override is set (tests).
+std::optional<Tensor>& last_certificate() {
+  static std::optional<Tensor> t;
+  return t;
 }
 
 I round_up(I x, I m) { return (x + m - 1) / m * m; }
@@ -50,10 +69,13 @@ struct Sizes {
   double bytes;  // scratch
 };
 
-Sizes sizes(int n, I M, I N, I K, I B) {
+Sizes sizes(int n, I M, I N, I K, I B, bool certified) {
   Sizes s{round_up(M, TFO_TILE), round_up(N, TFO_TILE), round_up(K, TFO_TILE), (K + TFO_CHUNK - 1) / TFO_CHUNK, 0};
   s.bytes = double(n) * double(B) * (double(s.Mp + s.Np) * double(s.Kp) + double(s.Mp) * double(s.Np)) +
             4.0 * double(B) * double(M + N) * double(s.nch + 1);
+  if (certified)  // the q planes, Q, the lines' and chunks' (sum, count) pairs
+    s.bytes += double(B) * (double(s.Mp + s.Np) * double(s.Kp) + 4.0 * double(s.Mp) * double(s.Np) +
+                            16.0 * double(M + N) * double(s.nch + 1));
   return s;
 }
 
@@ -77,19 +99,45 @@ void pass(VulkanBackend& be, const char* variant, std::uint32_t mode, std::uint3
       if (v && v->numel() > 0) VulkanBackend::storage_of(*v).last_use = value;
 }
 
+/// A certified product's per-operand tensors: the chunks' and lines' (sum, count) pairs, and
+/// the dispatch arguments the first operand's scale pass zeroes (null for the second).
+struct CertifyBuffers {
+  const Tensor* chunks = nullptr;
+  const Tensor* lines = nullptr;
+  const Tensor* args = nullptr;
+};
+
 /// Scan, scale and split of one operand, given as L lines of K elements in NB batches at `x`
 /// (strides sl, sk, sb): its scale words go to `scales`, its planes to `planes`.
 void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl, I sk, I sb, I Lp, const Sizes& s,
-                    int P, int n, const Tensor& ex, const Tensor& scales, const Tensor& planes, bool skip_split) {
+                    int P, int n, const Tensor& ex, const Tensor& scales, const Tensor& planes, bool skip_split,
+                    const CertifyBuffers& cb) {
   GemmParams p{};
   p.a = address_of(x);
   // Split: adjacent invocations on adjacent lines where the line stride is the unit one.
   const I line_fastest = std::abs(sl) == 1 && std::abs(sk) != 1;
-  const std::int64_t dims[14] = {L,  K,    NB,    sl, sk, sb, Lp, s.Kp, s.nch, P, static_cast<I>(address_of(ex)),
-                                 static_cast<I>(address_of(scales)), static_cast<I>(address_of(planes)), line_fastest};
+  auto addr = [](const Tensor* t) { return t ? static_cast<I>(address_of(*t)) : I{0}; };
+  const std::int64_t dims[17] = {L,
+                                 K,
+                                 NB,
+                                 sl,
+                                 sk,
+                                 sb,
+                                 Lp,
+                                 s.Kp,
+                                 s.nch,
+                                 P,
+                                 static_cast<I>(address_of(ex)),
+                                 static_cast<I>(address_of(scales)),
+                                 static_cast<I>(address_of(planes)),
+                                 line_fastest,
+                                 addr(cb.chunks),
+                                 addr(cb.lines),
+                                 addr(cb.args)};
   const auto un = static_cast<std::uint32_t>(n);
-  pass(be, "ozaki_f64", TFO_SCAN, un, p, dims, {&x}, {&ex}, grid_stride_groups(be, L * s.nch * NB, kThreads));
-  pass(be, "ozaki_f64", TFO_SCALE, un, p, dims, {&ex}, {&scales}, grid_stride_groups(be, L * NB, kThreads));
+  pass(be, "ozaki_f64", TFO_SCAN, un, p, dims, {&x}, {&ex, cb.chunks}, grid_stride_groups(be, L * s.nch * NB, kThreads));
+  pass(be, "ozaki_f64", TFO_SCALE, un, p, dims, {&ex, cb.chunks}, {&scales, cb.lines, cb.args},
+       grid_stride_groups(be, L * NB, kThreads));
   if (!skip_split)
     pass(be, "ozaki_f64", TFO_SPLIT, un, p, dims, {&x, &scales}, {&planes},
          grid_stride_groups(be, Lp * (s.Kp / 16) * NB, kThreads));
@@ -97,7 +145,10 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
 
 }  // namespace
 
-void set_gemm_ozaki_override(std::optional<OzakiOverride> o) { ozaki_override() = o; }
+void set_gemm_ozaki_override(std::optional<OzakiOverride> o) {
+  ozaki_override() = o;
+  if (!o) last_certificate().reset();
+}
 
 std::uint64_t gemm_ozaki_runs() { return ozaki_runs; }
 
@@ -108,38 +159,65 @@ int ozaki_bits(int n, I K) {
   return std::min(62, (static_cast<int>(std::floor(log2m)) - 2 - logk) / 2);
 }
 
-bool ozaki_faster(int n, I M, I N, I K, I B) {
+bool ozaki_faster(int n, I M, I N, I K, I B, bool certified) {
   const double mn = double(M) * double(N) * double(B), mnk2 = 2.0 * mn * double(K), dn = n;
   const double fma = mnk2 / 22.9e12;
-  const double products = dn * mnk2 / (576e12 / (1.0 + 781.0 / double(K)));
-  const double split = (11.4e-12 + 0.33e-12 * dn) * double(M + N) * double(K) * double(B);
+  const double planes = certified ? dn + 1.0 : dn;  // the q planes and their product
+  const double products = planes * mnk2 / (576e12 / (1.0 + 781.0 / double(K)));
+  const double split = (11.4e-12 + 0.33e-12 * planes) * double(M + N) * double(K) * double(B);
   const double combine = (3.7e-12 + 0.96e-12 * dn + 0.014e-12 * dn * dn) * mn;
-  return products + split + combine + kOzakiDispatches < 0.95 * fma;
+  // The certify pass: Q's uint32 written and read again, the lines' bounds (not yet measured:
+  // about the combine's memory traffic per output), and its dispatch.
+  const double certify = certified ? 2.0e-12 * mn + 5e-6 : 0.0;
+  return products + split + combine + certify + kOzakiDispatches < 0.95 * fma;
+}
+
+bool gemm_ozaki_certified() {
+  const auto& o = ozaki_override();
+  return o ? o->certified : options().vk_gemm_ozaki == 1;
 }
 
 int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores) {
   const auto& o = ozaki_override();
-  const int n = std::clamp(o ? o->moduli : static_cast<int>(options().vk_gemm_ozaki), 0, TFO_MAX_MODULI);
+  const bool certified = gemm_ozaki_certified();
+  const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().vk_gemm_ozaki);
+  const int n = std::clamp(want, 0, TFO_MAX_MODULI);
   if (n < TFO_MIN_MODULI || d != DType::F64 || chained || std::min({M, N, K, B}) <= 0) return 0;
-  if (!o && !(tensor_cores && ozaki_faster(n, M, N, K, B))) return 0;
-  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B).bytes > double(kOzakiMaxScratch)) return 0;
+  if (!o && !(tensor_cores && (!certified || K >= kCertifiedMinK) && ozaki_faster(n, M, N, K, B, certified)))
+    return 0;
+  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified).bytes > double(kOzakiMaxScratch)) return 0;
   return n;
 }
 
-bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n) {
+std::optional<Tensor> gemm_ozaki_take_certificate() {
+  std::optional<Tensor> t;
+  std::swap(t, last_certificate());
+  return t;
+}
+
+bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate* cert) {
   const TensorView &a = call.a, &b = call.b, &c = call.c;
   const I M = c.dim(0), N = c.dim(1), B = c.dim(2), K = a.dim(1);
-  const Sizes s = sizes(n, M, N, K, B);
+  const Sizes s = sizes(n, M, N, K, B, cert != nullptr);
   const int P = ozaki_bits(n, K);
-  Tensor exa, exb, sa, sb, pa, pb, pc;
+  const int np = cert ? n + 1 : n;  // planes per operand
+  Tensor exa, exb, sa, sb, pa, pb, pc, q, cha, chb, la, lb, args;
   try {
     exa = be.allocate(DType::I32, {B * M * s.nch});
     exb = be.allocate(DType::I32, {B * N * s.nch});
     sa = be.allocate(DType::I32, {B * M});
     sb = be.allocate(DType::I32, {B * N});
-    pa = be.allocate(DType::I32, {n * B * s.Mp * s.Kp / 4});
-    pb = be.allocate(DType::I32, {n * B * s.Np * s.Kp / 4});
+    pa = be.allocate(DType::I32, {np * B * s.Mp * s.Kp / 4});
+    pb = be.allocate(DType::I32, {np * B * s.Np * s.Kp / 4});
     pc = be.allocate(DType::I32, {n * B * s.Mp * s.Np / 4});
+    if (cert) {
+      q = be.allocate(DType::I32, {B * s.Mp * s.Np});
+      cha = be.allocate(DType::F64, {2 * B * M * s.nch});
+      chb = be.allocate(DType::F64, {2 * B * N * s.nch});
+      la = be.allocate(DType::F64, {2 * B * M});
+      lb = be.allocate(DType::F64, {2 * B * N});
+      args = be.allocate(DType::I32, {4});
+    }
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::out_of_memory) throw;
     return false;
@@ -149,25 +227,60 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n) {
   const auto& bs = b.strides();
   const unsigned skip = ozaki_override() ? ozaki_override()->skip : 0u;
   if (!(skip & 1u)) {
-    operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, P, n, exa, sa, pa, skip & 8u);
-    operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, P, n, exb, sb, pb, skip & 8u);
+    const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args} : CertifyBuffers{};
+    const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, nullptr} : CertifyBuffers{};
+    operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, P, n, exa, sa, pa, skip & 8u, ca);
+    operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, P, n, exb, sb, pb, skip & 8u, cb);
   }
 
-  const std::int64_t mm[8] = {s.Mp, s.Np, s.Kp, B, n * B, static_cast<I>(address_of(pa)),
-                              static_cast<I>(address_of(pb)), static_cast<I>(address_of(pc))};
+  // Planes z < n B are residues; z >= n B (certified) the q planes, whose sums go to Q.
+  const std::int64_t mm[10] = {s.Mp,
+                               s.Np,
+                               s.Kp,
+                               B,
+                               np * B,
+                               static_cast<I>(address_of(pa)),
+                               static_cast<I>(address_of(pb)),
+                               static_cast<I>(address_of(pc)),
+                               cert ? static_cast<I>(address_of(q)) : I{0},
+                               n * B};
   GemmParams p{};
   if (!(skip & 2u)) {
     const bool nv = be.device().caps().nv_coopmat_u8 && !(ozaki_override() && ozaki_override()->portable);
-    const I jobs = (s.Mp / TFO_TILE) * (s.Np / TFO_TILE) * n * B;  // ozaki_mm_nv: a workgroup per tile
-    const std::uint32_t groups = nv ? grid_stride_groups(be, jobs, 1) : grid_stride_groups(be, s.Mp / 4 * s.Np * n * B, kThreads);
-    pass(be, nv ? "ozaki_mm_nv" : "ozaki_mm", 0, 0, p, mm, {&pa, &pb}, {&pc}, groups);
+    const I jobs = (s.Mp / TFO_TILE) * (s.Np / TFO_TILE) * np * B;  // ozaki_mm_nv: a workgroup per tile
+    const std::uint32_t groups = nv ? grid_stride_groups(be, jobs, 1) : grid_stride_groups(be, s.Mp / 4 * s.Np * np * B, kThreads);
+    pass(be, nv ? "ozaki_mm_nv" : "ozaki_mm", 0, 0, p, mm, {&pa, &pb}, {&pc, cert ? &q : nullptr}, groups);
+  }
+  if (cert) {
+    const double tau = std::ldexp(double(K) - 7.0 * n - 8.0, -53);
+    const std::int64_t cd[16] = {M,
+                                 N,
+                                 K,
+                                 B,
+                                 s.Mp,
+                                 s.Np,
+                                 static_cast<I>(address_of(sa)),
+                                 static_cast<I>(address_of(sb)),
+                                 static_cast<I>(address_of(la)),
+                                 static_cast<I>(address_of(lb)),
+                                 static_cast<I>(address_of(q)),
+                                 static_cast<I>(address_of(args)),
+                                 cert->gx,
+                                 cert->gy,
+                                 P,
+                                 std::bit_cast<I>(tau)};
+    pass(be, "ozaki_f64", TFO_CERTIFY, static_cast<std::uint32_t>(n), p, cd, {&sa, &sb, &la, &lb, &q}, {&args},
+         grid_stride_groups(be, M * N * B, kThreads));
+    cert->args = args;
+    if (ozaki_override()) last_certificate() = args;
   }
 
   const auto& cs = c.strides();
-  const std::int64_t dims[18] = {M,     N,     K,     B,     as[0], as[1],
+  const std::int64_t dims[19] = {M,     N,     K,     B,     as[0], as[1],
                                  as[2], bs[0], bs[1], bs[2], cs[0], cs[1],
                                  cs[2], s.Mp,  s.Np,  static_cast<I>(address_of(sa)),
-                                 static_cast<I>(address_of(sb)), static_cast<I>(address_of(pc))};
+                                 static_cast<I>(address_of(sb)), static_cast<I>(address_of(pc)),
+                                 cert ? static_cast<I>(address_of(args)) : I{0}};
   p.a = address_of(a);
   p.b = address_of(b);
   p.c = address_of(c);
@@ -178,7 +291,8 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n) {
   // a and b: the plain dot products of non-finite lines; c is read only where beta != 0.
   if (!(skip & 4u))
     pass(be, "ozaki_f64", TFO_COMBINE, static_cast<std::uint32_t>(n), p, dims,
-         {&a, &b, &sa, &sb, &pc, read_c ? &c : nullptr}, {&c}, grid_stride_groups(be, (M + 3) / 4 * N * B, kThreads));
+         {&a, &b, &sa, &sb, &pc, read_c ? &c : nullptr, cert ? &args : nullptr}, {&c},
+         grid_stride_groups(be, (M + 3) / 4 * N * B, kThreads));
   ++ozaki_runs;
   be.after_op();
   return true;

@@ -20,13 +20,25 @@ std::uint64_t address_of(const TensorView& v);
 void add_range(const TensorView& v, std::vector<ByteRange>& out, std::uint64_t& bytes);
 /// One dispatch of `variant` (under the device lock): specialization constants 0 = threads,
 /// 1 = cfg, 2 = sched; `dims` uploaded to p.dims; the ranges go to the hazard tracker.
+/// `indirect`: the workgroup counts come from its first three int32 words instead of gx, gy,
+/// gz (vkCmdDispatchIndirect; its range must be in `reads`).
 void dispatch(VulkanBackend& be, const std::string& variant, std::uint32_t cfg, std::uint32_t threads,
               GemmParams& p, std::span<const std::int64_t> dims, const std::vector<ByteRange>& reads,
               const std::vector<ByteRange>& writes, std::uint64_t bytes, std::uint32_t gx, std::uint32_t gy,
-              std::uint32_t gz, std::uint32_t sched = 0);
+              std::uint32_t gz, std::uint32_t sched = 0, const TensorView* indirect = nullptr);
+
+/// A certified Ozaki-II product's outcome on the GPU: the caller sets the FMA kernel's
+/// workgroup counts gx, gy; gemm_ozaki sets `args` (int32 x 4), which holds (gx, gy, 1, 0) where
+/// the certificate failed (the combine pass then wrote nothing) and zeros where it held.
+struct OzakiCertificate {
+  std::uint32_t gx = 0, gy = 0;
+  Tensor args;
+};
 
 /// Runs the f64 product `call` ([M, N, B] C, not chained) by the Ozaki-II scheme on n moduli
-/// (gemm_ozaki.cpp); false (nothing recorded) when its scratch does not fit the device memory.
-bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n);
+/// (gemm_ozaki.cpp), certified where `cert` is given (the caller then records the FMA kernel's
+/// dispatch indirectly through cert->args); false (nothing recorded) when its scratch does not
+/// fit the device memory.
+bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate* cert = nullptr);
 
 }  // namespace tenferro::vk

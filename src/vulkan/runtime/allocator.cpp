@@ -228,7 +228,8 @@ Block* Allocator::new_block(VkDeviceSize size, std::uint32_t type, bool tensors)
   auto bi = vk_struct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   bi.size = size;
   bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-             VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+             VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+             VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;  // (the certified Ozaki product's fallback)
   bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VkBuffer buf = VK_NULL_HANDLE;
   TENFERRO_VK_CHECK(vkCreateBuffer(dev, &bi, nullptr, &buf));

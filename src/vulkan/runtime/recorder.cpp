@@ -58,7 +58,7 @@ Recorder::~Recorder() {
 }
 
 VkCommandBuffer Recorder::record(std::span<const ByteRange> reads, std::span<const ByteRange> writes,
-                                 std::uint64_t bytes, bool transfer) {
+                                 std::uint64_t bytes, bool transfer, bool indirect) {
   if (!open_) {
     const std::uint64_t done = completed();
     for (Slot& s : slots_)
@@ -92,9 +92,14 @@ VkCommandBuffer Recorder::record(std::span<const ByteRange> reads, std::span<con
   if (hazards_.access(reads, writes)) {
     // Earlier transfers were ordered before every later stage by the barrier that followed
     // them, so only transfers since the last barrier put the transfer stage in the source.
-    memory_barrier(open_->cmd, transfer_pending_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
-                       VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkPipelineStageFlags stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    VkAccessFlags access = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                           VK_ACCESS_TRANSFER_WRITE_BIT;
+    if (indirect) {
+      stages |= VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
+      access |= VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+    }
+    memory_barrier(open_->cmd, transfer_pending_, stages, access);
     transfer_pending_ = false;
     ++barriers_;
   }

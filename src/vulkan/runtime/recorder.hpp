@@ -48,8 +48,10 @@ class Recorder {
   /// transfer command (vkCmdCopyBuffer), else a dispatch. A barrier waits for the transfer
   /// stage only when a transfer was recorded since the previous barrier (a chain of dispatches
   /// waits for compute work alone); it always makes the writes visible to both stages.
+  /// `indirect`: the dispatch reads its arguments from a buffer in `reads`
+  /// (vkCmdDispatchIndirect): a barrier then also makes them visible to the indirect stage.
   VkCommandBuffer record(std::span<const ByteRange> reads, std::span<const ByteRange> writes,
-                         std::uint64_t bytes, bool transfer = false);
+                         std::uint64_t bytes, bool transfer = false, bool indirect = false);
   /// Binds compute pipeline `p` on `cmd` (the buffer record() returned) unless it is the one
   /// bound last in this batch (push constants stay valid across binds: one pipeline layout).
   void bind(VkCommandBuffer cmd, VkPipeline p) {
