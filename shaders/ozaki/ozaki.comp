@@ -12,7 +12,8 @@
 // MODE TFO_SCALE: per line, s = P - max e (0 for a zero line; TFO_BAD_LINE for a non-finite
 //   line) goes to word 11 (int32 [NB][L]). Certified (word 14 != 0): per line, an upper bound
 //   of sum |x| 2^s and the nonzero count (dvec2 [NB][L], word 15); invocation 0 zeroes the four
-//   int32 words at word 16 where that is nonzero (the certificate's dispatch arguments).
+//   int32 words at word 16 where that is nonzero (the certificate's dispatch arguments) and the
+//   int32 at word 17 (its outcome word).
 // MODE TFO_SPLIT: X' = roundEven(x 2^s) (|X'| <= 2^P) is written as NMOD planes of its
 //   residues (X' mod m_l in [0, m_l), bytes) at word 12: plane z = l * NB + b is [Lp][Kp]
 //   bytes (words 6, 7), k fastest, zero outside the operand and on non-finite lines. Word 13
@@ -30,10 +31,10 @@
 //   nonzero the certificate failed and nothing is written (the FMA kernels recompute C).
 // MODE TFO_CERTIFY: per output (m, n, b) of a certified product, an error bound of the scheme
 //   against K u sum |a||b| (docs/gemm.md, "certified"): where it does not hold, words 12-13
-//   (gx, gy) and 1 go to the dispatch arguments at word 11. dims: 0 M, 1 N, 3 NB, 4 Mp, 5 Np,
-//   6 sA, 7 sB, 8 / 9 the lines' dvec2 (sum bound, nonzero count) of A / B, 10 Q (uint32
-//   [NB][Np][Mp], the product of the q planes), 11 arguments, 12 gx, 13 gy, 14 P, 15 the bits
-//   of tau = (K - 7 NMOD - 8) 2^-53.
+//   (gx, gy) and 1 go to the dispatch arguments at word 11, and 1 to the outcome word at word 16.
+//   dims: 0 M, 1 N, 3 NB, 4 Mp, 5 Np, 6 sA, 7 sB, 8 / 9 the lines' dvec2 (sum bound, nonzero
+//   count) of A / B, 10 Q (uint32 [NB][Np][Mp], the product of the q planes), 11 arguments, 12
+//   gx, 13 gy, 14 P, 15 the bits of tau = (K - 7 NMOD - 8) 2^-53, 16 the outcome word.
 // Specialization constant 2: NMOD, the number of moduli. Grid-stride, 64-bit offsets.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -120,7 +121,10 @@ void scale() {
   DimsRef D = DimsRef(p.dims);
   const int64_t L = D.v[0], NB = D.v[2], nch = D.v[8], P = D.v[9];
   const uint64_t ex = uint64_t(D.v[10]), scales = uint64_t(D.v[11]), chunks = uint64_t(D.v[14]);
-  if (chunks != 0 && D.v[16] != 0 && gl_GlobalInvocationID.x == 0u) I4(uint64_t(D.v[16])).v = ivec4(0);
+  if (chunks != 0 && D.v[16] != 0 && gl_GlobalInvocationID.x == 0u) {
+    I4(uint64_t(D.v[16])).v = ivec4(0);
+    I32(uint64_t(D.v[17])).v = 0;
+  }
   const int64_t total = L * NB, step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
     int64_t line, b;
@@ -293,7 +297,10 @@ void certify() {
     const double low = double(Q) - (ra.x * to7 + ra.y + rb.x * to7 + rb.y) * (1.0 + pow2(-40));
     if (!(low > 0.0 && err <= tau * low * scale)) fail = true;  // (NaN: fails)
   }
-  if (fail) I4(uint64_t(D.v[11])).v = ivec4(int(D.v[12]), int(D.v[13]), 1, 0);
+  if (fail) {
+    I4(uint64_t(D.v[11])).v = ivec4(int(D.v[12]), int(D.v[13]), 1, 0);
+    I32(uint64_t(D.v[16])).v = 1;  // the outcome word (host-visible)
+  }
 }
 
 void main() {

@@ -54,7 +54,8 @@ struct Options {
   // (u = 2^-53, the worst-case bound of an f64 dot product) for every output, the FMA kernels
   // recompute the product on the GPU (an indirect dispatch: no host round trip). The result
   // always keeps the componentwise bound |err| <= K u sum_k |a_mk||b_kn| (+ alpha / beta
-  // roundings); a product that falls back costs both (H200, twentieth session: 4096^3
+  // roundings); a product that falls back costs both, and its shape then skips the scheme for
+  // 16 calls (H200, twentieth session: 4096^3
   // 26.3-26.4 TFLOP/s against 22.6-22.7 on the FMA kernels, 8192^3 31.3 against 23.3; a failed
   // certificate 1.8x the FMA time).
   // 0: off (the FMA kernels).

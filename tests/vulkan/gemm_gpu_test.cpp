@@ -657,6 +657,35 @@ TEST_F(GemmOzakiCertifiedTest, FailsAndRecomputes) {
   run_certified(c, true, 3);
 }
 
+// The default's failure history (OzakiOverride::history): once a failed certificate has been
+// read back (run() downloads C, so the GPU is past it), the next 16 calls of that shape run on
+// the FMA kernels alone (still within the default's bound), another shape is not affected, and
+// the 17th tries the scheme again.
+TEST_F(GemmOzakiCertifiedTest, SkipsTheSchemeAfterAFailure) {
+  ozaki_n = ozaki_p = 0;
+  const ValueHook wide = [](I i, c128 v) { return c128(std::ldexp(v.real(), 60 * static_cast<int>((7 * i) % 11) - 300), 0.0); };
+  vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = 14, .portable = true, .certified = true, .history = true});
+  const Case c = make_case(DType::F64, 70, 45, 530, 1);
+  auto runs_of = [&](const Case& x, const ValueHook& hook) {
+    values = hook;
+    const std::uint64_t before = vk::gemm_ozaki_runs();
+    run(x);
+    values = nullptr;
+    return vk::gemm_ozaki_runs() - before;
+  };
+  ASSERT_EQ(runs_of(c, wide), 1u);
+  std::optional<Tensor> args = vk::gemm_ozaki_take_certificate();
+  ASSERT_TRUE(args.has_value());
+  EXPECT_NE(host_at(be().download(*args), 0).i, 0);  // failed
+  for (int i = 0; i < 16; ++i) ASSERT_EQ(runs_of(c, wide), 0u) << "call " << i + 2;
+  EXPECT_EQ(runs_of(make_case(DType::F64, 71, 45, 530, 1), nullptr), 1u);  // another shape
+  EXPECT_EQ(runs_of(c, nullptr), 1u);  // tried again (well-scaled this time: it holds)
+  args = vk::gemm_ozaki_take_certificate();
+  ASSERT_TRUE(args.has_value());
+  EXPECT_EQ(host_at(be().download(*args), 0).i, 0);
+  EXPECT_EQ(runs_of(c, nullptr), 1u);  // a held certificate changes nothing
+}
+
 TEST_F(GemmOzakiCertifiedTest, NonFiniteLinesAndSmallProducts) {
   // Inf / NaN lines take dot products and are left out of the certificate.
   const double inf = std::numeric_limits<double>::infinity();

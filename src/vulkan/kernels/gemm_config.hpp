@@ -130,6 +130,7 @@ struct OzakiOverride {
   int moduli = 0;
   bool portable = false;
   bool certified = false;  // the certified product (with `moduli`)
+  bool history = false;    // certified: also skip the scheme after a failure (the default's way)
   // Timing diagnostics only (tenferro_bench_vk_gemm --ozaki-skip; the results are wrong): 1
   // skips the scan and split passes, 2 the residue products, 4 the combine pass, 8 the split
   // pass alone (its scan and scale passes run).

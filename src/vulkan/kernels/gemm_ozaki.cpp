@@ -28,8 +28,12 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
 #include <optional>
 #include <span>
+#include <tuple>
 #include <vector>
 
 #include "core/options.hpp"
@@ -61,6 +65,24 @@ std::optional<Tensor>& last_certificate() {
   static std::optional<Tensor> t;
   return t;
 }
+
+/// Certified products' outcomes per backend and shape (gemm_ozaki_recently_failed): the last
+/// call's outcome word (host-visible; 1 where its certificate failed) until the host reads it
+/// once the GPU is past `value`, and the calls of that shape left to run on the FMA kernels
+/// alone after a failed certificate.
+struct CertRecord {
+  std::optional<Tensor> outcome;
+  std::uint64_t value = 0;
+  int skip = 0;
+};
+constexpr int kCertSkipCalls = 16;  // calls that skip the scheme after a failure was read
+using CertKey = std::tuple<const void*, I, I, I, I>;
+std::map<CertKey, CertRecord>& cert_history() {
+  // Never destroyed (as the backends, provider.cpp): its tensors must not outlive them at exit.
+  static auto* h = new std::map<CertKey, CertRecord>;
+  return *h;
+}
+bool history_applies() { return !ozaki_override() || ozaki_override()->history; }
 
 I round_up(I x, I m) { return (x + m - 1) / m * m; }
 
@@ -100,11 +122,13 @@ void pass(VulkanBackend& be, const char* variant, std::uint32_t mode, std::uint3
 }
 
 /// A certified product's per-operand tensors: the chunks' and lines' (sum, count) pairs, and
-/// the dispatch arguments the first operand's scale pass zeroes (null for the second).
+/// the dispatch arguments and outcome word the first operand's scale pass zeroes (null for the
+/// second).
 struct CertifyBuffers {
   const Tensor* chunks = nullptr;
   const Tensor* lines = nullptr;
   const Tensor* args = nullptr;
+  const Tensor* outcome = nullptr;
 };
 
 /// Scan, scale and split of one operand, given as L lines of K elements in NB batches at `x`
@@ -117,7 +141,7 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
   // Split: adjacent invocations on adjacent lines where the line stride is the unit one.
   const I line_fastest = std::abs(sl) == 1 && std::abs(sk) != 1;
   auto addr = [](const Tensor* t) { return t ? static_cast<I>(address_of(*t)) : I{0}; };
-  const std::int64_t dims[17] = {L,
+  const std::int64_t dims[18] = {L,
                                  K,
                                  NB,
                                  sl,
@@ -133,10 +157,11 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
                                  line_fastest,
                                  addr(cb.chunks),
                                  addr(cb.lines),
-                                 addr(cb.args)};
+                                 addr(cb.args),
+                                 addr(cb.outcome)};
   const auto un = static_cast<std::uint32_t>(n);
   pass(be, "ozaki_f64", TFO_SCAN, un, p, dims, {&x}, {&ex, cb.chunks}, grid_stride_groups(be, L * s.nch * NB, kThreads));
-  pass(be, "ozaki_f64", TFO_SCALE, un, p, dims, {&ex, cb.chunks}, {&scales, cb.lines, cb.args},
+  pass(be, "ozaki_f64", TFO_SCALE, un, p, dims, {&ex, cb.chunks}, {&scales, cb.lines, cb.args, cb.outcome},
        grid_stride_groups(be, L * NB, kThreads));
   if (!skip_split)
     pass(be, "ozaki_f64", TFO_SPLIT, un, p, dims, {&x, &scales}, {&planes},
@@ -148,6 +173,28 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
 void set_gemm_ozaki_override(std::optional<OzakiOverride> o) {
   ozaki_override() = o;
   if (!o) last_certificate().reset();
+  cert_history().clear();
+}
+
+bool gemm_ozaki_recently_failed(VulkanBackend& be, I M, I N, I K, I B) {
+  if (!history_applies()) return false;
+  auto guard = be.lock();
+  auto& h = cert_history();
+  const auto it = h.find(CertKey{&be, M, N, K, B});
+  if (it == h.end()) return false;
+  CertRecord& r = it->second;
+  if (r.skip > 0) {
+    --r.skip;
+    return true;
+  }
+  if (!r.outcome || be.recorder().completed() < r.value) return false;
+  const std::byte* mapped = VulkanBackend::storage_of(*r.outcome).allocation().mapped;
+  std::int32_t failed = 0;  // (host-coherent memory, past the batch's host barrier)
+  if (mapped) std::memcpy(&failed, mapped, sizeof failed);
+  r.outcome.reset();
+  if (failed == 0) return false;
+  r.skip = kCertSkipCalls - 1;
+  return true;
 }
 
 std::uint64_t gemm_ozaki_runs() { return ozaki_runs; }
@@ -201,7 +248,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   const Sizes s = sizes(n, M, N, K, B, cert != nullptr);
   const int P = ozaki_bits(n, K);
   const int np = cert ? n + 1 : n;  // planes per operand
-  Tensor exa, exb, sa, sb, pa, pb, pc, q, cha, chb, la, lb, args;
+  Tensor exa, exb, sa, sb, pa, pb, pc, q, cha, chb, la, lb, args, outcome;
   try {
     exa = be.allocate(DType::I32, {B * M * s.nch});
     exb = be.allocate(DType::I32, {B * N * s.nch});
@@ -217,6 +264,12 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
       la = be.allocate(DType::F64, {2 * B * M});
       lb = be.allocate(DType::F64, {2 * B * N});
       args = be.allocate(DType::I32, {4});
+      // Host-visible: gemm_ozaki_recently_failed reads it once the GPU is done (the passes
+      // read only `args`, in device memory).
+      auto g = be.lock();
+      outcome = Tensor(std::make_shared<VkStorage>(be, be.allocate_memory(16, MemoryIntent::readback), 16,
+                                                   be.placement()),
+                       DType::I32, {4});
     }
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::out_of_memory) throw;
@@ -227,8 +280,8 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   const auto& bs = b.strides();
   const unsigned skip = ozaki_override() ? ozaki_override()->skip : 0u;
   if (!(skip & 1u)) {
-    const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args} : CertifyBuffers{};
-    const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, nullptr} : CertifyBuffers{};
+    const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args, &outcome} : CertifyBuffers{};
+    const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, nullptr, nullptr} : CertifyBuffers{};
     operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, P, n, exa, sa, pa, skip & 8u, ca);
     operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, P, n, exb, sb, pb, skip & 8u, cb);
   }
@@ -253,7 +306,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   }
   if (cert) {
     const double tau = std::ldexp(double(K) - 7.0 * n - 8.0, -53);
-    const std::int64_t cd[16] = {M,
+    const std::int64_t cd[17] = {M,
                                  N,
                                  K,
                                  B,
@@ -268,11 +321,19 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
                                  cert->gx,
                                  cert->gy,
                                  P,
-                                 std::bit_cast<I>(tau)};
-    pass(be, "ozaki_f64", TFO_CERTIFY, static_cast<std::uint32_t>(n), p, cd, {&sa, &sb, &la, &lb, &q}, {&args},
+                                 std::bit_cast<I>(tau),
+                                 static_cast<I>(address_of(outcome))};
+    pass(be, "ozaki_f64", TFO_CERTIFY, static_cast<std::uint32_t>(n), p, cd, {&sa, &sb, &la, &lb, &q}, {&args, &outcome},
          grid_stride_groups(be, M * N * B, kThreads));
     cert->args = args;
     if (ozaki_override()) last_certificate() = args;
+    if (history_applies()) {
+      auto& h = cert_history();
+      if (h.size() >= 256) h.clear();  // (bounded: shapes come and go)
+      CertRecord& r = h[CertKey{&be, M, N, K, B}];
+      r.outcome = outcome;
+      r.value = be.recorder().open_value();
+    }
   }
 
   const auto& cs = c.strides();

@@ -41,4 +41,10 @@ struct OzakiCertificate {
 /// fit the device memory.
 bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate* cert = nullptr);
 
+/// True when a certified product of this shape on `be` should skip the scheme: a failed
+/// certificate of an earlier call was read (its arguments are host-visible; read once the GPU
+/// is past that call), and for the 15 calls of the shape after it. Not under the test override
+/// unless OzakiOverride::history.
+bool gemm_ozaki_recently_failed(VulkanBackend& be, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
+
 }  // namespace tenferro::vk
