@@ -919,7 +919,10 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const auto threads = static_cast<std::uint32_t>(t.threads());
 
   // A certified Ozaki product where the FMA kernel is one dispatch of tiles (else the FMA kernels
-  // alone): that dispatch then reads its workgroup counts from the certificate.
+  // alone): that dispatch then reads its workgroup counts from the certificate. The combine pass
+  // is recorded as writing C, so the hazard tracker always puts a barrier before this dispatch,
+  // and with `indirect` that barrier makes the certify pass's writes visible to the indirect
+  // read too.
   std::optional<OzakiCertificate> cert;
   if (certified && !small && splits <= 1) {
     cert.emplace();
