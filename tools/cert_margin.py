@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Margins of the certified Ozaki-II product's certificate (docs/gemm.md, "certified"), by a
-host simulation of the check in shaders/ozaki/ozaki.comp certify(): for random operands, per
+host simulation of the check in shaders/ozaki/ozaki.comp certify() as first built (both
+operands scaled by their largest; A's rows are now scaled by their sums, which about doubles
+the margins in the same simulation): for random operands, per
 output the ratio tau 2^(2P-14) (Q - QA - QB) / ((RA + RB) / 2 + min(NZA, NZB) / 4), which the
 certificate needs >= 1. Prints, per K and distribution, P and the smallest and median ratio over
 6 x 6 outputs. Plain Python (no numpy): python3 tools/cert_margin.py [K ...]"""

@@ -10,16 +10,18 @@
 //   Certified products (word 14 != 0): also sum |x| and the count of nonzero x per line and
 //   chunk, as a dvec2 at word 14 ([NB][nch][L]).
 // MODE TFO_SCALE: per line, s = P - max e (0 for a zero line; TFO_BAD_LINE for a non-finite
-//   line) goes to word 11 (int32 [NB][L]). Certified (word 14 != 0): per line, an upper bound
-//   of sum |x| 2^s and the nonzero count (dvec2 [NB][L], word 15); invocation 0 zeroes the four
+//   line) goes to word 11 (int32 [NB][L]); word 18 != 0: s = P - e' instead, with 2^(e'-1) <=
+//   (an upper bound of) sum |x| < 2^e' (certified products' A: rows scaled by their sums).
+//   Certified (word 14 != 0): per line, an upper bound of sum |x| 2^s, the nonzero count and
+//   w = 2^(e + s - 7) (dvec4 [NB][L], word 15); invocation 0 zeroes the four
 //   int32 words at word 16 where that is nonzero (the certificate's dispatch arguments) and the
 //   int32 at word 17 (its outcome word).
 // MODE TFO_SPLIT: X' = roundEven(x 2^s) (|X'| <= 2^P) is written as NMOD planes of its
 //   residues (X' mod m_l in [0, m_l), bytes) at word 12: plane z = l * NB + b is [Lp][Kp]
 //   bytes (words 6, 7), k fastest, zero outside the operand and on non-finite lines. Word 13
 //   != 0: the line stride is the unit one (the order of the invocations' blocks). Certified
-//   (word 14 != 0): plane NMOD (z = NMOD * NB + b) holds q = floor(|x| 2^(s + 7 - P)) + (x != 0)
-//   in [0, 128] per element, the bytes of the certificate's product.
+//   (word 14 != 0): plane NMOD (z = NMOD * NB + b) holds q = floor(|x| 2^s / w) + (x != 0) in
+//   [0, 128] per element (w from word 15), the bytes of the certificate's product.
 // MODE TFO_COMBINE: C[m, n, b] = alpha * X 2^-(sA_m + sB_n) + beta * C, X the integer whose
 //   residues mod m_l are the bytes of the residue products (word 17: plane z = l * NB + b is
 //   [Np][Mp] bytes, m fastest), recovered by Garner's mixed radix with symmetric digits and
@@ -32,9 +34,9 @@
 // MODE TFO_CERTIFY: per output (m, n, b) of a certified product, an error bound of the scheme
 //   against K u sum |a||b| (docs/gemm.md, "certified"): where it does not hold, words 12-13
 //   (gx, gy) and 1 go to the dispatch arguments at word 11, and 1 to the outcome word at word 16.
-//   dims: 0 M, 1 N, 3 NB, 4 Mp, 5 Np, 6 sA, 7 sB, 8 / 9 the lines' dvec2 (sum bound, nonzero
-//   count) of A / B, 10 Q (uint32 [NB][Np][Mp], the product of the q planes), 11 arguments, 12
-//   gx, 13 gy, 14 P, 15 the bits of tau = (K - 7 NMOD - 8) 2^-53, 16 the outcome word.
+//   dims: 0 M, 1 N, 3 NB, 4 Mp, 5 Np, 6 sA, 7 sB, 8 / 9 the lines' dvec4 (sum bound, nonzero
+//   count, w) of A / B, 10 Q (uint32 [NB][Np][Mp], the product of the q planes), 11 arguments,
+//   12 gx, 13 gy, 15 the bits of tau = (K - 7 NMOD - 8) 2^-53, 16 the outcome word.
 // Specialization constant 2: NMOD, the number of moduli. Grid-stride, 64-bit offsets.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -55,6 +57,7 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer U32
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer U4 { uvec4 v; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer D2 { dvec2 v; };
+layout(buffer_reference, std430, buffer_reference_align = 32) buffer D4 { dvec4 v; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer I4 { ivec4 v; };
 
 const int kGarnerP[TFO_MAX_MODULI * TFO_MAX_MODULI] = int[TFO_MAX_MODULI * TFO_MAX_MODULI](TFO_GARNER_P);
@@ -133,16 +136,23 @@ void scale() {
     for (int64_t c0 = 0; c0 < nch; c0 += 8)  // eight loads in flight
       [[unroll]] for (int64_t c = c0; c < c0 + 8; ++c)
         if (c < nch) e = max(e, I32(ex + uint64_t(((b * nch + c) * L + line) * 4)).v);
-    const int s = e == TFO_BAD_LINE ? TFO_BAD_LINE : e == kZeroExp ? 0 : int(P) - e;
-    I32(scales + uint64_t(i * 4)).v = s;
-    if (chunks != 0) {
-      // sum |x| in f64 is within (TFO_CHUNK + nch) u of the exact sum (below 2^-36 for K <=
-      // TFO_MAX_K): 1 + 2^-30 makes it an upper bound; the scaling by 2^s is exact.
-      dvec2 t = dvec2(0.0);
+    // sum |x| in f64 is within (TFO_CHUNK + nch) u of the exact sum (below 2^-36 for K <=
+    // TFO_MAX_K): 1 + 2^-30 makes it an upper bound.
+    dvec2 t = dvec2(0.0);
+    if (chunks != 0)
       for (int64_t c = 0; c < nch; ++c) t += D2(chunks + uint64_t(((b * nch + c) * L + line) * 16)).v;
-      D2(uint64_t(D.v[15]) + uint64_t(i * 16)).v =
-          dvec2(s == TFO_BAD_LINE ? 0.0 : scale2(t.x * (1.0 + pow2(-30)), s), t.y);
-    }
+    const double sum_up = t.x * (1.0 + pow2(-30));
+    // Word 18 != 0: the line's sum of |x| (not its largest) scaled below 2^P (an overflowed
+    // sum: the bound 2^(e + 17) of K <= 2^16 elements below 2^e).
+    const int e_scale = D.v[18] == 0 || e == kZeroExp || e == TFO_BAD_LINE ? e
+                        : isinf(sum_up) || isnan(sum_up) ? e + 17 : exponent_of(sum_up);
+    const int s = e == TFO_BAD_LINE ? TFO_BAD_LINE : e == kZeroExp ? 0 : int(P) - e_scale;
+    I32(scales + uint64_t(i * 4)).v = s;
+    // Certified: the bound of sum |x| 2^s (exact scaling), the nonzero count, and w = 2^(e + s
+    // - 7), the unit of the line's q (its largest scaled |x| lies in [2^(e+s-1), 2^(e+s))).
+    if (chunks != 0)
+      D4(uint64_t(D.v[15]) + uint64_t(i * 32)).v =
+          dvec4(s == TFO_BAD_LINE ? 0.0 : scale2(sum_up, s), t.y, e == kZeroExp || s == TFO_BAD_LINE ? 1.0 : pow2(e + s - 7), 0.0);
   }
 }
 
@@ -166,6 +176,8 @@ void split() {
     const int64_t l8 = line_fastest ? lo : hi, g4 = line_fastest ? hi : lo;
     const int64_t line = l8 * 8 + (i & 7), g = g4 * 4 + ((i >> 3) & 3);
     const int s = I32(scales + uint64_t((b * L + min(line, L - 1)) * 4)).v;
+    // Certified: the unit w of the line's q (2^k, so 1 / w is exact), loaded with the scale.
+    const double to7 = D.v[14] != 0 ? 1.0 / D4(uint64_t(D.v[15]) + uint64_t((b * L + min(line, L - 1)) * 32)).v.z : 0.0;
     const bool zero_line = line >= L || s == TFO_BAD_LINE;
     // Unconditional loads (line and k clamped, the excess zeroed after), so that all 16 are in
     // flight at once: guarded, each load waited in its own branch.
@@ -189,7 +201,6 @@ void split() {
     uint64_t dst = planes + uint64_t((b * Lp + line) * Kp + g * 16);
     const uint64_t plane_bytes = uint64_t(NB * Lp * Kp);
     if (D.v[14] != 0) {  // certified: plane NMOD, the q bytes (before the residues: v dies here)
-      const double to7 = pow2(7 - int(D.v[9]));
       uint w[4] = uint[4](0u, 0u, 0u, 0u);
       [[unroll]] for (int j = 0; j < 16; ++j) {
         const bool nz = (unpackDouble2x32(v[j]) & uvec2(0xffffffffu, 0x7fffffffu)) != uvec2(0u);
@@ -267,12 +278,13 @@ void combine() {
   }
 }
 
-// The certificate (docs/gemm.md, "certified"). In units of 2^-(sA + sB), with x = |a| 2^sA < 2^P,
-// y = |b| 2^sB < 2^P and S the k where a and b are both nonzero (zero elements are exact, so
-// only S contributes): the rounding to integers errs by at most 1/2 per element, hence
-// |err| <= 1/2 sum_S y + 1/2 sum_S x + |S| / 4 <= (RA + RB) / 2 + min(NZA, NZB) / 4; and
-// x >= (q - 1) 2^(P-7) on S, hence sum_S x y >= 2^(2P-14) (Q - QA - QB) with QA = sum_k q <=
-// RA 2^(7-P) + NZA (and QB alike). Q == 0: S is empty and the result exact. The combine's f64
+// The certificate (docs/gemm.md, "certified"). In units of 2^-(sA + sB), with x = |a| 2^sA,
+// y = |b| 2^sB and S the k where a and b are both nonzero (zero elements are exact, so only S
+// contributes): the rounding to integers errs by at most 1/2 per element, hence |err| <= 1/2
+// sum_S y + 1/2 sum_S x + |S| / 4 <= (RA + RB) / 2 + min(NZA, NZB) / 4; and x >= (q - 1) wA on
+// S (wA = 2^(ex - 7), ex the exponent of the line's largest x), hence sum_S x y >= wA wB (Q -
+// QA - QB) with QA = sum_k q <= RA / wA + NZA (and QB alike). Q == 0: S is empty and the
+// result exact. The combine's f64
 // roundings (Horner's rule over balanced digits: sum |d_l| prod m_j <= 3.02 |X|, two roundings
 // per step; alpha, beta) stay within (7 NMOD + 8) u sum |a||b|, the rest of K u.
 void certify() {
@@ -280,8 +292,7 @@ void certify() {
   const int64_t M = D.v[0], N = D.v[1], NB = D.v[3], Mp = D.v[4], Np = D.v[5];
   const uint64_t sa = uint64_t(D.v[6]), sbs = uint64_t(D.v[7]), la = uint64_t(D.v[8]), lb = uint64_t(D.v[9]);
   const uint64_t qs = uint64_t(D.v[10]);
-  const int P = int(D.v[14]);
-  const double tau = bits_f64(uint64_t(D.v[15])), to7 = pow2(7 - P), scale = pow2(2 * P - 14);
+  const double tau = bits_f64(uint64_t(D.v[15]));
   const int64_t total = M * N * NB, step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   bool fail = false;
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
@@ -292,10 +303,10 @@ void certify() {
     if (Q == 0u || I32(sa + uint64_t((b * M + m) * 4)).v == TFO_BAD_LINE ||
         I32(sbs + uint64_t((b * N + n) * 4)).v == TFO_BAD_LINE)
       continue;  // exact, or a plain dot product
-    const dvec2 ra = D2(la + uint64_t((b * M + m) * 16)).v, rb = D2(lb + uint64_t((b * N + n) * 16)).v;
+    const dvec4 ra = D4(la + uint64_t((b * M + m) * 32)).v, rb = D4(lb + uint64_t((b * N + n) * 32)).v;
     const double err = 0.5 * (ra.x + rb.x) + 0.25 * min(ra.y, rb.y);
-    const double low = double(Q) - (ra.x * to7 + ra.y + rb.x * to7 + rb.y) * (1.0 + pow2(-40));
-    if (!(low > 0.0 && err <= tau * low * scale)) fail = true;  // (NaN: fails)
+    const double low = double(Q) - (ra.x / ra.z + ra.y + rb.x / rb.z + rb.y) * (1.0 + pow2(-40));
+    if (!(low > 0.0 && err <= tau * low * (ra.z * rb.z))) fail = true;  // (NaN: fails)
   }
   if (fail) {
     I4(uint64_t(D.v[11])).v = ivec4(int(D.v[12]), int(D.v[13]), 1, 0);

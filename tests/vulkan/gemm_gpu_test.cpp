@@ -626,6 +626,24 @@ TEST_F(GemmOzakiCertifiedTest, HoldsForWellScaledOperands) {
   run_certified(c, false, 2);
 }
 
+TEST_F(GemmOzakiCertifiedTest, HoldsForSubnormalAndHugeLines) {
+  // A's rows scaled by their sums (ozaki_bits_certified) from subnormal-only rows (scale
+  // exponents near 1100: the two-step scaling), against B's columns near 2^1000.
+  int pa = 0, pb = 0;
+  vk::ozaki_bits_certified(14, 4096, pa, pb);
+  EXPECT_EQ(pa, 59);  // floor(log2 prod) = 110: 108 - 49
+  EXPECT_EQ(pb, 49);  // (108 - 10) / 2
+  values = [](I, c128 v) { return c128(v.real() * 1e-310, 0.0); };
+  values_b = [](I, c128 v) { return c128(std::ldexp(v.real(), 1000), 0.0); };
+  run_certified(make_case(DType::F64, 40, 30, 600, 1), false);
+  // Positive operands: sum_k A'B' comes near sum |A'| max |B'| (the range the split keeps below
+  // prod m_l / 2; mutation-checked: 3 bits more for A overflow it).
+  values = [](I, c128 v) { return c128(0.5 + 0.5 * std::abs(v.real()), 0.0); };
+  values_b = nullptr;
+  run_certified(make_case(DType::F64, 40, 30, 600, 1), false);
+  values = nullptr;
+}
+
 TEST_F(GemmOzakiCertifiedTest, HoldsWhereOutputsHaveNoTerms) {
   // Block structure (col-major A 96 x 700, B 700 x 80): A's first 48 rows are nonzero only in
   // k < 350, the others only from 350 on, and B's columns alike, so that half of C has no

@@ -123,6 +123,11 @@ bool gemm_ozaki_certified();
 /// Bits P per row of A / column of B with n moduli and this K: the largest P with
 /// 2P + ceil(log2 K) + 2 <= floor(log2 prod m_l), at most 62.
 int ozaki_bits(int n, std::int64_t K);
+/// Certified products: A's rows are scaled by their sums of |a| to below 2^pa, B's columns by
+/// their largest |b| to below 2^pb, pa + pb = floor(log2 prod m_l) - 2 (sum_k |A'||B'| <= sum |A'|
+/// max |B'|), pb = (that - max(0, ceil(log2 K) - 2)) / 2 (a sum near K / 4 times the largest
+/// balances the two roundings' errors), pa at most 62. n = 14, K = 4096: pa = 59, pb = 49.
+void ozaki_bits_certified(int n, std::int64_t K, int& pa, int& pb);
 /// Test hook: while set, replaces Options::vk_gemm_ozaki: `moduli` (0 = off) for every f64
 /// product (any size and device: the time model is not asked); `portable` runs the residue
 /// products on ozaki_mm.comp also where the tensor-core kernel exists. Not synchronized.

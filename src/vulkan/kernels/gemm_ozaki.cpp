@@ -13,8 +13,10 @@
 // column, where the default product's bound is componentwise.
 // Rows / columns holding Inf or NaN take a plain f64 dot product (IEEE propagation).
 //
-// Certified products (the default, 14 moduli): the split pass also writes q = floor(|x| 2^(s + 7
-// - P)) + (x != 0) per element as one more plane; its product Q (uint32, one more plane of the
+// Certified products (the default, 14 moduli): A's rows are scaled by their sums of |a| instead
+// (ozaki_bits_certified: smaller errors for the same range); the split pass also writes q =
+// floor(|x| 2^s / w) + (x != 0) (w the unit of the line's largest) per element as one more
+// plane; its product Q (uint32, one more plane of the
 // residue-product dispatch) bounds sum |a||b| from below, and the certify pass checks per output
 // that the scheme's error bound (from the lines' sums of |x| 2^s and nonzero counts, kept by the
 // scan and scale passes) is within K u of it (ozaki.comp certify(): the derivation). Where any
@@ -95,9 +97,9 @@ Sizes sizes(int n, I M, I N, I K, I B, bool certified) {
   Sizes s{round_up(M, TFO_TILE), round_up(N, TFO_TILE), round_up(K, TFO_TILE), (K + TFO_CHUNK - 1) / TFO_CHUNK, 0};
   s.bytes = double(n) * double(B) * (double(s.Mp + s.Np) * double(s.Kp) + double(s.Mp) * double(s.Np)) +
             4.0 * double(B) * double(M + N) * double(s.nch + 1);
-  if (certified)  // the q planes, Q, the lines' and chunks' (sum, count) pairs
+  if (certified)  // the q planes, Q, the chunks' (sum, count) and the lines' (sum, count, w)
     s.bytes += double(B) * (double(s.Mp + s.Np) * double(s.Kp) + 4.0 * double(s.Mp) * double(s.Np) +
-                            16.0 * double(M + N) * double(s.nch + 1));
+                            16.0 * double(M + N) * double(s.nch + 2));
   return s;
 }
 
@@ -121,14 +123,15 @@ void pass(VulkanBackend& be, const char* variant, std::uint32_t mode, std::uint3
       if (v && v->numel() > 0) VulkanBackend::storage_of(*v).last_use = value;
 }
 
-/// A certified product's per-operand tensors: the chunks' and lines' (sum, count) pairs, and
-/// the dispatch arguments and outcome word the first operand's scale pass zeroes (null for the
-/// second).
+/// A certified product's per-operand tensors: the chunks' (sum, count) pairs, the lines' (sum,
+/// count, w, -), the dispatch arguments and outcome word the first operand's scale pass zeroes
+/// (null for the second), and whether lines are scaled by their sums (A) or largest (B).
 struct CertifyBuffers {
   const Tensor* chunks = nullptr;
   const Tensor* lines = nullptr;
   const Tensor* args = nullptr;
   const Tensor* outcome = nullptr;
+  bool by_sum = false;
 };
 
 /// Scan, scale and split of one operand, given as L lines of K elements in NB batches at `x`
@@ -141,7 +144,7 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
   // Split: adjacent invocations on adjacent lines where the line stride is the unit one.
   const I line_fastest = std::abs(sl) == 1 && std::abs(sk) != 1;
   auto addr = [](const Tensor* t) { return t ? static_cast<I>(address_of(*t)) : I{0}; };
-  const std::int64_t dims[18] = {L,
+  const std::int64_t dims[19] = {L,
                                  K,
                                  NB,
                                  sl,
@@ -158,7 +161,8 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
                                  addr(cb.chunks),
                                  addr(cb.lines),
                                  addr(cb.args),
-                                 addr(cb.outcome)};
+                                 addr(cb.outcome),
+                                 cb.by_sum ? I{1} : I{0}};
   const auto un = static_cast<std::uint32_t>(n);
   pass(be, "ozaki_f64", TFO_SCAN, un, p, dims, {&x}, {&ex, cb.chunks}, grid_stride_groups(be, L * s.nch * NB, kThreads));
   pass(be, "ozaki_f64", TFO_SCALE, un, p, dims, {&ex, cb.chunks}, {&scales, cb.lines, cb.args, cb.outcome},
@@ -206,6 +210,15 @@ int ozaki_bits(int n, I K) {
   return std::min(62, (static_cast<int>(std::floor(log2m)) - 2 - logk) / 2);
 }
 
+void ozaki_bits_certified(int n, I K, int& pa, int& pb) {
+  double log2m = 0;
+  for (int l = 0; l < n; ++l) log2m += std::log2(double(kModuli[l]));
+  const int total = static_cast<int>(std::floor(log2m)) - 2;
+  const int logk = K <= 1 ? 0 : static_cast<int>(std::ceil(std::log2(double(K))));
+  pb = (total - std::max(0, logk - 2)) / 2;
+  pa = std::min(62, total - pb);
+}
+
 bool ozaki_faster(int n, I M, I N, I K, I B, bool certified) {
   const double mn = double(M) * double(N) * double(B), mnk2 = 2.0 * mn * double(K), dn = n;
   const double fma = mnk2 / 22.9e12;
@@ -246,7 +259,10 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   const TensorView &a = call.a, &b = call.b, &c = call.c;
   const I M = c.dim(0), N = c.dim(1), B = c.dim(2), K = a.dim(1);
   const Sizes s = sizes(n, M, N, K, B, cert != nullptr);
-  const int P = ozaki_bits(n, K);
+  // Certified: A's rows scaled by their sums to 2^PA, B's columns by their largest to 2^PB
+  // (ozaki_bits_certified); else both by their largest to 2^P.
+  int PA = ozaki_bits(n, K), PB = PA;
+  if (cert) ozaki_bits_certified(n, K, PA, PB);
   const int np = cert ? n + 1 : n;  // planes per operand
   Tensor exa, exb, sa, sb, pa, pb, pc, q, cha, chb, la, lb, args, outcome;
   try {
@@ -261,8 +277,8 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
       q = be.allocate(DType::I32, {B * s.Mp * s.Np});
       cha = be.allocate(DType::F64, {2 * B * M * s.nch});
       chb = be.allocate(DType::F64, {2 * B * N * s.nch});
-      la = be.allocate(DType::F64, {2 * B * M});
-      lb = be.allocate(DType::F64, {2 * B * N});
+      la = be.allocate(DType::F64, {4 * B * M});
+      lb = be.allocate(DType::F64, {4 * B * N});
       args = be.allocate(DType::I32, {4});
       // Host-visible: gemm_ozaki_recently_failed reads it once the GPU is done (the passes
       // read only `args`, in device memory).
@@ -280,10 +296,10 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   const auto& bs = b.strides();
   const unsigned skip = ozaki_override() ? ozaki_override()->skip : 0u;
   if (!(skip & 1u)) {
-    const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args, &outcome} : CertifyBuffers{};
-    const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, nullptr, nullptr} : CertifyBuffers{};
-    operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, P, n, exa, sa, pa, skip & 8u, ca);
-    operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, P, n, exb, sb, pb, skip & 8u, cb);
+    const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args, &outcome, true} : CertifyBuffers{};
+    const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, nullptr, nullptr, false} : CertifyBuffers{};
+    operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, PA, n, exa, sa, pa, skip & 8u, ca);
+    operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, PB, n, exb, sb, pb, skip & 8u, cb);
   }
 
   // Planes z < n B are residues; z >= n B (certified) the q planes, whose sums go to Q.
@@ -320,7 +336,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
                                  static_cast<I>(address_of(args)),
                                  cert->gx,
                                  cert->gy,
-                                 P,
+                                 0,
                                  std::bit_cast<I>(tau),
                                  static_cast<I>(address_of(outcome))};
     pass(be, "ozaki_f64", TFO_CERTIFY, static_cast<std::uint32_t>(n), p, cd, {&sa, &sb, &la, &lb, &q}, {&args, &outcome},
