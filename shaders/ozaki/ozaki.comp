@@ -77,6 +77,9 @@ double scale2(double x, int s) {
   return x * pow2(c1) * pow2(c2) * pow2(s - c1 - c2);
 }
 
+/// x != 0 from its bits (a device that flushes subnormals in comparisons would miss them).
+bool nonzero_bits(double x) { return (unpackDouble2x32(x) & uvec2(0xffffffffu, 0x7fffffffu)) != uvec2(0u); }
+
 /// The e with 2^(e-1) <= |x| < 2^e of a finite nonzero x, from its bits (frexp may mishandle
 /// subnormals).
 int exponent_of(double x) {
@@ -108,7 +111,7 @@ void scan() {
       [[unroll]] for (int j = 0; j < 16; ++j) {
         if (k0 + kk + j >= K) continue;
         if (isnan(x[j]) || isinf(x[j])) bad = true;
-        else if ((unpackDouble2x32(x[j]) & uvec2(0xffffffffu, 0x7fffffffu)) != uvec2(0u)) {  // nonzero (bits)
+        else if (nonzero_bits(x[j])) {
           e = max(e, exponent_of(x[j]));
           asum += abs(x[j]);
           nonzero += 1.0;
@@ -203,8 +206,7 @@ void split() {
     if (D.v[14] != 0) {  // certified: plane NMOD, the q bytes (before the residues: v dies here)
       uint w[4] = uint[4](0u, 0u, 0u, 0u);
       [[unroll]] for (int j = 0; j < 16; ++j) {
-        const bool nz = (unpackDouble2x32(v[j]) & uvec2(0xffffffffu, 0x7fffffffu)) != uvec2(0u);
-        const uint q = nz ? uint(floor(abs(scale2(v[j], sc)) * to7)) + 1u : 0u;
+        const uint q = nonzero_bits(v[j]) ? uint(floor(abs(scale2(v[j], sc)) * to7)) + 1u : 0u;
         w[j / 4] |= q << (8 * (j % 4));
       }
       U4(dst + NMOD * plane_bytes).v = uvec4(w[0], w[1], w[2], w[3]);

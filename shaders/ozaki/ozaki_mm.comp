@@ -6,7 +6,8 @@
 // A_z [Mp][Kp] and B_z [Np][Kp] unsigned bytes (k fastest; words 5, 6), C_z [Np][Mp] bytes (m
 // fastest, word 7); Mp, Np, Kp (words 0-2) multiples of TFO_TILE. The uint32 sums are exact (Kp
 // <= TFO_MAX_K). Planes z >= word 9 (certified products: the q planes) store their uint32
-// sums at word 8 ([Np][Mp] per plane, m fastest) instead. One invocation per four rows m of one column n, grid-stride, 64-bit offsets.
+// sums at word 8 ([Np][Mp] per plane, m fastest) instead. One invocation per four rows m of one
+// column n, grid-stride, 64-bit offsets.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_control_flow_attributes : require

@@ -104,6 +104,10 @@ bool VulkanBackend::supports(OpId op, DType d) const {
 }
 
 Tensor VulkanBackend::allocate(DType dtype, const Shape& shape) {
+  return allocate(dtype, shape, MemoryIntent::device_local);
+}
+
+Tensor VulkanBackend::allocate(DType dtype, const Shape& shape, MemoryIntent intent) {
   const std::int64_t n = shape_numel(shape, "allocate");
   std::size_t bytes = 0;
   TENFERRO_CHECK(!__builtin_mul_overflow(static_cast<std::size_t>(n), dtype_size(dtype), &bytes), out_of_memory,
@@ -111,7 +115,7 @@ Tensor VulkanBackend::allocate(DType dtype, const Shape& shape) {
   Allocation a;
   if (bytes > 0) {
     auto guard = lock();
-    a = allocate_memory(bytes, MemoryIntent::device_local);
+    a = allocate_memory(bytes, intent);
   }
   return Tensor(std::make_shared<VkStorage>(*this, a, bytes, placement_), dtype, shape);
 }

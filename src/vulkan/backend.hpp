@@ -49,6 +49,9 @@ class VulkanBackend final : public Backend {
   bool supports(OpId op, DType d) const override;
 
   Tensor allocate(DType dtype, const Shape& shape) override;
+  /// allocate() in memory of `intent` (internal: e.g. readback, a small host-visible word the
+  /// GPU writes and the host reads once the GPU is past it, without a download).
+  Tensor allocate(DType dtype, const Shape& shape, MemoryIntent intent);
   Tensor upload(const TensorView& host) override;
   Tensor download(const TensorView& t) override;
   TransferStats transfer_stats() const override;

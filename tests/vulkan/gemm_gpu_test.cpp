@@ -441,12 +441,17 @@ class GemmOzakiTest : public GemmGpuTest {
     vk::set_gemm_ozaki_override(std::nullopt);
     GemmGpuTest::TearDown();
   }
+  /// The residue-product kernels the device has (OzakiOverride::portable): the portable one, and
+  /// NVIDIA's tensor-core one where the device lists its shape.
+  std::vector<bool> residue_kernels() {
+    if (static_cast<vk::VulkanBackend&>(be()).device().caps().nv_coopmat_u8) return {true, false};
+    return {true};
+  }
   /// Runs c through the scheme with n moduli, on each residue-product kernel the device has.
   void run_ozaki(int n, const Case& c, std::uint64_t seed = 1) {
     ozaki_n = n;
     ozaki_p = vk::ozaki_bits(n, c.K);
-    for (bool portable : {true, false}) {
-      if (!portable && !static_cast<vk::VulkanBackend&>(be()).device().caps().nv_coopmat_u8) continue;
+    for (bool portable : residue_kernels()) {
       SCOPED_TRACE(std::string(portable ? "portable" : "tensor cores") + ", moduli " + std::to_string(n));
       vk::set_gemm_ozaki_override(vk::OzakiOverride{n, portable});
       ASSERT_EQ(vk::gemm_ozaki_moduli(c.d, c.M, c.N, c.K, c.B, false, false), n);
@@ -596,8 +601,7 @@ class GemmOzakiCertifiedTest : public GemmOzakiTest {
  protected:
   void run_certified(const Case& c, bool expect_fail, std::uint64_t seed = 1) {
     ozaki_n = ozaki_p = 0;  // the default product's bound
-    for (bool portable : {true, false}) {
-      if (!portable && !static_cast<vk::VulkanBackend&>(be()).device().caps().nv_coopmat_u8) continue;
+    for (bool portable : residue_kernels()) {
       SCOPED_TRACE(std::string(portable ? "portable" : "tensor cores") + (expect_fail ? ", fails" : ", holds"));
       vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = 14, .portable = portable, .certified = true});
       ASSERT_TRUE(vk::gemm_ozaki_certified());

@@ -32,7 +32,6 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <memory>
 #include <optional>
 #include <span>
 #include <tuple>
@@ -282,10 +281,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
       args = be.allocate(DType::I32, {4});
       // Host-visible: gemm_ozaki_recently_failed reads it once the GPU is done (the passes
       // read only `args`, in device memory).
-      auto g = be.lock();
-      outcome = Tensor(std::make_shared<VkStorage>(be, be.allocate_memory(16, MemoryIntent::readback), 16,
-                                                   be.placement()),
-                       DType::I32, {4});
+      outcome = be.allocate(DType::I32, {4}, MemoryIntent::readback);
     }
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::out_of_memory) throw;
