@@ -1114,7 +1114,15 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
                        // The model's 64 x 64 tile with u up to K = 512 (nineteenth session: 0.079-0.080
                        // vs 0.084)
                        Row{924, 1215, 360, "64,64,8,4,4,wfuy,1"},
-                       Row{9720, 136, 441, "64,32,16,4,4,wfuy,1"}})    // 0.131; 0.154 on 64 x 64 wf
+                       Row{9720, 136, 441, "64,32,16,4,4,wfuy,1"},     // 0.131; 0.154 on 64 x 64 wf
+                       // Wide products with M <= 16 and tall ones with N <= 16 (16 < K <= 256):
+                       // the narrow rows (twenty-first session: 11 x 415800 x 24 0.071 ms vs 0.262
+                       // on the wide row's 64 x 64, 415800 x 11 x 24 0.067 vs 0.083 on the tall
+                       // row's 128 x 32); not for M = 17 or K = 300.
+                       Row{11, 415800, 24, "16,64,8,2,4,wy,0"},
+                       Row{415800, 11, 24, "64,16,8,4,2,-,0"},
+                       Row{17, 415800, 24, "64,64,16,4,4,wy,0"},
+                       Row{11, 4000, 300, "64,64,16,4,4,wy,0"}})
     EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, r.M, r.N, r.K, 1, h200)), r.cfg)
         << r.M << " x " << r.N << " x " << r.K;
   // Under a wave of large tiles (f64 1024^3: 128 tiles) and without an SM count: the classes.
@@ -1133,6 +1141,19 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
   anon.sm_count = 0;
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 990, 2187, 4620, 1, anon)),
             "64,128,16,8,8,fsu,0");
+  // The model's estimate of its choice, which the certified Ozaki-II product is weighed against
+  // (gemm_fma_seconds): 990 x 2187 x 4620 in 5 splits 1.18 ms (measured 1.13-1.17, tenth
+  // session), 40 % over the 22.9 TFLOP/s the scheme's model assumes otherwise; it then takes the
+  // scheme there (str_nw_mera_open_26's largest product), not for 7290 x 399 x 4320 (the planes
+  // padded to 128: N 399 -> 512). kF64Huge products and devices without an SM count: no estimate.
+  const double open = vk::gemm_fma_seconds(DType::F64, 990, 2187, 4620, 1, h200);
+  EXPECT_NEAR(open, 1.176e-3, 0.01e-3);
+  EXPECT_FALSE(vk::ozaki_faster(14, 990, 2187, 4620, 1, true));
+  EXPECT_TRUE(vk::ozaki_faster(14, 990, 2187, 4620, 1, true, open));
+  EXPECT_FALSE(vk::ozaki_faster(14, 7290, 399, 4320, 1, true,
+                                vk::gemm_fma_seconds(DType::F64, 7290, 399, 4320, 1, h200)));
+  EXPECT_EQ(vk::gemm_fma_seconds(DType::F64, 4096, 4096, 4096, 1, h200), 0.0);
+  EXPECT_EQ(vk::gemm_fma_seconds(DType::F64, 990, 2187, 4620, 1, anon), 0.0);
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, anon)),
             "128,128,16,8,8,fsu,0");  // the 128 x 256 tile on NVIDIA only (measured there only)
   // f64 with K <= 16 (not the small class, at most 10M outputs): 32 x 32 tiles of BK 4, ahead of
@@ -1192,6 +1213,15 @@ TEST_F(GemmForcedTest, TallSkinny) {
   run_with("32,256,8,4,8,s,1", c);
   c = make_case(DType::C64, 129, 1, 16, 1);
   run_with("128,32,8,4,4,fs,1", c);
+  // The f64 narrow rows (wide products with M <= 16, tall ones with N <= 16; gemm.cpp).
+  c = make_case(DType::F64, 11, 300, 29, 1);
+  c.la = Lay::row;
+  c.beta = 0.5;
+  run_with("16,64,8,2,4,wy,1", c, 2);
+  c = make_case(DType::F64, 300, 13, 70, 2);
+  c.lb = Lay::row;
+  c.lc = Lay::row;
+  run_with("64,16,8,4,2,-,1", c, 3);
 }
 
 // gemm_small.comp (one invocation per output) and the tiled kernel on both sides of the

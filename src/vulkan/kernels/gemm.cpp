@@ -245,6 +245,20 @@ constexpr I kMediumFewTiles = 64;
 constexpr GemmConfig kFewFinerF64 = {16, 16, 16, 2, 2, kNoOpts, 0};
 constexpr I kFewFinerMin = 128, kFewNarrow = 16;
 
+// f64 wide products (M <= 32, N >= 512) with M <= kNarrowExtent and kShortK < K <= kNarrowMaxK
+// (products with M <= 8 run on gemm_small.comp): 16 x 64 tiles of 2 x 4 per thread instead of
+// the wide row's 64 x 64, most of whose rows would be empty (with the paired warp map, `paired`);
+// tall products (N <= 32, M >= 512) with N <= kNarrowExtent likewise 64 x 16 tiles of 4 x 2
+// (without it: not measured) instead of the tall row's 128 x 32. H200, twenty-first session
+// (`tools/gpu_call21b.sh`, `21c.sh`, sweeps, ms): 11 x 415800 x 24 (str_nw_mera_open_26) 0.071
+// vs 0.262 on 64 x 64 (16 x 128 0.085, 32 x 64 0.098, gemm_small 0.082), 9 x 13860 x 85 0.010
+// vs 0.023, 16 x 7600 x 64 0.0086 vs 0.0099, 16 x 4096 x 256 0.020 vs 0.024; 415800 x 11 x 24
+// 0.067 vs 0.083 on 128 x 32 (128 x 16 0.069), 13860 x 9 x 85 0.0118 vs 0.0126, 7600 x 16 x 64
+// 0.0083 vs 0.0107.
+constexpr GemmConfig kWideNarrowF64 = {16, 64, 8, 2, 4, kNoOpts, 0};
+constexpr GemmConfig kTallNarrowF64 = {64, 16, 8, 4, 2, kNoOpts, 0};
+constexpr I kNarrowExtent = 16, kNarrowMaxK = 256;
+
 // f64 small products (M, N <= 32) with K < kSplitMinK (unsplit) and both extents <= kFewNarrow:
 // BK 8 (eighth session, in-stream, two orders: 12 x 12 x 144 x 1100 19.2-20.3 us vs 25.6 on the
 // small row's BK 16, 12 x 12 x 80 x 1100 13.6-14.0 vs 18.0-18.3); above, the 32 x 32 tile (32 x
@@ -381,13 +395,13 @@ constexpr I kWaveShortMaxK = 256, kWaveShortMaxOutputs = I{32} << 20;
 // it slower at long K: 990 x 2187 x 4620 1.70 vs 1.62).
 constexpr I kWaveSquareInteriorMaxK = 512;
 
-/// The wave model's choice, or nullopt where it does not apply (other dtypes, no SM count,
-/// less than a wave of large tiles, TENFERRO_VK_GEMM_WAVES=0).
-std::optional<GemmConfig> wave_choice(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+/// The wave model's fastest candidate and its estimated microseconds (best_us), or nullopt
+/// where the model does not apply (other dtypes, no SM count, less than a wave of large tiles,
+/// TENFERRO_VK_GEMM_WAVES=0).
+std::optional<GemmConfig> wave_best(DType d, I M, I N, I K, I B, const DeviceCaps& caps, double& best_us) {
   const I sms = caps.sm_count;
   if (sms == 0 || K <= 0 || !options().vk_gemm_waves) return std::nullopt;
   std::optional<GemmConfig> best;
-  double best_us = 0;
   bool any = false;
   for (const WaveCandidate& w : kWaveCandidates) {
     if (w.d != d || !gemm_config_valid(d, w.c, caps)) continue;
@@ -404,6 +418,14 @@ std::optional<GemmConfig> wave_choice(DType d, I M, I N, I K, I B, const DeviceC
       }
     }
   }
+  return best;
+}
+
+/// The wave model's choice (wave_best with the short-K and interior-loop rules below), or
+/// nullopt where it does not apply.
+std::optional<GemmConfig> wave_choice(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+  double best_us = 0;
+  const std::optional<GemmConfig> best = wave_best(d, M, N, K, B, caps, best_us);
   if (best && best->bm == kF64Wide.bm && best->bn == kF64Wide.bn && !best->interior_loop && best->split == 1 &&
       K > kShortK && K <= kWaveShortMaxK && M * N * B <= kWaveShortMaxOutputs && gemm_config_valid(d, kF64WaveShort, caps))
     return kF64WaveShort;
@@ -559,6 +581,10 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
   if (cls == SizeClass::few && d == DType::F64 && (std::min(M, N) >= kFewFinerMin || std::min(M, N) <= kFewNarrow) &&
       tiles_of(row, M, N, B) < kWaveTiles)
     row = kFewFinerF64;
+  if (d == DType::F64 && K > kShortK && K <= kNarrowMaxK) {
+    if (cls == SizeClass::wide && M <= kNarrowExtent) row = kWideNarrowF64;
+    if (cls == SizeClass::tall && N <= kNarrowExtent) row = kTallNarrowF64;
+  }
   if (cls == SizeClass::small && d == DType::F64 && K < kSplitMinK)
     row = std::max(M, N) <= kFewNarrow ? kSmallF64Narrow : kSmallF64Wide;
   if (cls == SizeClass::mid && tiles_of(row, M, N, B) < kWaveTiles) {
@@ -572,7 +598,7 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
 }
 
 /// c with the paired warp map (w + y) where valid: f64 on devices with an SM count (NVIDIA),
-/// except 8 x 8 tiles without u. H200, ninth session, in-stream, two orders: 64 x 32 4 x 4 `fu`
+/// except 8 x 8 tiles without u and kTallNarrowF64 (measured without). H200, ninth session, in-stream, two orders: 64 x 32 4 x 4 `fu`
 /// 9720 x 136 x 441 0.116 -> 0.100 ms, 399 x 4320 x 594 0.222 -> 0.196; 64 x 64 4 x 4 `wf`
 /// 0.138 -> 0.121 and 0.199 -> 0.177; 128 x 64 4 x 8 `fu` in 4 splits 7290 x 399 x 4320
 /// 1.63-1.67 -> 1.61, 990 x 2187 x 4620 1.23-1.26 -> 1.20; 64 x 128 8 x 8 `fsu` 4096^3 20.5-20.7
@@ -580,7 +606,8 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
 /// Shared memory returns an LDS.128 whose lane pairs read the same words at twice the rate,
 /// which matters most where each thread's few outputs need many shared reads (4 x 4).
 static GemmConfig paired(GemmConfig c, DType d, const DeviceCaps& caps) {
-  if (!options().vk_gemm_pair || caps.sm_count == 0 || d != DType::F64 || c.small || c.pair) return c;
+  if (!options().vk_gemm_pair || caps.sm_count == 0 || d != DType::F64 || c.small || c.pair || c == kTallNarrowF64)
+    return c;
   if (c.tm * c.tn >= 64 && !c.interior_loop) return c;
   GemmConfig p = c;
   p.opts |= TFG_OPT_WARP;
@@ -588,13 +615,17 @@ static GemmConfig paired(GemmConfig c, DType d, const DeviceCaps& caps) {
   return gemm_config_valid(d, p, caps) ? p : c;
 }
 
+/// Whether the default is kF64Huge (ahead of the wave model).
+static bool takes_huge(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+  return d == DType::F64 && caps.sm_count > 0 && B == 1 && K >= kF64HugeMinK &&
+         tiles_of(kF64Huge, M, N, 1) >= kF64HugeMinTiles && gemm_config_valid(d, kF64Huge, caps);
+}
+
 /// The choice below before `paired`.
 static GemmConfig unpaired_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
   const SizeClass cls = size_class(M, N);
   const bool short_k = d == DType::F64 && K <= kShortK && cls != SizeClass::small && M * N * B <= kShortKMaxOutputs;
-  if (d == DType::F64 && caps.sm_count > 0 && B == 1 && K >= kF64HugeMinK &&
-      tiles_of(kF64Huge, M, N, 1) >= kF64HugeMinTiles && gemm_config_valid(d, kF64Huge, caps))
-    return kF64Huge;
+  if (takes_huge(d, M, N, K, B, caps)) return kF64Huge;
   if (!short_k && (cls == SizeClass::large || cls == SizeClass::medium))
     if (const auto w = wave_choice(d, M, N, K, B, caps)) return *w;
   const GemmConfig row = short_k ? kShortKF64 : class_row(d, cls, M, N, K, B, caps);
@@ -622,6 +653,12 @@ static GemmConfig unpaired_default_config(DType d, I M, I N, I K, I B, const Dev
 
 GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
   return paired(unpaired_default_config(d, M, N, K, B, caps), d, caps);
+}
+
+double gemm_fma_seconds(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+  double us = 0;
+  if (takes_huge(d, M, N, K, B, caps) || !wave_best(d, M, N, K, B, caps, us)) return 0;
+  return us * 1e-6;
 }
 
 int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
@@ -841,7 +878,10 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   // Ozaki-II: the normwise opt-in returns here; a certified product is recorded below, before
   // the FMA kernel's dispatch that recomputes C where its certificate fails.
   // A shape whose certificate failed lately runs on the FMA kernels alone for a while.
-  const int ozaki = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_u8);
+  // (The FMA kernels' estimate only where the certified scheme can be taken: it costs host time.)
+  const bool ozaki_candidate = d == DType::F64 && caps.nv_coopmat_u8 && !chained && K >= kOzakiCertifiedMinK;
+  const int ozaki = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_u8,
+                                      ozaki_candidate ? gemm_fma_seconds(d, M, N, K, B, caps) : 0.0);
   const bool certified_mode = ozaki > 0 && gemm_ozaki_certified();
   if (ozaki > 0 && !certified_mode && gemm_ozaki(be, call, ozaki)) return;
   const bool certified = certified_mode && !gemm_ozaki_recently_failed(be, M, N, K, B);

@@ -69,6 +69,12 @@ GemmConfig gemm_default_config(DType d, std::int64_t M, std::int64_t N, std::int
 /// Number of K splits a call runs with: c.split when >= 1 (clamped to the number of BK slices),
 /// else a heuristic (few tiles, long K). 1 means no split.
 int gemm_splits(const GemmConfig& c, DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
+/// Estimated seconds of the default FMA kernels' product where the wave model chooses its tile
+/// (the model's estimate for its choice, before the short-K and interior-loop rules: f64 on
+/// devices that report an SM count, at least a wave of tiles, not the kF64Huge tile), else 0:
+/// ozaki_faster then assumes the large tiles' rate.
+double gemm_fma_seconds(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B,
+                        const DeviceCaps& caps);
 
 /// True when an unforced call with these extents runs gemm_small.comp (one invocation per
 /// output, or per four outputs along m) instead of the tiled kernel.
@@ -104,10 +110,13 @@ void set_gemm_3m_override(std::optional<int> mode);
 /// the products; certified: the q planes and their product) <= kOzakiMaxScratch, never a
 /// chained C, on a device with the tensor-core residue kernel (`tensor_cores`:
 /// DeviceCaps::nv_coopmat_u8) where ozaki_faster says so (certified: also K >= 512). Returns the
-/// number of moduli, 0 when not taken.
+/// number of moduli, 0 when not taken. `fma_seconds`: the FMA kernels' estimated time
+/// (gemm_fma_seconds; 0 = unknown), which ozaki_faster compares against.
 inline constexpr std::uint64_t kOzakiMaxScratch = std::uint64_t{4} << 30;
+/// Certified products' least K: tau = (K - 7n - 8) u leaves most of K u to the scheme.
+inline constexpr std::int64_t kOzakiCertifiedMinK = 512;
 int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained,
-                      bool tensor_cores);
+                      bool tensor_cores, double fma_seconds = 0);
 /// Time model (H200; residue products eighteenth session, tools/gpu_call18e.sh to 18h.sh; element
 /// passes nineteenth session, tools/gpu_call19c.sh): f64 FMA kernels 22.9 TFLOP/s; residue
 /// products 576 / (1 + 781 / K) TOPS (484-491, 526 measured at 4096^3, 8192^3); scan, scale and
@@ -117,7 +126,11 @@ int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, s
 /// 2048^3 up to 11 (11 measured faster; 12 measured 2 % faster, under the margin; 16 slower),
 /// 1024 x 256^3 never.
 /// `certified`: one more plane per operand and product, and the certify pass (not yet fitted).
-bool ozaki_faster(int n, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool certified = false);
+/// The products count the extents padded to the residue kernel's 128 (TFO_TILE). The FMA
+/// kernels' time is fma_seconds where that is longer than their 22.9 TFLOP/s (tiles that fill
+/// the device badly, split K: the wave model's estimate, gemm_fma_seconds).
+bool ozaki_faster(int n, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool certified = false,
+                  double fma_seconds = 0);
 /// Whether a product gemm_ozaki_moduli takes is certified (the option or the override).
 bool gemm_ozaki_certified();
 /// Bits P per row of A / column of B with n moduli and this K: the largest P with

@@ -52,7 +52,6 @@ constexpr int kModuli[TFO_MAX_MODULI] = {TFO_MODULI};
 constexpr std::uint32_t kThreads = 256;
 constexpr double kOzakiDispatches = 40e-6;  // ozaki_faster: the eight dispatches in a stream, seconds
 constexpr int kCertifiedModuli = 14;       // Options::vk_gemm_ozaki == 1
-constexpr I kCertifiedMinK = 512;          // tau = (K - 7n - 8) u leaves most of K u to the scheme
 
 std::uint64_t ozaki_runs = 0;  // gemm_ozaki calls that recorded the scheme (gemm_ozaki_runs)
 
@@ -218,11 +217,13 @@ void ozaki_bits_certified(int n, I K, int& pa, int& pb) {
   pa = std::min(62, total - pb);
 }
 
-bool ozaki_faster(int n, I M, I N, I K, I B, bool certified) {
+bool ozaki_faster(int n, I M, I N, I K, I B, bool certified, double fma_seconds) {
   const double mn = double(M) * double(N) * double(B), mnk2 = 2.0 * mn * double(K), dn = n;
-  const double fma = mnk2 / 22.9e12;
+  const double fma = std::max(mnk2 / 22.9e12, fma_seconds);
   const double planes = certified ? dn + 1.0 : dn;  // the q planes and their product
-  const double products = planes * mnk2 / (576e12 / (1.0 + 781.0 / double(K)));
+  const double padded = 2.0 * double(round_up(M, TFO_TILE)) * double(round_up(N, TFO_TILE)) *
+                        double(round_up(K, TFO_TILE)) * double(B);
+  const double products = planes * padded / (576e12 / (1.0 + 781.0 / double(K)));
   const double split = (11.4e-12 + 0.33e-12 * planes) * double(M + N) * double(K) * double(B);
   const double combine = (3.7e-12 + 0.96e-12 * dn + 0.014e-12 * dn * dn) * mn;
   // The certify pass: Q's uint32 written and read again, the lines' bounds (not yet measured:
@@ -236,13 +237,13 @@ bool gemm_ozaki_certified() {
   return o ? o->certified : options().vk_gemm_ozaki == 1;
 }
 
-int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores) {
+int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores, double fma_seconds) {
   const auto& o = ozaki_override();
   const bool certified = gemm_ozaki_certified();
   const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().vk_gemm_ozaki);
   const int n = std::clamp(want, 0, TFO_MAX_MODULI);
   if (n < TFO_MIN_MODULI || d != DType::F64 || chained || std::min({M, N, K, B}) <= 0) return 0;
-  if (!o && !(tensor_cores && (!certified || K >= kCertifiedMinK) && ozaki_faster(n, M, N, K, B, certified)))
+  if (!o && !(tensor_cores && (!certified || K >= kOzakiCertifiedMinK) && ozaki_faster(n, M, N, K, B, certified, fma_seconds)))
     return 0;
   if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified).bytes > double(kOzakiMaxScratch)) return 0;
   return n;
