@@ -9,14 +9,4 @@ timeout 280 "$B/tenferro_bench_vk_gemm" sweep f64:12x12x144x1100 f64:13200x144x1
   --reps 30 --budget 28 --total 270 --configs "32,32,4,4,4,-,1 32,32,8,4,4,-,1 16,16,16,2,2,-,1 16,16,8,2,2,-,1 \
   32,32,16,4,4,-,1 64,32,8,4,4,-,1 32,64,8,4,4,-,1 64,64,8,4,4,wfuy,1 64,64,4,4,4,-,1 16,64,8,2,4,wy,1 \
   64,16,8,4,2,-,1 small 64,128,16,8,8,fs,1 128,32,16,8,4,-,1 32,32,16,4,4,-,2 32,32,16,4,4,-,4" > "$OUT/sweep.jsonl" 2>&1
-python3 - "$OUT/sweep.jsonl" <<'PY'
-import json, sys
-rows = {}
-for l in open(sys.argv[1]):
-    try: j = json.loads(l)
-    except Exception: continue
-    if "config" in j and "median_ms" in j: rows.setdefault(j["case"], []).append((j["median_ms"], j["config"], j.get("ok")))
-    if "best" in j: print("best", j["case"], j["best"], "default", j.get("default"))
-for c, r in rows.items():
-    print(c, " ".join(f"{cfg}={ms:.4f}{'' if ok else '!'}" for ms, cfg, ok in sorted(r)[:6]), "| first (default):", r[0])
-PY
+sweep_summary "$OUT/sweep.jsonl"

@@ -75,3 +75,18 @@ gemm_peers_report() {
   echo "== gemm"; gemm_summary
   echo "== peers"; grep -E "float64" "$OUT/peers.jsonl" | cut -c1-200
 }
+
+# sweep_summary FILE: per case of a `tenferro_bench_vk_gemm sweep` JSON-lines file, the default
+# configuration (the first run) and its median, then the fastest seven (ms; "!" = wrong result).
+sweep_summary() {
+  python3 - "$1" <<'PY'
+import json, sys
+rows = {}
+for l in open(sys.argv[1]):
+    try: j = json.loads(l)
+    except Exception: continue
+    if "config" in j and "median_ms" in j: rows.setdefault(j["case"], []).append((j["median_ms"], j["config"], j.get("ok")))
+for c, r in rows.items():
+    print(c, "default", r[0][1], r[0][0], "|", " ".join(f"{cfg}={ms:.4f}{'' if ok else '!'}" for ms, cfg, ok in sorted(r)[:7]))
+PY
+}

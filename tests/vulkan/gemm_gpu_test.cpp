@@ -1115,14 +1115,19 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
                        // vs 0.084)
                        Row{924, 1215, 360, "64,64,8,4,4,wfuy,1"},
                        Row{9720, 136, 441, "64,32,16,4,4,wfuy,1"},     // 0.131; 0.154 on 64 x 64 wf
-                       // Wide products with M <= 16 and tall ones with N <= 16 (16 < K <= 256):
-                       // the narrow rows (twenty-first session: 11 x 415800 x 24 0.071 ms vs 0.262
-                       // on the wide row's 64 x 64, 415800 x 11 x 24 0.067 vs 0.083 on the tall
-                       // row's 128 x 32); not for M = 17 or K = 300.
+                       // The narrow rows (twenty-first session; gemm.cpp): wide products with
+                       // M <= 16 (11 x 415800 x 24 0.071 ms vs 0.262 on the wide row's 64 x 64; BK
+                       // 16 above K = 512: 16 x 8192 x 2048 0.149 vs 0.204), with M <= 32 and K >
+                       // 256 (32 x 100000 x 1024 0.46 vs 1.89 on kF64Huge, 1.20 on 64 x 64), tall
+                       // ones with N <= 16 (415800 x 11 x 24 0.067 vs 0.083 on 128 x 32; 415800 x
+                       // 11 x 300 0.55 vs 2.21 on kF64Huge); M = 17 with K <= 256 keeps the wide row.
                        Row{11, 415800, 24, "16,64,8,2,4,wy,0"},
+                       Row{11, 415800, 300, "16,64,8,2,4,wy,0"},
+                       Row{16, 8192, 2048, "16,64,16,2,4,wy,0"},
+                       Row{32, 100000, 1024, "32,128,16,4,8,-,0"},
                        Row{415800, 11, 24, "64,16,8,4,2,-,0"},
-                       Row{17, 415800, 24, "64,64,16,4,4,wy,0"},
-                       Row{11, 4000, 300, "64,64,16,4,4,wy,0"}})
+                       Row{415800, 11, 300, "128,16,8,8,2,-,0"},
+                       Row{17, 415800, 24, "64,64,16,4,4,wy,0"}})
     EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, r.M, r.N, r.K, 1, h200)), r.cfg)
         << r.M << " x " << r.N << " x " << r.K;
   // Under a wave of large tiles (f64 1024^3: 128 tiles) and without an SM count: the classes.
@@ -1222,6 +1227,14 @@ TEST_F(GemmForcedTest, TallSkinny) {
   c.lb = Lay::row;
   c.lc = Lay::row;
   run_with("64,16,8,4,2,-,1", c, 3);
+  run_with("128,16,8,8,2,-,1", c, 4);
+  c = make_case(DType::F64, 13, 300, 600, 1);
+  c.lb = Lay::row;
+  run_with("16,64,16,2,4,wy,1", c, 5);
+  c = make_case(DType::F64, 30, 300, 290, 1);
+  c.la = Lay::row;
+  c.beta = 0.25;
+  run_with("32,128,8,4,8,-,1", c, 6);  // kWideMidF64 with BK 8: BK 16 needs more than lavapipe's 32 KiB
 }
 
 // gemm_small.comp (one invocation per output) and the tiled kernel on both sides of the

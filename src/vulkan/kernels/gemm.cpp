@@ -220,13 +220,15 @@ constexpr GemmConfig kC32Deep = [] {
 // (tenth session, two orders, ms against the wave model's choice): 2160 x 3672 x 360 (a MERA
 // step) 0.340 vs 0.380, 2048 x 2048 x 512 0.216-0.219 vs 0.233-0.237, 4096 x 4096 x 256
 // 0.438-0.448 vs 0.451-0.453, 3000 x 3000 x 300 0.353-0.355 vs 0.364, 1500 x 6000 x 600
-// 0.653-0.657 vs 0.672-0.676, 4096 x 2048 x 768 0.617-0.658 vs 0.630-0.632.
+// 0.653-0.657 vs 0.672-0.676, 4096 x 2048 x 768 0.617-0.658 vs 0.630-0.632. Both extents at
+// least kF64HugeMinExtent (twenty-first session: narrow products such as 11 x 415800 x 300 ran
+// 3-4x slower on it than on the narrow rows below).
 constexpr GemmConfig kF64Huge = [] {
   GemmConfig c = with_u({128, 128, 8, 8, 8, kFS, 0});
   c.lean = true;
   return c;
 }();
-constexpr I kF64HugeMinTiles = 256, kF64HugeMinK = 256;
+constexpr I kF64HugeMinTiles = 256, kF64HugeMinK = 256, kF64HugeMinExtent = 128;
 
 // f64 medium products with more than kSplitFewTiles and under kMediumFewTiles tiles of the
 // medium row (all batches) and K < kSplitMinK (unsplit either way): kF64Narrow, twice the
@@ -245,19 +247,31 @@ constexpr I kMediumFewTiles = 64;
 constexpr GemmConfig kFewFinerF64 = {16, 16, 16, 2, 2, kNoOpts, 0};
 constexpr I kFewFinerMin = 128, kFewNarrow = 16;
 
-// f64 wide products (M <= 32, N >= 512) with M <= kNarrowExtent and kShortK < K <= kNarrowMaxK
-// (products with M <= 8 run on gemm_small.comp): 16 x 64 tiles of 2 x 4 per thread instead of
-// the wide row's 64 x 64, most of whose rows would be empty (with the paired warp map, `paired`);
-// tall products (N <= 32, M >= 512) with N <= kNarrowExtent likewise 64 x 16 tiles of 4 x 2
-// (without it: not measured) instead of the tall row's 128 x 32. H200, twenty-first session
-// (`tools/gpu_call21b.sh`, `21c.sh`, sweeps, ms): 11 x 415800 x 24 (str_nw_mera_open_26) 0.071
-// vs 0.262 on 64 x 64 (16 x 128 0.085, 32 x 64 0.098, gemm_small 0.082), 9 x 13860 x 85 0.010
-// vs 0.023, 16 x 7600 x 64 0.0086 vs 0.0099, 16 x 4096 x 256 0.020 vs 0.024; 415800 x 11 x 24
-// 0.067 vs 0.083 on 128 x 32 (128 x 16 0.069), 13860 x 9 x 85 0.0118 vs 0.0126, 7600 x 16 x 64
-// 0.0083 vs 0.0107.
+// Narrow f64 products (twenty-first session, H200 sweeps, in-stream, ms; `tools/gpu_call21b.sh`,
+// `21c.sh`, `21f.sh`): K > kShortK, products with M or N <= 8 on gemm_small.comp besides.
+// - Wide (M <= 32, N >= 512) with M <= kNarrowExtent: 16 x 64 tiles of 2 x 4 (paired warp map,
+//   `paired`) instead of the wide row's 64 x 64, most of whose rows would be empty; BK 16 from
+//   K > kNarrowShortK. 11 x 415800 x 24 (str_nw_mera_open_26) 0.071 vs 0.262 on 64 x 64 (16 x
+//   128 0.085, 32 x 64 0.098, gemm_small 0.082), 9 x 13860 x 85 0.010 vs 0.023, 16 x 7600 x 64
+//   0.0086 vs 0.0099, 16 x 4096 x 256 0.020 vs 0.024, 11 x 415800 x 300 0.63 (BK 16 0.69),
+//   16 x 200000 x 512 0.51; BK 16: 16 x 8192 x 2048 0.149 vs 0.204 on 64 x 64 (BK 8 0.25),
+//   12 x 50000 x 4096 1.03 (BK 8 1.25).
+// - Wide with kNarrowExtent < M and K > kNarrowShortK: 32 x 128 tiles of 4 x 8, BK 16 (without
+//   the paired map: not measured): 32 x 100000 x 1024 0.46 vs 1.20 on 64 x 64.
+// - Tall (N <= 32, M >= 512) with N <= kNarrowExtent: 64 x 16 tiles of 4 x 2, and from K >
+//   kNarrowShortK 128 x 16 of 8 x 2 (both without the paired map: not measured), instead of the
+//   tall row's 128 x 32: 415800 x 11 x 24 0.067 vs 0.083 (128 x 16 0.069), 13860 x 9 x 85 0.0118
+//   vs 0.0126, 7600 x 16 x 64 0.0083 vs 0.0107; 415800 x 11 x 300 0.55 vs 0.62 (64 x 16 0.64),
+//   200000 x 16 x 512 0.43 vs 0.48 (64 x 16 0.51).
+// (kF64Huge, ahead of the classes, had taken the longer-K ones where N or M alone gave 256 of
+// its tiles: 2.45, 1.90, 1.89, 3.78, 2.21 and 1.69 ms respectively; it now needs both extents >=
+// kF64HugeMinExtent.)
 constexpr GemmConfig kWideNarrowF64 = {16, 64, 8, 2, 4, kNoOpts, 0};
+constexpr GemmConfig kWideNarrowLongF64 = {16, 64, 16, 2, 4, kNoOpts, 0};
+constexpr GemmConfig kWideMidF64 = {32, 128, 16, 4, 8, kNoOpts, 0};
 constexpr GemmConfig kTallNarrowF64 = {64, 16, 8, 4, 2, kNoOpts, 0};
-constexpr I kNarrowExtent = 16, kNarrowMaxK = 256;
+constexpr GemmConfig kTallNarrowLongF64 = {128, 16, 8, 8, 2, kNoOpts, 0};
+constexpr I kNarrowExtent = 16, kNarrowShortK = 256, kWideNarrowBk16K = 512;
 
 // f64 small products (M, N <= 32) with K < kSplitMinK (unsplit) and both extents <= kFewNarrow:
 // BK 8 (eighth session, in-stream, two orders: 12 x 12 x 144 x 1100 19.2-20.3 us vs 25.6 on the
@@ -581,9 +595,10 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
   if (cls == SizeClass::few && d == DType::F64 && (std::min(M, N) >= kFewFinerMin || std::min(M, N) <= kFewNarrow) &&
       tiles_of(row, M, N, B) < kWaveTiles)
     row = kFewFinerF64;
-  if (d == DType::F64 && K > kShortK && K <= kNarrowMaxK) {
-    if (cls == SizeClass::wide && M <= kNarrowExtent) row = kWideNarrowF64;
-    if (cls == SizeClass::tall && N <= kNarrowExtent) row = kTallNarrowF64;
+  if (d == DType::F64 && K > kShortK) {
+    if (cls == SizeClass::wide && M <= kNarrowExtent) row = K > kWideNarrowBk16K ? kWideNarrowLongF64 : kWideNarrowF64;
+    if (cls == SizeClass::wide && M > kNarrowExtent && K > kNarrowShortK) row = kWideMidF64;
+    if (cls == SizeClass::tall && N <= kNarrowExtent) row = K > kNarrowShortK ? kTallNarrowLongF64 : kTallNarrowF64;
   }
   if (cls == SizeClass::small && d == DType::F64 && K < kSplitMinK)
     row = std::max(M, N) <= kFewNarrow ? kSmallF64Narrow : kSmallF64Wide;
@@ -598,15 +613,16 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
 }
 
 /// c with the paired warp map (w + y) where valid: f64 on devices with an SM count (NVIDIA),
-/// except 8 x 8 tiles without u and kTallNarrowF64 (measured without). H200, ninth session, in-stream, two orders: 64 x 32 4 x 4 `fu`
-/// 9720 x 136 x 441 0.116 -> 0.100 ms, 399 x 4320 x 594 0.222 -> 0.196; 64 x 64 4 x 4 `wf`
+/// except 8 x 8 tiles without u and the narrow rows measured without it (kWideMidF64, the tall
+/// ones). H200, ninth session, in-stream, two orders: 64 x 32 4 x 4 `fu` 9720 x 136 x 441 0.116 -> 0.100 ms, 399 x 4320 x 594 0.222 -> 0.196; 64 x 64 4 x 4 `wf`
 /// 0.138 -> 0.121 and 0.199 -> 0.177; 128 x 64 4 x 8 `fu` in 4 splits 7290 x 399 x 4320
 /// 1.63-1.67 -> 1.61, 990 x 2187 x 4620 1.23-1.26 -> 1.20; 64 x 128 8 x 8 `fsu` 4096^3 20.5-20.7
 /// -> 20.8-21.5 TFLOP/s; 64 x 128 `fs` unchanged or slower (0.185 -> 0.190 ms on 399 x 4320 x 594).
 /// Shared memory returns an LDS.128 whose lane pairs read the same words at twice the rate,
 /// which matters most where each thread's few outputs need many shared reads (4 x 4).
 static GemmConfig paired(GemmConfig c, DType d, const DeviceCaps& caps) {
-  if (!options().vk_gemm_pair || caps.sm_count == 0 || d != DType::F64 || c.small || c.pair || c == kTallNarrowF64)
+  if (!options().vk_gemm_pair || caps.sm_count == 0 || d != DType::F64 || c.small || c.pair || c == kWideMidF64 ||
+      c == kTallNarrowF64 || c == kTallNarrowLongF64)
     return c;
   if (c.tm * c.tn >= 64 && !c.interior_loop) return c;
   GemmConfig p = c;
@@ -617,7 +633,7 @@ static GemmConfig paired(GemmConfig c, DType d, const DeviceCaps& caps) {
 
 /// Whether the default is kF64Huge (ahead of the wave model).
 static bool takes_huge(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
-  return d == DType::F64 && caps.sm_count > 0 && B == 1 && K >= kF64HugeMinK &&
+  return d == DType::F64 && caps.sm_count > 0 && B == 1 && K >= kF64HugeMinK && std::min(M, N) >= kF64HugeMinExtent &&
          tiles_of(kF64Huge, M, N, 1) >= kF64HugeMinTiles && gemm_config_valid(d, kF64Huge, caps);
 }
 
