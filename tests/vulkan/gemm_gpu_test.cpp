@@ -13,6 +13,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include "vk_test_util.hpp"
 #include "shaders/ozaki/ozaki_params.h"
@@ -1182,6 +1183,15 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
             "64,128,16,4,8,wf,0");  // 72 tiles of 128 x 128: the finer rung
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::C32, 4096, 4096, 4096, 1, h200)),
             "64,128,8,8,8,wfsuly,0");
+  // The other dtypes' narrow rows (twenty-first session: f32 16 x 200000 x 512 0.218 ms vs 0.647
+  // on the wide row, c64 0.443 vs 2.301; tall c32 200000 x 11 x 64 0.080 vs 0.258).
+  for (const auto& [d, M, N, cfg] : {std::tuple{DType::F32, I{16}, I{200000}, "16,128,8,4,8,-,0"},
+                                     std::tuple{DType::F32, I{200000}, I{16}, "128,16,8,8,4,-,0"},
+                                     std::tuple{DType::C32, I{11}, I{200000}, "16,64,8,2,4,-,0"},
+                                     std::tuple{DType::C32, I{200000}, I{11}, "128,16,8,8,2,-,0"},
+                                     std::tuple{DType::C64, I{16}, I{100000}, "16,64,16,2,4,-,0"},
+                                     std::tuple{DType::C64, I{200000}, I{11}, "128,16,8,8,2,-,0"}})
+    EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(d, M, N, 512, 1, h200)), cfg) << M << " x " << N;
   vk::DeviceCaps other = h200;  // no SM count: the size classes' rows
   other.sm_count = 0;
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, other)),
@@ -1235,6 +1245,20 @@ TEST_F(GemmForcedTest, TallSkinny) {
   c.la = Lay::row;
   c.beta = 0.25;
   run_with("32,128,8,4,8,-,1", c, 6);  // kWideMidF64 with BK 8: BK 16 needs more than lavapipe's 32 KiB
+  // The other dtypes' narrow rows (c64's at BK 8 and 4: lavapipe's 32 KiB).
+  std::uint64_t seed = 7;
+  for (const auto& [d, wide, tall] : {std::tuple{DType::F32, "16,128,8,4,8,-,1", "128,16,8,8,4,-,1"},
+                                      std::tuple{DType::C32, "16,64,8,2,4,-,1", "128,16,8,8,2,-,1"},
+                                      std::tuple{DType::C64, "16,64,8,2,4,-,1", "128,16,4,8,2,-,1"}}) {
+    c = make_case(d, 12, 290, 70, 1);
+    c.la = Lay::row;
+    c.beta = 0.5;
+    run_with(wide, c, seed++);
+    c = make_case(d, 290, 9, 40, 2);
+    c.lb = Lay::row;
+    c.lc = Lay::row;
+    run_with(tall, c, seed++);
+  }
 }
 
 // gemm_small.comp (one invocation per output) and the tiled kernel on both sides of the

@@ -272,6 +272,22 @@ constexpr GemmConfig kWideMidF64 = {32, 128, 16, 4, 8, kNoOpts, 0};
 constexpr GemmConfig kTallNarrowF64 = {64, 16, 8, 4, 2, kNoOpts, 0};
 constexpr GemmConfig kTallNarrowLongF64 = {128, 16, 8, 8, 2, kNoOpts, 0};
 constexpr I kNarrowExtent = 16, kNarrowShortK = 256, kWideNarrowBk16K = 512;
+// The other dtypes' narrow rows (M <= kNarrowExtent wide, N <= kNarrowExtent tall; K > 16):
+// H200 (`tools/gpu_call21h.sh`, sweep, in-stream, ms; was: the wide / tall rows), f32 11 x
+// 415800 x 64 0.099 vs 0.205 (16 x 64 0.094), 16 x 200000 x 512 0.218 vs 0.647, 415800 x 11 x
+// 64 0.070 vs 0.110, 200000 x 16 x 512 0.195 vs 0.333; c32 11 x 200000 x 64 0.119 vs 0.336 (16
+// x 32 0.096, but 0.835 at 16 x 100000 x 512), 16 x 100000 x 512 0.428 vs 1.060, 200000 x 11 x 64
+// 0.080 vs 0.258; c64 11 x 200000 x 64 0.137 vs 0.600, 16 x 100000 x 512 0.443 vs 2.301, 200000
+// x 11 x 64 0.125 vs 0.557.
+struct NarrowRow {
+  DType d;
+  GemmConfig wide, tall;
+};
+constexpr NarrowRow kNarrowRows[] = {
+    {DType::F32, {16, 128, 8, 4, 8, kNoOpts, 0}, {128, 16, 8, 8, 4, kNoOpts, 0}},
+    {DType::C32, {16, 64, 8, 2, 4, kNoOpts, 0}, {128, 16, 8, 8, 2, kNoOpts, 0}},
+    {DType::C64, {16, 64, 16, 2, 4, kNoOpts, 0}, {128, 16, 8, 8, 2, kNoOpts, 0}},
+};
 
 // f64 small products (M, N <= 32) with K < kSplitMinK (unsplit) and both extents <= kFewNarrow:
 // BK 8 (eighth session, in-stream, two orders: 12 x 12 x 144 x 1100 19.2-20.3 us vs 25.6 on the
@@ -595,6 +611,11 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
   if (cls == SizeClass::few && d == DType::F64 && (std::min(M, N) >= kFewFinerMin || std::min(M, N) <= kFewNarrow) &&
       tiles_of(row, M, N, B) < kWaveTiles)
     row = kFewFinerF64;
+  for (const NarrowRow& r : kNarrowRows)
+    if (r.d == d && K > kShortK) {
+      if (cls == SizeClass::wide && M <= kNarrowExtent) row = r.wide;
+      if (cls == SizeClass::tall && N <= kNarrowExtent) row = r.tall;
+    }
   if (d == DType::F64 && K > kShortK) {
     if (cls == SizeClass::wide && M <= kNarrowExtent) row = K > kWideNarrowBk16K ? kWideNarrowLongF64 : kWideNarrowF64;
     if (cls == SizeClass::wide && M > kNarrowExtent && K > kNarrowShortK) row = kWideMidF64;
