@@ -251,7 +251,7 @@ constexpr I kFewFinerMin = 128, kFewNarrow = 16;
 // `21c.sh`, `21f.sh`): K > kShortK, products with M or N <= 8 on gemm_small.comp besides.
 // - Wide (M <= 32, N >= 512) with M <= kNarrowExtent: 16 x 64 tiles of 2 x 4 (paired warp map,
 //   `paired`) instead of the wide row's 64 x 64, most of whose rows would be empty; BK 16 from
-//   K > kNarrowShortK. 11 x 415800 x 24 (str_nw_mera_open_26) 0.071 vs 0.262 on 64 x 64 (16 x
+//   K > kWideNarrowBk16K. 11 x 415800 x 24 (str_nw_mera_open_26) 0.071 vs 0.262 on 64 x 64 (16 x
 //   128 0.085, 32 x 64 0.098, gemm_small 0.082), 9 x 13860 x 85 0.010 vs 0.023, 16 x 7600 x 64
 //   0.0086 vs 0.0099, 16 x 4096 x 256 0.020 vs 0.024, 11 x 415800 x 300 0.63 (BK 16 0.69),
 //   16 x 200000 x 512 0.51; BK 16: 16 x 8192 x 2048 0.149 vs 0.204 on 64 x 64 (BK 8 0.25),
@@ -635,8 +635,9 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
 
 /// c with the paired warp map (w + y) where valid: f64 on devices with an SM count (NVIDIA),
 /// except 8 x 8 tiles without u and the narrow rows measured without it (kWideMidF64, the tall
-/// ones). H200, ninth session, in-stream, two orders: 64 x 32 4 x 4 `fu` 9720 x 136 x 441 0.116 -> 0.100 ms, 399 x 4320 x 594 0.222 -> 0.196; 64 x 64 4 x 4 `wf`
-/// 0.138 -> 0.121 and 0.199 -> 0.177; 128 x 64 4 x 8 `fu` in 4 splits 7290 x 399 x 4320
+/// ones). H200, ninth session, in-stream, two orders: 64 x 32 4 x 4 `fu` 9720 x 136 x 441
+/// 0.116 -> 0.100 ms, 399 x 4320 x 594 0.222 -> 0.196; 64 x 64 4 x 4 `wf` 0.138 -> 0.121 and
+/// 0.199 -> 0.177; 128 x 64 4 x 8 `fu` in 4 splits 7290 x 399 x 4320
 /// 1.63-1.67 -> 1.61, 990 x 2187 x 4620 1.23-1.26 -> 1.20; 64 x 128 8 x 8 `fsu` 4096^3 20.5-20.7
 /// -> 20.8-21.5 TFLOP/s; 64 x 128 `fs` unchanged or slower (0.185 -> 0.190 ms on 399 x 4320 x 594).
 /// Shared memory returns an LDS.128 whose lane pairs read the same words at twice the rate,
