@@ -248,7 +248,8 @@ constexpr GemmConfig kFewFinerF64 = {16, 16, 16, 2, 2, kNoOpts, 0};
 constexpr I kFewFinerMin = 128, kFewNarrow = 16;
 
 // Narrow f64 products (twenty-first session, H200 sweeps, in-stream, ms; `tools/gpu_call21b.sh`,
-// `21c.sh`, `21f.sh`): K > kShortK, products with M or N <= 8 on gemm_small.comp besides.
+// `21c.sh`, `21f.sh`): K > kShortK, products with M or N <= 8 on gemm_small.comp besides. On
+// every device (measured on the H200 only: the empty tile rows they avoid are empty anywhere).
 // - Wide (M <= 32, N >= 512) with M <= kNarrowExtent: 16 x 64 tiles of 2 x 4 (paired warp map,
 //   `paired`) instead of the wide row's 64 x 64, most of whose rows would be empty; BK 16 from
 //   K > kWideNarrowBk16K. 11 x 415800 x 24 (str_nw_mera_open_26) 0.071 vs 0.262 on 64 x 64 (16 x
