@@ -917,10 +917,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   // Ozaki-II: the normwise opt-in returns here; a certified product is recorded below, before
   // the FMA kernel's dispatch that recomputes C where its certificate fails.
   // A shape whose certificate failed lately runs on the FMA kernels alone for a while.
-  // (The FMA kernels' estimate only where the certified scheme can be taken: it costs host time.)
-  const bool ozaki_candidate = d == DType::F64 && caps.nv_coopmat_u8 && !chained && K >= kOzakiCertifiedMinK;
-  const int ozaki = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_u8,
-                                      ozaki_candidate ? gemm_fma_seconds(d, M, N, K, B, caps) : 0.0);
+  const int ozaki = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_u8, &caps);
   const bool certified_mode = ozaki > 0 && gemm_ozaki_certified();
   if (ozaki > 0 && !certified_mode && gemm_ozaki(be, call, ozaki)) return;
   const bool certified = certified_mode && !gemm_ozaki_recently_failed(be, M, N, K, B);

@@ -110,13 +110,14 @@ void set_gemm_3m_override(std::optional<int> mode);
 /// the products; certified: the q planes and their product) <= kOzakiMaxScratch, never a
 /// chained C, on a device with the tensor-core residue kernel (`tensor_cores`:
 /// DeviceCaps::nv_coopmat_u8) where ozaki_faster says so (certified: also K >= 512). Returns the
-/// number of moduli, 0 when not taken. `fma_seconds`: the FMA kernels' estimated time
-/// (gemm_fma_seconds; 0 = unknown), which ozaki_faster compares against.
+/// number of moduli, 0 when not taken. With `caps`, ozaki_faster compares against the FMA
+/// kernels' estimated time on that device (gemm_fma_seconds) where K >= kOzakiCertifiedMinK;
+/// else against their 22.9 TFLOP/s.
 inline constexpr std::uint64_t kOzakiMaxScratch = std::uint64_t{4} << 30;
 /// Certified products' least K: tau = (K - 7n - 8) u leaves most of K u to the scheme.
 inline constexpr std::int64_t kOzakiCertifiedMinK = 512;
 int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained,
-                      bool tensor_cores, double fma_seconds = 0);
+                      bool tensor_cores, const DeviceCaps* caps = nullptr);
 /// Time model (H200; residue products eighteenth session, tools/gpu_call18e.sh to 18h.sh; element
 /// passes nineteenth session, tools/gpu_call19c.sh): f64 FMA kernels 22.9 TFLOP/s; residue
 /// products 576 / (1 + 781 / K) TOPS (484-491, 526 measured at 4096^3, 8192^3); scan, scale and

@@ -237,13 +237,16 @@ bool gemm_ozaki_certified() {
   return o ? o->certified : options().vk_gemm_ozaki == 1;
 }
 
-int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores, double fma_seconds) {
+int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores, const DeviceCaps* caps) {
   const auto& o = ozaki_override();
   const bool certified = gemm_ozaki_certified();
   const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().vk_gemm_ozaki);
   const int n = std::clamp(want, 0, TFO_MAX_MODULI);
   if (n < TFO_MIN_MODULI || d != DType::F64 || chained || std::min({M, N, K, B}) <= 0) return 0;
-  if (!o && !(tensor_cores && (!certified || K >= kOzakiCertifiedMinK) && ozaki_faster(n, M, N, K, B, certified, fma_seconds)))
+  // The FMA kernels' estimate (host time per call) only here, where the model is asked.
+  auto fma_seconds = [&] { return caps && K >= kOzakiCertifiedMinK ? gemm_fma_seconds(d, M, N, K, B, *caps) : 0.0; };
+  if (!o && !(tensor_cores && (!certified || K >= kOzakiCertifiedMinK) &&
+              ozaki_faster(n, M, N, K, B, certified, fma_seconds())))
     return 0;
   if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified).bytes > double(kOzakiMaxScratch)) return 0;
   return n;
