@@ -1158,6 +1158,10 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
   EXPECT_TRUE(vk::ozaki_faster(14, 990, 2187, 4620, 1, true, open));
   EXPECT_FALSE(vk::ozaki_faster(14, 7290, 399, 4320, 1, true,
                                 vk::gemm_fma_seconds(DType::F64, 7290, 399, 4320, 1, h200)));
+  // gemm_ozaki_moduli asks for the estimate itself given the device's caps (the default options:
+  // certified, 14 moduli; TENFERRO_VK_GEMM_OZAKI unset).
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 990, 2187, 4620, 1, false, true, &h200), 14);
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 990, 2187, 4620, 1, false, true), 0);
   EXPECT_EQ(vk::gemm_fma_seconds(DType::F64, 4096, 4096, 4096, 1, h200), 0.0);
   EXPECT_EQ(vk::gemm_fma_seconds(DType::F64, 990, 2187, 4620, 1, anon), 0.0);
   EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, anon)),
