@@ -8,27 +8,30 @@
 //   frexp exponent e of its largest |x| (|x| < 2^e; -2^31 + 1 for an all-zero chunk,
 //   TFO_BAD_LINE when it holds Inf or NaN) at word 10 (int32 [NB][nch][L], nch = word 8).
 //   Certified products (word 14 != 0): also sum |x| and the count of nonzero x per line and
-//   chunk, as a dvec2 at word 14 ([NB][nch][L]).
+//   chunk, as a dvec2 at word 14 ([NB][nch][L]); invocation 0 zeroes the four int32 words at
+//   word 16 where that is nonzero (A: the certificate's dispatch arguments, the fourth its
+//   zeros flag) and the int32 at word 17 (its outcome word).
 // MODE TFO_SCALE: per line, s = P - max e (0 for a zero line; TFO_BAD_LINE for a non-finite
 //   line) goes to word 11 (int32 [NB][L]); word 18 != 0: s = P - e' instead, with 2^(e'-1) <=
 //   (an upper bound of) sum |x| < 2^e' (certified products' A: rows scaled by their sums).
 //   Certified (word 14 != 0): per line, an upper bound of sum |x| 2^s, the nonzero count and
-//   w = 2^(e + s - 7) (dvec4 [NB][L], word 15); invocation 0 zeroes the four
-//   int32 words at word 16 where that is nonzero (the certificate's dispatch arguments) and the
-//   int32 at word 17 (its outcome word).
+//   w = 2^(e + s - 7) (dvec4 [NB][L], word 15); 1 goes to the zeros flag (int32 at word 19)
+//   where a line holds a zero.
 // MODE TFO_SPLIT: X' = roundEven(x 2^s) (|X'| <= 2^P) is written as NMOD planes of its
 //   residues (X' mod m_l in [0, m_l), bytes) at word 12: plane z = l * NB + b is [Lp][Kp]
 //   bytes (words 6, 7), k fastest, zero outside the operand and on non-finite lines. Word 13
 //   != 0: the line stride is the unit one (the order of the invocations' blocks). Certified
-//   (word 14 != 0): plane NMOD (z = NMOD * NB + b) holds q = floor(|x| 2^s / w) + (x != 0) in
-//   [0, 128] per element (w from word 15), the bytes of the certificate's product.
+//   (word 14 != 0): plane NMOD (z = NMOD * NB + b) holds the bytes of the certificate's product
+//   (w from word 15): where the zeros flag is 0 (dense operands), q = floor(|x| 2^s / w) in
+//   [0, 127] of every second k at column k / 2 if Kq (word 20) < Kp (zero up to Kq), else of
+//   every k; where it is 1, q = floor(|x| 2^s / w) + (x != 0) in [0, 128] of every k.
 // MODE TFO_COMBINE: C[m, n, b] = alpha * X 2^-(sA_m + sB_n) + beta * C, X the integer whose
 //   residues mod m_l are the bytes of the residue products (word 17: plane z = l * NB + b is
-//   [Np][Mp] bytes, m fastest), recovered by Garner's mixed radix with symmetric digits and
-//   Horner's rule in f64. Where sA_m or sB_n is TFO_BAD_LINE: C = alpha * sum_k a b (+ beta C), a
-//   plain f64 dot product. dims: 0 M, 1 N, 2 K, 3 NB, 4-6 A strides (m, k, b), 7-9 B strides
-//   (k, n, b), 10-12 C strides (m, n, b), 13 Mp, 14 Np, 15 sA, 16 sB, 17 planes; GemmParams a,
-//   b, c, alpha, beta, flags (TFG_READ_C). One invocation per four rows m of one (n, b).
+//   [Np][Mp] bytes, m fastest), recovered by the Chinese remainder theorem as one f64 sum in
+//   three parts (ozaki_crt.h; exact but for 2 u |X| + 2^(E-76)). Where sA_m or sB_n is
+//   TFO_BAD_LINE: C = alpha * sum_k a b (+ beta C), a plain f64 dot product. dims: 0 M, 1 N,
+//   2 K, 3 NB, 4-6 A strides (m, k, b), 7-9 B strides (k, n, b), 10-12 C strides (m, n, b),
+//   13 Mp, 14 Np, 15 sA, 16 sB, 17 planes; GemmParams a, b, c, alpha, beta, flags (TFG_READ_C). One invocation per four rows m of one (n, b).
 //   Word 18 != 0: a certified product's dispatch arguments (int32 x 4); where its first word is
 //   nonzero the certificate failed and nothing is written (the FMA kernels recompute C).
 // MODE TFO_CERTIFY: per output (m, n, b) of a certified product, an error bound of the scheme
@@ -36,13 +39,15 @@
 //   (gx, gy) and 1 go to the dispatch arguments at word 11, and 1 to the outcome word at word 16.
 //   dims: 0 M, 1 N, 3 NB, 4 Mp, 5 Np, 6 sA, 7 sB, 8 / 9 the lines' dvec4 (sum bound, nonzero
 //   count, w) of A / B, 10 Q (uint32 [NB][Np][Mp], the product of the q planes), 11 arguments,
-//   12 gx, 13 gy, 15 the bits of tau = (K - 7 NMOD - 8) 2^-53, 16 the outcome word.
+//   12 gx, 13 gy, 14 the zeros flag (the arguments' fourth word, kept), 15 the bits of tau =
+//   (K - 8) 2^-53, 16 the outcome word.
 // Specialization constant 2: NMOD, the number of moduli. Grid-stride, 64-bit offsets.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_control_flow_attributes : require
 #include "gemm/gemm_params.h"
 #include "ozaki/ozaki_params.h"
+#include "ozaki/ozaki_crt.h"
 #include "common/divmod.glsl"
 
 layout(local_size_x_id = 0) in;
@@ -55,13 +60,21 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer F64
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer I32 { int v; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer U32 { uint v; };
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer U4 { uvec4 v; };
+layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer U2 { uvec2 v; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer D2 { dvec2 v; };
 layout(buffer_reference, std430, buffer_reference_align = 32) buffer D4 { dvec4 v; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer I4 { ivec4 v; };
 
-const int kGarnerP[TFO_MAX_MODULI * TFO_MAX_MODULI] = int[TFO_MAX_MODULI * TFO_MAX_MODULI](TFO_GARNER_P);
-const int kGarnerQ[TFO_MAX_MODULI] = int[TFO_MAX_MODULI](TFO_GARNER_Q);
+const int kCrtE[TFO_MAX_MODULI - TFO_MIN_MODULI + 1] = int[](TFO_CRT_E);
+const int kCrtInv[(TFO_MAX_MODULI - TFO_MIN_MODULI + 1) * TFO_MAX_MODULI] = int[](TFO_CRT_INV);
+const uint64_t kCrtH[(TFO_MAX_MODULI - TFO_MIN_MODULI + 1) * TFO_MAX_MODULI] = uint64_t[](TFO_CRT_H);
+const uint64_t kCrtL[(TFO_MAX_MODULI - TFO_MIN_MODULI + 1) * TFO_MAX_MODULI] = uint64_t[](TFO_CRT_L);
+const uint64_t kCrtR[(TFO_MAX_MODULI - TFO_MIN_MODULI + 1) * TFO_MAX_MODULI] = uint64_t[](TFO_CRT_R);
+const uint64_t kCrtMH[TFO_MAX_MODULI - TFO_MIN_MODULI + 1] = uint64_t[](TFO_CRT_MH);
+const uint64_t kCrtML[TFO_MAX_MODULI - TFO_MIN_MODULI + 1] = uint64_t[](TFO_CRT_ML);
+const uint64_t kCrtMR[TFO_MAX_MODULI - TFO_MIN_MODULI + 1] = uint64_t[](TFO_CRT_MR);
+const uint64_t kCrtRecip[TFO_MAX_MODULI] = uint64_t[](TFO_CRT_RECIP);
 const int kZeroExp = -2147483647;
 
 double bits_f64(uint64_t x) { return packDouble2x32(uvec2(uint(x), uint(x >> 32))); }
@@ -94,6 +107,10 @@ void scan() {
   DimsRef D = DimsRef(p.dims);
   const int64_t L = D.v[0], K = D.v[1], NB = D.v[2], sl = D.v[3], sk = D.v[4], sb = D.v[5], nch = D.v[8];
   const uint64_t dst = uint64_t(D.v[10]);
+  if (D.v[14] != 0 && D.v[16] != 0 && gl_GlobalInvocationID.x == 0u) {  // certified, A's scan
+    I4(uint64_t(D.v[16])).v = ivec4(0);
+    I32(uint64_t(D.v[17])).v = 0;
+  }
   const int64_t total = L * nch * NB, step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
     int64_t line, q, c, b;
@@ -127,10 +144,6 @@ void scale() {
   DimsRef D = DimsRef(p.dims);
   const int64_t L = D.v[0], NB = D.v[2], nch = D.v[8], P = D.v[9];
   const uint64_t ex = uint64_t(D.v[10]), scales = uint64_t(D.v[11]), chunks = uint64_t(D.v[14]);
-  if (chunks != 0 && D.v[16] != 0 && gl_GlobalInvocationID.x == 0u) {
-    I4(uint64_t(D.v[16])).v = ivec4(0);
-    I32(uint64_t(D.v[17])).v = 0;
-  }
   const int64_t total = L * NB, step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
     int64_t line, b;
@@ -145,6 +158,7 @@ void scale() {
     if (chunks != 0)
       for (int64_t c = 0; c < nch; ++c) t += D2(chunks + uint64_t(((b * nch + c) * L + line) * 16)).v;
     const double sum_up = t.x * (1.0 + pow2(-30));
+    if (chunks != 0 && t.y < double(D.v[1])) I32(uint64_t(D.v[19])).v = 1;  // a zero: not dense
     // Word 18 != 0: the line's sum of |x| (not its largest) scaled below 2^P (an overflowed
     // sum: the bound 2^(e + 17) of K <= 2^16 elements below 2^e).
     const int e_scale = D.v[18] == 0 || e == kZeroExp || e == TFO_BAD_LINE ? e
@@ -204,12 +218,25 @@ void split() {
     uint64_t dst = planes + uint64_t((b * Lp + line) * Kp + g * 16);
     const uint64_t plane_bytes = uint64_t(NB * Lp * Kp);
     if (D.v[14] != 0) {  // certified: plane NMOD, the q bytes (before the residues: v dies here)
+      // Dense operands (no zero element in A or B: the flag at word 19 is 0): q = floor(x / w)
+      // of every second k where Kq (word 20) < Kp, at column k / 2; else q = floor(x / w) + (x
+      // != 0) of every k.
+      const bool dense = I32(uint64_t(D.v[19])).v == 0, halved = dense && D.v[20] < Kp;
+      const uint one = dense ? 0u : 1u;
       uint w[4] = uint[4](0u, 0u, 0u, 0u);
       [[unroll]] for (int j = 0; j < 16; ++j) {
-        const uint q = nonzero_bits(v[j]) ? uint(floor(abs(scale2(v[j], sc)) * to7)) + 1u : 0u;
-        w[j / 4] |= q << (8 * (j % 4));
+        const uint q = nonzero_bits(v[j]) ? uint(floor(abs(scale2(v[j], sc)) * to7)) + one : 0u;
+        if (!halved) w[j / 4] |= q << (8 * (j % 4));
+        else if (j % 2 == 0) w[j / 8] |= q << (8 * ((j / 2) % 4));
       }
-      U4(dst + NMOD * plane_bytes).v = uvec4(w[0], w[1], w[2], w[3]);
+      const uint64_t qrow = planes + NMOD * plane_bytes + uint64_t((b * Lp + line) * Kp);
+      if (!halved) {
+        U4(qrow + uint64_t(g * 16)).v = uvec4(w[0], w[1], w[2], w[3]);
+      } else {
+        U2(qrow + uint64_t(g * 8)).v = uvec2(w[0], w[1]);
+        if (g == groups - 1)  // the columns from Kp / 2 to Kq, read by the product
+          for (int64_t c = Kp / 2; c < D.v[20]; c += 16) U4(qrow + uint64_t(c)).v = uvec4(0u);
+      }
     }
     [[dont_unroll]] for (uint l = 0; l < NMOD; ++l, dst += plane_bytes) {
       const uint m = uint(kMod[l]), recip = kRecip39[l], c21 = kC21[l], c42 = kC42[l], bias = kBias28[l];
@@ -223,6 +250,31 @@ void split() {
       U4(dst).v = uvec4(w[0], w[1], w[2], w[3]);
     }
   }
+}
+
+/// The integer X (|X| <= M / 4 by the scaling) whose residue mod m_l is byte t of w[l]: the
+/// Chinese remainder theorem as one sum (ozaki_crt.h). With y_l = r_l P_l^-1 mod m_l, X = sum_l
+/// y_l P_l - k M, k = round(sum_l y_l / m_l). P_l = H_l + L_l + R_l: the H terms are multiples
+/// of 2^E below 2^(E + 53), the L terms multiples of 2^(E-41) below 2^(E + 12), so both sums are
+/// exact in any order; the R terms err by less than 2^(E-77) in all, the last two additions by
+/// 2 u |X| (certify() adds 2^(E-75) to its bound). Fused or not, the fmas keep these bounds.
+double crt(const uint w[TFO_MAX_MODULI], const uint t) {
+  uint row = (NMOD - TFO_MIN_MODULI) * TFO_MAX_MODULI;  // (not const, as rm below)
+  precise double th = 0.0, tm = 0.0, tl = 0.0, f = 0.0;
+  [[unroll]] for (uint l = 0; l < NMOD; ++l) {
+    const uint y = ((w[l] >> (8 * t)) & 0xffu) * uint(kCrtInv[row + l]) % uint(kMod[l]);
+    const double yd = packDouble2x32(uvec2(y, 0x43300000u)) - 4503599627370496.0;  // exact
+    th = fma(yd, bits_f64(kCrtH[row + l]), th);
+    tm = fma(yd, bits_f64(kCrtL[row + l]), tm);
+    tl = fma(yd, bits_f64(kCrtR[row + l]), tl);
+    f = fma(yd, bits_f64(kCrtRecip[l]), f);
+  }
+  const double k = -roundEven(f);
+  uint rm = NMOD - TFO_MIN_MODULI;  // (not const: glslang 12 mistranslates a const index here)
+  th = fma(k, bits_f64(kCrtMH[rm]), th);
+  tm = fma(k, bits_f64(kCrtML[rm]), tm);
+  tl = fma(k, bits_f64(kCrtMR[rm]), tl);
+  return (th + tm) + tl;
 }
 
 void combine() {
@@ -248,10 +300,13 @@ void combine() {
     const uint64_t sab_m = sa + uint64_t(b * M * 4);
     const ivec4 s4 = ivec4(I32(sab_m + uint64_t(min(mq * 4, M - 1) * 4)).v, I32(sab_m + uint64_t(min(mq * 4 + 1, M - 1) * 4)).v,
                            I32(sab_m + uint64_t(min(mq * 4 + 2, M - 1) * 4)).v, I32(sab_m + uint64_t(min(mq * 4 + 3, M - 1) * 4)).v);
-    for (int t = 0; t < 4; ++t) {
+    // The four outputs' integers first: independent chains of fmas, which the compiler interleaves.
+    double xs[4];
+    [[unroll]] for (uint t = 0; t < 4; ++t) xs[t] = crt(w, t);
+    [[unroll]] for (int t = 0; t < 4; ++t) {
       const int64_t m = mq * 4 + t;
-      if (m >= M) break;
-      const int s_m = t == 0 ? s4.x : t == 1 ? s4.y : t == 2 ? s4.z : s4.w;
+      if (m >= M) continue;
+      const int s_m = s4[t];
       double v;
       if (s_m == TFO_BAD_LINE || s_n == TFO_BAD_LINE) {
         v = 0.0;
@@ -259,18 +314,7 @@ void combine() {
           v = fma(F64(p.a + uint64_t((m * sam + k * sak + b * sab) * 8)).v,
                   F64(p.b + uint64_t((k * sbk + n * sbn + b * sbb) * 8)).v, v);
       } else {
-        // Digit l: (r_l - sum_{j<l} d_j (m_0 ... m_{j-1} mod m_l)) (m_0 ... m_{l-1})^-1 mod m_l,
-        // one remainder per digit: |sum| < 20 * 128 * 256 < 2^20, times Q < 2^28.
-        int dg[TFO_MAX_MODULI];
-        [[unroll]] for (uint l = 0; l < NMOD; ++l) {
-          int r = int((w[l] >> (8 * t)) & 0xffu);
-          [[unroll]] for (uint j = 0; j < l; ++j) r -= dg[j] * kGarnerP[l * TFO_MAX_MODULI + j];
-          r = int(tfo_mod(r * kGarnerQ[l], uint(kMod[l])));
-          dg[l] = r > kMod[l] / 2 ? r - kMod[l] : r;
-        }
-        precise double x = double(dg[NMOD - 1]);  // (precise: fused where the device has it)
-        [[unroll]] for (int l = int(NMOD) - 2; l >= 0; --l) x = fma(x, double(kMod[l]), double(dg[l]));
-        v = scale2(x, -(s_m + s_n));
+        v = scale2(xs[t], -(s_m + s_n));
       }
       const uint64_t at = p.c + uint64_t((m * scm + n * scn + b * scb) * 8);
       v *= alpha;
@@ -286,9 +330,11 @@ void combine() {
 // sum_S y + 1/2 sum_S x + |S| / 4 <= (RA + RB) / 2 + min(NZA, NZB) / 4; and x >= (q - 1) wA on
 // S (wA = 2^(ex - 7), ex the exponent of the line's largest x), hence sum_S x y >= wA wB (Q -
 // QA - QB) with QA = sum_k q <= RA / wA + NZA (and QB alike). Q == 0: S is empty and the
-// result exact. The combine's f64
-// roundings (Horner's rule over balanced digits: sum |d_l| prod m_j <= 3.02 |X|, two roundings
-// per step; alpha, beta) stay within (7 NMOD + 8) u sum |a||b|, the rest of K u.
+// result exact. Dense operands (no zero element: S is every k) have q = floor(x / wA) on a
+// subset of k instead, so x >= q wA there and sum x y >= wA wB Q. The combine recovers the integer X within 2 u |X| + 2^(E-76) (combine(); E
+// from ozaki_crt.h), and |X| <= sum_S x y + err: the absolute part (doubled) is added to err
+// here, and tau = (K - 8) u leaves the relative one the rest of K u (alpha's and beta's
+// roundings come on top, as for the FMA kernels).
 void certify() {
   DimsRef D = DimsRef(p.dims);
   const int64_t M = D.v[0], N = D.v[1], NB = D.v[3], Mp = D.v[4], Np = D.v[5];
@@ -297,21 +343,24 @@ void certify() {
   const double tau = bits_f64(uint64_t(D.v[15]));
   const int64_t total = M * N * NB, step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   bool fail = false;
+  uint rm = NMOD - TFO_MIN_MODULI;  // (not const, as in combine())
+  const double crt_err = pow2(kCrtE[rm] - 75);
+  const bool dense = I32(uint64_t(D.v[14])).v == 0;  // (the split's q encoding)
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
     int64_t m, q, n, b;
     divmod(i, M, q, m);
     divmod(q, N, b, n);
     const uint Q = U32(qs + uint64_t(((b * Np + n) * Mp + m) * 4)).v;
-    if (Q == 0u || I32(sa + uint64_t((b * M + m) * 4)).v == TFO_BAD_LINE ||
+    if ((Q == 0u && !dense) || I32(sa + uint64_t((b * M + m) * 4)).v == TFO_BAD_LINE ||
         I32(sbs + uint64_t((b * N + n) * 4)).v == TFO_BAD_LINE)
       continue;  // exact, or a plain dot product
     const dvec4 ra = D4(la + uint64_t((b * M + m) * 32)).v, rb = D4(lb + uint64_t((b * N + n) * 32)).v;
-    const double err = 0.5 * (ra.x + rb.x) + 0.25 * min(ra.y, rb.y);
-    const double low = double(Q) - (ra.x / ra.z + ra.y + rb.x / rb.z + rb.y) * (1.0 + pow2(-40));
+    const double err = 0.5 * (ra.x + rb.x) + 0.25 * min(ra.y, rb.y) + crt_err;
+    const double low = dense ? double(Q) : double(Q) - (ra.x / ra.z + ra.y + rb.x / rb.z + rb.y) * (1.0 + pow2(-40));
     if (!(low > 0.0 && err <= tau * low * (ra.z * rb.z))) fail = true;  // (NaN: fails)
   }
   if (fail) {
-    I4(uint64_t(D.v[11])).v = ivec4(int(D.v[12]), int(D.v[13]), 1, 0);
+    I4(uint64_t(D.v[11])).v = ivec4(int(D.v[12]), int(D.v[13]), 1, dense ? 0 : 1);
     I32(uint64_t(D.v[16])).v = 1;  // the outcome word (host-visible)
   }
 }

@@ -6,7 +6,8 @@
 // A_z [Mp][Kp] and B_z [Np][Kp] unsigned bytes (k fastest; words 5, 6), C_z [Np][Mp] bytes (m
 // fastest, word 7); Mp, Np, Kp (words 0-2) multiples of TFO_TILE. The uint32 sums are exact (Kp
 // <= TFO_MAX_K). Planes z >= word 9 (certified products: the q planes) store their uint32
-// sums at word 8 ([Np][Mp] per plane, m fastest) instead. One invocation per four rows m of one
+// sums at word 8 ([Np][Mp] per plane, m fastest) instead; they sum k < Kq (word 10) only where
+// the int32 at word 11 is 0 (dense operands: ozaki.comp's split wrote every second k there). One invocation per four rows m of one
 // column n, grid-stride, 64-bit offsets.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -31,12 +32,14 @@ void main() {
   const int64_t Mp = D.v[0], Np = D.v[1], Kp = D.v[2], NB = D.v[3], NZ = D.v[4], NZQ = D.v[9];
   const uint64_t A = uint64_t(D.v[5]), B = uint64_t(D.v[6]), C = uint64_t(D.v[7]);
   const int64_t quads = Mp / 4, total = quads * Np * NZ;
+  const bool dense = NZQ < NZ && U32(uint64_t(D.v[11])).v == 0u;
   const int64_t step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
     const int64_t mq = i % quads, q = i / quads, n = q % Np, z = q / Np;
     const uint64_t arow = A + uint64_t((z * Mp + mq * 4) * Kp), bcol = B + uint64_t((z * Np + n) * Kp);
     uint acc[4] = uint[4](0u, 0u, 0u, 0u);
-    for (int64_t k = 0; k < Kp; k += 4) {
+    const int64_t kend = z >= NZQ && dense ? D.v[10] : Kp;
+    for (int64_t k = 0; k < kend; k += 4) {
       const uint bw = U32(bcol + uint64_t(k)).v;
       [[unroll]] for (int t = 0; t < 4; ++t) acc[t] += dot4(U32(arow + uint64_t(t * Kp + k)).v, bw);
     }

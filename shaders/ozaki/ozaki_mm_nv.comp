@@ -8,7 +8,8 @@
 // slice's first k step of products. Epilogue: each accumulator element reduced modulo m_l
 // (tfo_rem), narrowed to 8 bits and stored column-major. Tiles and planes grid-stride.
 // Planes z >= word 9 (certified products: the q planes) store their uint32 sums at word 8
-// ([Np][Mp] per plane, m fastest) instead. (H200,
+// ([Np][Mp] per plane, m fastest) instead; they sum k < Kq (word 10) only where the int32 at
+// word 11 is 0 (dense operands: ozaki.comp's split wrote every second k there). (H200,
 // tools/coopmat_probe: 495 / 531-544 TOPS at 4096^3 / 8192^3 with the loads before the
 // products, the best of 22 variants; 529 / 517 with them after the first k step, `LATE`.)
 #extension GL_NV_cooperative_matrix : require
@@ -37,6 +38,7 @@ layout(push_constant) uniform Push { GemmParams p; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer V4 { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer W32 { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer I32 { int v; };
 shared uvec4 sa[BM * RW];
 shared uvec4 sb[BN * RW];
 #define ACC ucoopmatNV<32, gl_ScopeSubgroup, 16, 16>
@@ -47,9 +49,10 @@ void main() {
   const int64_t tiles_m = Mp / BM, tiles = tiles_m * (Np / BN), total = tiles * NZ;
   const uint t = gl_LocalInvocationID.x, warp = t / 32u, wm = warp % WM, wn = warp / WM;
   const uint ukw = uint(Kp / 16);
-  const int64_t nk = Kp / BK;
+  const bool dense = NZQ < NZ && I32(uint64_t(D.v[11])).v == 0;
   for (int64_t job = int64_t(gl_WorkGroupID.x); job < total; job += int64_t(gl_NumWorkGroups.x)) {
     const int64_t z = job / tiles, tile = job % tiles, tm = tile % tiles_m, tn = tile / tiles_m;
+    const int64_t nk = (z >= NZQ && dense ? D.v[10] : Kp) / BK;
     V4 A = V4(uint64_t(D.v[5]) + uint64_t((z * Mp + tm * BM) * Kp));
     V4 B = V4(uint64_t(D.v[6]) + uint64_t((z * Np + tn * BN) * Kp));
     ACC acc[FM][FN];

@@ -9,32 +9,6 @@
 
 #define TFO_MODULI 256, 255, 253, 251, 247, 241, 239, 233, 229, 227, 223, 211, 199, 197, 193, 191, 181, 179, 173, 167
 #define TFO_MAX_MODULI 20
-// Garner's constants of the moduli above (the combine pass: digit l of the mixed radix is
-// d_l = (r_l - sum_{j<l} d_j TFO_GARNER_P[l][j]) TFO_GARNER_Q[l] mod m_l):
-// TFO_GARNER_P[l * TFO_MAX_MODULI + j] = (m_0 ... m_{j-1}) mod m_l for j < l, else 0;
-// TFO_GARNER_Q[l] = (m_0 ... m_{l-1})^-1 mod m_l (1 for l = 0). Checked by OzakiParams tests.
-#define TFO_GARNER_P \
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 5, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 9, 72, 185, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 15, 210, 110, 136, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 17, 33, 223, 47, 137, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 23, 40, 101, 187, 55, 207, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 27, 15, 131, 134, 122, 90, 213, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 29, 131, 1, 24, 26, 137, 55, 103, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 33, 164, 14, 169, 42, 87, 54, 94, 118, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 45, 81, 26, 196, 93, 47, 50, 45, 177, 89, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 57, 8, 34, 176, 90, 198, 159, 33, 194, 59, 23, 0, 0, 0, 0, 0, 0, 0, 0, \
-    1, 59, 73, 148, 112, 84, 150, 193, 53, 120, 54, 25, 153, 0, 0, 0, 0, 0, 0, 0, \
-    1, 63, 46, 58, 83, 43, 134, 181, 99, 90, 165, 125, 127, 183, 0, 0, 0, 0, 0, 0, \
-    1, 65, 149, 70, 189, 79, 130, 128, 28, 109, 104, 81, 92, 163, 23, 0, 0, 0, 0, 0, \
-    1, 75, 120, 133, 79, 146, 72, 13, 133, 49, 82, 5, 150, 166, 122, 16, 0, 0, 0, 0, \
-    1, 77, 124, 47, 162, 97, 107, 155, 136, 177, 83, 72, 156, 77, 133, 72, 148, 0, 0, 0, \
-    1, 83, 59, 49, 16, 146, 67, 97, 111, 161, 44, 124, 41, 28, 153, 119, 66, 9, 0, 0, \
-    1, 89, 150, 41, 104, 137, 118, 146, 117, 73, 38, 124, 112, 77, 139, 107, 63, 47, 63, 0
-#define TFO_GARNER_Q 1, 1, 211, 182, 246, 184, 41, 115, 161, 54, 163, 65, 168, 47, 82, 54, 112, 153, 157, 19
 // The split pass's constants per modulus (checked by OzakiParams tests): TFO_RECIP39[l] =
 // ceil(2^39 / m_l), so that floor(y / m) = (y TFO_RECIP39 / 2^32) >> 7 exactly for y < 2^31 (the
 // excess e = TFO_RECIP39 m - 2^39 is below 2^8, hence y e / (m 2^39) < 1 / m); TFO_C21[l] = 2^21
@@ -66,7 +40,7 @@
 // Specialization constant 1 of ozaki.comp (MODE).
 #define TFO_SCAN 0u     // exponent of the largest |x| per line and K chunk
 #define TFO_SPLIT 1u    // scale, round, residues: the byte planes
-#define TFO_COMBINE 2u  // CRT (Garner) of the residue products, scale back, alpha / beta
+#define TFO_COMBINE 2u  // CRT of the residue products (ozaki_crt.h), scale back, alpha / beta
 #define TFO_SCALE 3u    // per line: the scale exponent from the chunks' exponents
 #define TFO_CERTIFY 4u  // certified products: the error bound per output (docs/gemm.md)
 

@@ -463,62 +463,6 @@ class GemmOzakiTest : public GemmGpuTest {
   }
 };
 
-// The moduli are pairwise coprime and Garner's tables of ozaki_params.h are theirs (computed
-// here by plain modular arithmetic, independently of how the tables were generated).
-TEST(OzakiParams, GarnerConstants) {
-  const int m[] = {TFO_MODULI}, gp[] = {TFO_GARNER_P}, gq[] = {TFO_GARNER_Q};
-  static_assert(std::size(m) == TFO_MAX_MODULI && std::size(gq) == TFO_MAX_MODULI);
-  static_assert(std::size(gp) == TFO_MAX_MODULI * TFO_MAX_MODULI);
-  for (int l = 0; l < TFO_MAX_MODULI; ++l) {
-    EXPECT_LE(m[l], 256);
-    long long prefix = 1;  // (m_0 ... m_{j-1}) mod m_l
-    for (int j = 0; j < TFO_MAX_MODULI; ++j) {
-      if (j < l) {
-        EXPECT_EQ(std::gcd(m[j], m[l]), 1) << j << ", " << l;
-        EXPECT_EQ(gp[l * TFO_MAX_MODULI + j], prefix) << l << ", " << j;
-        prefix = prefix * m[j] % m[l];
-      } else {
-        EXPECT_EQ(gp[l * TFO_MAX_MODULI + j], 0) << l << ", " << j;
-      }
-    }
-    // prefix is now (m_0 ... m_{l-1}) mod m_l (1 for l = 0); Q_l is its inverse.
-    EXPECT_EQ(prefix * gq[l] % m[l], 1) << l;
-    EXPECT_TRUE(gq[l] > 0 && gq[l] < m[l]) << l;
-  }
-}
-
-// The split pass's tables of ozaki_params.h (recomputed here) and its exact quotient: for every
-// y < 2^31, (y TFO_RECIP39 / 2^32) >> 7 == y / m. Checked at the edges of every quotient step
-// near 0, near 2^31 and at a spread of values in between, for every modulus.
-TEST(OzakiParams, SplitConstants) {
-  const unsigned m[] = {TFO_MODULI}, recip[] = {TFO_RECIP39}, c21[] = {TFO_C21}, c42[] = {TFO_C42},
-                 bias[] = {TFO_BIAS28};
-  static_assert(std::size(recip) == TFO_MAX_MODULI && std::size(c21) == TFO_MAX_MODULI &&
-                std::size(c42) == TFO_MAX_MODULI && std::size(bias) == TFO_MAX_MODULI);
-  for (int l = 0; l < TFO_MAX_MODULI; ++l) {
-    const std::uint64_t ml = m[l];
-    EXPECT_GT(ml, 128u) << l;  // so that ceil(2^39 / m) fits 32 bits (and the shift is 7)
-    EXPECT_EQ(recip[l], ((std::uint64_t{1} << 39) + ml - 1) / ml) << l;
-    EXPECT_EQ(c21[l], (std::uint64_t{1} << 21) % ml) << l;
-    EXPECT_EQ(c42[l], (std::uint64_t{1} << 42) % ml) << l;
-    EXPECT_EQ(bias[l] % ml, 0u) << l;
-    EXPECT_GT(bias[l], 1u << 28) << l;
-    // The largest residue sum: |d2| <= 2^20, d0, d1 < 2^21.
-    EXPECT_LT(bias[l] + (std::uint64_t{1} << 20) * c42[l] + ((std::uint64_t{1} << 21) - 1) * (c21[l] + 1),
-              std::uint64_t{1} << 31) << l;
-    EXPECT_GE(std::int64_t{bias[l]} - (std::int64_t{1} << 20) * c42[l], 0) << l;
-    auto check = [&](std::uint64_t y) {
-      ASSERT_EQ(((y * recip[l]) >> 32) >> 7, y / ml) << "m " << ml << " y " << y;
-    };
-    for (std::uint64_t q = 0; q < 4096; ++q)
-      for (std::uint64_t y : {q * ml, q * ml + ml - 1}) check(y);
-    const std::uint64_t top = (std::uint64_t{1} << 31) - 1;
-    for (std::uint64_t q = top / ml - 4096; q <= top / ml; ++q)
-      for (std::uint64_t y : {q * ml, std::min(q * ml + ml - 1, top)}) check(y);
-    for (std::uint64_t y = 0; y <= top; y += 65521) check(y);
-  }
-}
-
 TEST_F(GemmOzakiTest, MatchesNormwiseBound) {
   const I ext[][4] = {{1, 1, 1, 1}, {7, 5, 3, 2}, {129, 130, 37, 2}, {33, 1, 200, 3}, {200, 140, 300, 1}};
   const Lay lays[] = {Lay::col, Lay::row, Lay::padded, Lay::reversed, Lay::misaligned};
@@ -600,7 +544,9 @@ TEST_F(GemmOzakiTest, NonFiniteLinesTakeDotProducts) {
 // dispatch (beta reads the original C).
 class GemmOzakiCertifiedTest : public GemmOzakiTest {
  protected:
-  void run_certified(const Case& c, bool expect_fail, std::uint64_t seed = 1) {
+  /// `zeros` >= 0: the zeros flag expected (the arguments' fourth word: 1 where a line of A or
+  /// B holds a zero, 0 for dense operands).
+  void run_certified(const Case& c, bool expect_fail, std::uint64_t seed = 1, int zeros = -1) {
     ozaki_n = ozaki_p = 0;  // the default product's bound
     for (bool portable : residue_kernels()) {
       SCOPED_TRACE(std::string(portable ? "portable" : "tensor cores") + (expect_fail ? ", fails" : ", holds"));
@@ -614,6 +560,9 @@ class GemmOzakiCertifiedTest : public GemmOzakiTest {
       const Tensor h = be().download(*args);
       EXPECT_EQ(host_at(h, 0).i != 0, expect_fail) << "certificate's first word " << host_at(h, 0).i;
       EXPECT_EQ(host_at(h, 2).i, expect_fail ? 1 : 0);
+      if (zeros >= 0) {
+        EXPECT_EQ(host_at(h, 3).i, zeros);
+      }
     }
   }
 };
@@ -660,6 +609,27 @@ TEST_F(GemmOzakiCertifiedTest, HoldsWhereOutputsHaveNoTerms) {
   values = values_b = nullptr;
 }
 
+// Dense operands (no zero element) from K = 2048: the certificate's product sums every second k
+// with q = floor(x / w) (here Kp = 2176, its q planes of 1152 columns, the last 64 zeroed by the
+// split). The same K with zeros takes every k (exact zeros where outputs have no terms), and
+// dense lines spanning 2^600 fail.
+TEST_F(GemmOzakiCertifiedTest, DenseOperandsHalveTheCertificate) {
+  const I M = 48, N = 40, K = 2100;
+  Case c = make_case(DType::F64, M, N, K, 2);
+  c.la = Lay::row;
+  c.lc = Lay::padded;
+  c.alpha = c128(0.5, 0);
+  c.beta = c128(-1.25, 0);
+  run_certified(c, false, 1, 0);
+  values = [=](I i, c128 v) { return ((i % M) < M / 2) == ((i / M) < K / 2) ? v : c128(0.0, 0.0); };
+  values_b = [=](I i, c128 v) { return ((i % K) < K / 2) == ((i / K) < N / 2) ? v : c128(0.0, 0.0); };
+  run_certified(make_case(DType::F64, M, N, K, 1), false, 1, 1);
+  values = [](I i, c128 v) { return c128(std::ldexp(v.real() + (v.real() < 0 ? -1.0 : 1.0), 60 * static_cast<int>((7 * i) % 11) - 300), 0.0); };
+  values_b = nullptr;
+  run_certified(make_case(DType::F64, M, N, K, 1), true, 1, 0);
+  values = nullptr;
+}
+
 TEST_F(GemmOzakiCertifiedTest, FailsAndRecomputes) {
   // Lines spanning 2^600 (as WideRangesZerosSubnormals): the bound cannot hold.
   values = [](I i, c128 v) {
@@ -671,8 +641,8 @@ TEST_F(GemmOzakiCertifiedTest, FailsAndRecomputes) {
   c.beta = c128(1.5, 0);
   run_certified(c, true);
   values = nullptr;
-  // K too short for the bound (tau = (K - 7n - 8) u < 0), batches, strides, alpha and beta.
-  c = make_case(DType::F64, 65, 70, 100, 3);
+  // K too short for the bound (tau = (K - 8) u < 0), batches, strides, alpha and beta.
+  c = make_case(DType::F64, 65, 70, 6, 3);
   c.la = Lay::padded;
   c.lc = Lay::reversed;
   c.alpha = c128(2.0, 0);

@@ -33,4 +33,16 @@ v 2 4 4 2 64 s -DSB
 v 4 2 2 4 128 s -DSB
 v 2 4 2 4 128 s -DSB
 v 2 4 4 2 128 sl "-DSB -DLATE"
+# Twenty-second session: workgroups of 64-128 invocations (two or more per SM by registers)
+v 2 2 4 2 128 sl "-DSB -DLATE"
+v 2 2 4 2 128 s -DSB
+v 2 2 4 2 64 sl "-DSB -DLATE"
+v 2 2 4 2 64 ""
+v 2 2 4 2 32 ""
+v 2 2 2 4 128 sl "-DSB -DLATE"
+v 1 2 4 2 128 sl "-DSB -DLATE"
+v 2 1 4 2 128 sl "-DSB -DLATE"
+v 1 4 4 2 128 sl "-DSB -DLATE"
+v 4 1 4 2 128 sl "-DSB -DLATE"
+v 1 2 4 2 64 ""
 echo "built $out"

@@ -114,7 +114,8 @@ void set_gemm_3m_override(std::optional<int> mode);
 /// kernels' estimated time on that device (gemm_fma_seconds) where K >= kOzakiCertifiedMinK;
 /// else against their 22.9 TFLOP/s.
 inline constexpr std::uint64_t kOzakiMaxScratch = std::uint64_t{4} << 30;
-/// Certified products' least K: tau = (K - 7n - 8) u leaves most of K u to the scheme.
+/// Certified products' least K (the time model; tau = (K - 8) u leaves most of K u to the
+/// scheme at any K).
 inline constexpr std::int64_t kOzakiCertifiedMinK = 512;
 int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained,
                       bool tensor_cores, const DeviceCaps* caps = nullptr);

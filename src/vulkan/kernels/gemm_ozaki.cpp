@@ -6,17 +6,17 @@
 // X' (|X'| <= 2^P); the integer product A'B' (|.| <= K 2^2P < prod m_l / 2) is computed exactly
 // through its residues modulo n pairwise coprime moduli m_l <= 256: n products of the residues
 // as unsigned bytes (exact in uint32), reduced mod m_l, then recovered per element by the Chinese
-// remainder theorem (Garner's mixed radix, Horner's rule in f64) and scaled back. The only
-// errors are the rounding of A and B to P bits per row / column and the final f64 rounding:
-// |err| <= 2^-P (max_k |a| sum_k |b| + max_k |b| sum_k |a|) + 2^-2P K max |a| max |b| + (2n + 6)
-// eps sum |a||b| (the f64 roundings; GLSL's fma need not be fused): normwise per row and
-// column, where the default product's bound is componentwise.
+// remainder theorem (one f64 sum in three parts: shaders/ozaki/ozaki_crt.h) and scaled back. The
+// only errors are the rounding of A and B to P bits per row / column and the final f64
+// roundings: |err| <= 2^-P (max_k |a| sum_k |b| + max_k |b| sum_k |a|) + 2^-2P K max |a| max |b|
+// + 4 eps sum |a||b| (GLSL's fma need not be fused): normwise per row and column, where the
+// default product's bound is componentwise.
 // Rows / columns holding Inf or NaN take a plain f64 dot product (IEEE propagation).
 //
 // Certified products (the default, 14 moduli): A's rows are scaled by their sums of |a| instead
 // (ozaki_bits_certified: smaller errors for the same range); the split pass also writes q =
 // floor(|x| 2^s / w) + (x != 0) (w the unit of the line's largest) per element as one more
-// plane; its product Q (uint32, one more plane of the
+// plane (dense operands: floor(|x| 2^s / w) of every second k from K = 2048); its product Q (uint32, one more plane of the
 // residue-product dispatch) bounds sum |a||b| from below, and the certify pass checks per output
 // that the scheme's error bound (from the lines' sums of |x| 2^s and nonzero counts, kept by the
 // scan and scale passes) is within K u of it (ozaki.comp certify(): the derivation). Where any
@@ -122,27 +122,42 @@ void pass(VulkanBackend& be, const char* variant, std::uint32_t mode, std::uint3
 }
 
 /// A certified product's per-operand tensors: the chunks' (sum, count) pairs, the lines' (sum,
-/// count, w, -), the dispatch arguments and outcome word the first operand's scale pass zeroes
-/// (null for the second), and whether lines are scaled by their sums (A) or largest (B).
+/// count, w, -), the dispatch arguments and outcome word the first operand's scan pass zeroes
+/// (null for the second), whether lines are scaled by their sums (A) or largest (B), and the
+/// dispatch arguments again (both operands): their fourth word is the zeros flag, 1 where a line
+/// of A or B holds a zero (the scale passes).
 struct CertifyBuffers {
   const Tensor* chunks = nullptr;
   const Tensor* lines = nullptr;
   const Tensor* args = nullptr;
   const Tensor* outcome = nullptr;
   bool by_sum = false;
+  const Tensor* zeros = nullptr;
 };
 
-/// Scan, scale and split of one operand, given as L lines of K elements in NB batches at `x`
-/// (strides sl, sk, sb): its scale words go to `scales`, its planes to `planes`.
+/// The zeros flag's address (the fourth int32 of the certificate's dispatch arguments).
+std::int64_t zeros_flag(const Tensor& args) { return static_cast<std::int64_t>(address_of(args) + 12); }
+
+/// Dense certified products from this K run the certificate's product over every second k.
+constexpr I kHalfQMinK = 2048;
+
+/// The q planes' K where the operands are dense (the split's and the residue products'; Kp
+/// otherwise).
+I dense_q_k(const Sizes& s, I K) { return K >= kHalfQMinK ? round_up(s.Kp / 2, TFO_TILE) : s.Kp; }
+
+/// One operand, given as L lines of K elements in NB batches at `x` (strides sl, sk, sb): its
+/// scan and scale passes (`split` false: its scale words go to `scales`) or its split pass (its
+/// planes go to `planes`). Certified products run both operands' scans and scales before the
+/// splits, which read the zeros flag.
 void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl, I sk, I sb, I Lp, const Sizes& s,
-                    int P, int n, const Tensor& ex, const Tensor& scales, const Tensor& planes, bool skip_split,
+                    int P, int n, const Tensor& ex, const Tensor& scales, const Tensor& planes, bool split,
                     const CertifyBuffers& cb) {
   GemmParams p{};
   p.a = address_of(x);
   // Split: adjacent invocations on adjacent lines where the line stride is the unit one.
   const I line_fastest = std::abs(sl) == 1 && std::abs(sk) != 1;
   auto addr = [](const Tensor* t) { return t ? static_cast<I>(address_of(*t)) : I{0}; };
-  const std::int64_t dims[19] = {L,
+  const std::int64_t dims[21] = {L,
                                  K,
                                  NB,
                                  sl,
@@ -160,14 +175,19 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
                                  addr(cb.lines),
                                  addr(cb.args),
                                  addr(cb.outcome),
-                                 cb.by_sum ? I{1} : I{0}};
+                                 cb.by_sum ? I{1} : I{0},
+                                 cb.zeros ? zeros_flag(*cb.zeros) : I{0},
+                                 dense_q_k(s, K)};
   const auto un = static_cast<std::uint32_t>(n);
-  pass(be, "ozaki_f64", TFO_SCAN, un, p, dims, {&x}, {&ex, cb.chunks}, grid_stride_groups(be, L * s.nch * NB, kThreads));
-  pass(be, "ozaki_f64", TFO_SCALE, un, p, dims, {&ex, cb.chunks}, {&scales, cb.lines, cb.args, cb.outcome},
-       grid_stride_groups(be, L * NB, kThreads));
-  if (!skip_split)
-    pass(be, "ozaki_f64", TFO_SPLIT, un, p, dims, {&x, &scales}, {&planes},
+  if (!split) {
+    pass(be, "ozaki_f64", TFO_SCAN, un, p, dims, {&x}, {&ex, cb.chunks, cb.args, cb.outcome},
+         grid_stride_groups(be, L * s.nch * NB, kThreads));
+    pass(be, "ozaki_f64", TFO_SCALE, un, p, dims, {&ex, cb.chunks}, {&scales, cb.lines, cb.zeros},
+         grid_stride_groups(be, L * NB, kThreads));
+  } else {
+    pass(be, "ozaki_f64", TFO_SPLIT, un, p, dims, {&x, &scales, cb.lines, cb.zeros}, {&planes},
          grid_stride_groups(be, Lp * (s.Kp / 16) * NB, kThreads));
+  }
 }
 
 }  // namespace
@@ -220,7 +240,8 @@ void ozaki_bits_certified(int n, I K, int& pa, int& pb) {
 bool ozaki_faster(int n, I M, I N, I K, I B, bool certified, double fma_seconds) {
   const double mn = double(M) * double(N) * double(B), mnk2 = 2.0 * mn * double(K), dn = n;
   const double fma = std::max(mnk2 / 22.9e12, fma_seconds);
-  const double planes = certified ? dn + 1.0 : dn;  // the q planes and their product
+  // The q planes and their product (half of k from kHalfQMinK: dense operands, the usual case).
+  const double planes = certified ? dn + (K >= kHalfQMinK ? 0.5 : 1.0) : dn;
   const double padded = 2.0 * double(round_up(M, TFO_TILE)) * double(round_up(N, TFO_TILE)) *
                         double(round_up(K, TFO_TILE)) * double(B);
   const double products = planes * padded / (576e12 / (1.0 + 781.0 / double(K)));
@@ -296,14 +317,17 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   const auto& bs = b.strides();
   const unsigned skip = ozaki_override() ? ozaki_override()->skip : 0u;
   if (!(skip & 1u)) {
-    const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args, &outcome, true} : CertifyBuffers{};
-    const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, nullptr, nullptr, false} : CertifyBuffers{};
-    operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, PA, n, exa, sa, pa, skip & 8u, ca);
-    operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, PB, n, exb, sb, pb, skip & 8u, cb);
+    const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args, &outcome, true, &args} : CertifyBuffers{};
+    const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, nullptr, nullptr, false, &args} : CertifyBuffers{};
+    for (bool split : {false, true}) {
+      if (split && (skip & 8u)) break;
+      operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, PA, n, exa, sa, pa, split, ca);
+      operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, PB, n, exb, sb, pb, split, cb);
+    }
   }
 
   // Planes z < n B are residues; z >= n B (certified) the q planes, whose sums go to Q.
-  const std::int64_t mm[10] = {s.Mp,
+  const std::int64_t mm[12] = {s.Mp,
                                s.Np,
                                s.Kp,
                                B,
@@ -312,16 +336,19 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
                                static_cast<I>(address_of(pb)),
                                static_cast<I>(address_of(pc)),
                                cert ? static_cast<I>(address_of(q)) : I{0},
-                               n * B};
+                               n * B,
+                               dense_q_k(s, K),
+                               cert ? zeros_flag(args) : I{0}};
   GemmParams p{};
   if (!(skip & 2u)) {
     const bool nv = be.device().caps().nv_coopmat_u8 && !(ozaki_override() && ozaki_override()->portable);
     const I jobs = (s.Mp / TFO_TILE) * (s.Np / TFO_TILE) * np * B;  // ozaki_mm_nv: a workgroup per tile
     const std::uint32_t groups = nv ? grid_stride_groups(be, jobs, 1) : grid_stride_groups(be, s.Mp / 4 * s.Np * np * B, kThreads);
-    pass(be, nv ? "ozaki_mm_nv" : "ozaki_mm", 0, 0, p, mm, {&pa, &pb}, {&pc, cert ? &q : nullptr}, groups);
+    pass(be, nv ? "ozaki_mm_nv" : "ozaki_mm", 0, 0, p, mm, {&pa, &pb, cert ? &args : nullptr}, {&pc, cert ? &q : nullptr},
+         groups);
   }
   if (cert) {
-    const double tau = std::ldexp(double(K) - 7.0 * n - 8.0, -53);
+    const double tau = std::ldexp(double(K) - 8.0, -53);
     const std::int64_t cd[17] = {M,
                                  N,
                                  K,
@@ -336,7 +363,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
                                  static_cast<I>(address_of(args)),
                                  cert->gx,
                                  cert->gy,
-                                 0,
+                                 zeros_flag(args),
                                  std::bit_cast<I>(tau),
                                  static_cast<I>(address_of(outcome))};
     pass(be, "ozaki_f64", TFO_CERTIFY, static_cast<std::uint32_t>(n), p, cd, {&sa, &sb, &la, &lb, &q}, {&args, &outcome},
