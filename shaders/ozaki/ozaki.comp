@@ -34,8 +34,9 @@
 //   13 Mp, 14 Np, 15 sA, 16 sB, 17 planes; GemmParams a, b, c, alpha, beta, flags (TFG_READ_C). One invocation per four rows m of one (n, b).
 //   Word 18 != 0: a certified product's dispatch arguments (int32 x 4); where its first word is
 //   nonzero the certificate failed and nothing is written (the FMA kernels recompute C).
-// MODE TFO_CERTIFY: per output (m, n, b) of a certified product, an error bound of the scheme
-//   against K u sum |a||b| (docs/gemm.md, "certified"): where it does not hold, words 12-13
+// MODE TFO_CERTIFY: per output (m, n, b) of a certified product (an invocation per row m and
+//   run of TFO_CERTIFY_RUN columns), an error bound of the scheme against K u sum |a||b|
+//   (docs/gemm.md, "certified"): where it does not hold, words 12-13
 //   (gx, gy) and 1 go to the dispatch arguments at word 11, and 1 to the outcome word at word 16.
 //   dims: 0 M, 1 N, 3 NB, 4 Mp, 5 Np, 6 sA, 7 sB, 8 / 9 the lines' dvec4 (sum bound, nonzero
 //   count, w) of A / B, 10 Q (uint32 [NB][Np][Mp], the product of the q planes), 11 arguments,
@@ -341,23 +342,31 @@ void certify() {
   const uint64_t sa = uint64_t(D.v[6]), sbs = uint64_t(D.v[7]), la = uint64_t(D.v[8]), lb = uint64_t(D.v[9]);
   const uint64_t qs = uint64_t(D.v[10]);
   const double tau = bits_f64(uint64_t(D.v[15]));
-  const int64_t total = M * N * NB, step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
+  // One invocation per row m and run of TFO_CERTIFY_RUN columns n: the row's words are read
+  // once, the columns' are the same across a subgroup (consecutive m), and Q's are coalesced.
+  const int64_t runs = (N + TFO_CERTIFY_RUN - 1) / TFO_CERTIFY_RUN, total = M * runs * NB;
+  const int64_t step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
   bool fail = false;
   uint rm = NMOD - TFO_MIN_MODULI;  // (not const, as in combine())
   const double crt_err = pow2(kCrtE[rm] - 75);
   const bool dense = I32(uint64_t(D.v[14])).v == 0;  // (the split's q encoding)
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
-    int64_t m, q, n, b;
+    int64_t m, q, r, b;
     divmod(i, M, q, m);
-    divmod(q, N, b, n);
-    const uint Q = U32(qs + uint64_t(((b * Np + n) * Mp + m) * 4)).v;
-    if ((Q == 0u && !dense) || I32(sa + uint64_t((b * M + m) * 4)).v == TFO_BAD_LINE ||
-        I32(sbs + uint64_t((b * N + n) * 4)).v == TFO_BAD_LINE)
-      continue;  // exact, or a plain dot product
-    const dvec4 ra = D4(la + uint64_t((b * M + m) * 32)).v, rb = D4(lb + uint64_t((b * N + n) * 32)).v;
-    const double err = 0.5 * (ra.x + rb.x) + 0.25 * min(ra.y, rb.y) + crt_err;
-    const double low = dense ? double(Q) : double(Q) - (ra.x / ra.z + ra.y + rb.x / rb.z + rb.y) * (1.0 + pow2(-40));
-    if (!(low > 0.0 && err <= tau * low * (ra.z * rb.z))) fail = true;  // (NaN: fails)
+    divmod(q, runs, b, r);
+    if (I32(sa + uint64_t((b * M + m) * 4)).v == TFO_BAD_LINE) continue;  // plain dot products
+    const dvec4 ra = D4(la + uint64_t((b * M + m) * 32)).v;
+    const double qa = (ra.x / ra.z + ra.y) * (1.0 + pow2(-40));  // (not dense: QA's bound)
+    const int64_t n1 = min(N, (r + 1) * TFO_CERTIFY_RUN);
+    for (int64_t n = r * TFO_CERTIFY_RUN; n < n1; ++n) {
+      const uint Q = U32(qs + uint64_t(((b * Np + n) * Mp + m) * 4)).v;
+      if ((Q == 0u && !dense) || I32(sbs + uint64_t((b * N + n) * 4)).v == TFO_BAD_LINE)
+        continue;  // exact, or a plain dot product
+      const dvec4 rb = D4(lb + uint64_t((b * N + n) * 32)).v;
+      const double err = 0.5 * (ra.x + rb.x) + 0.25 * min(ra.y, rb.y) + crt_err;
+      const double low = dense ? double(Q) : double(Q) - qa - (rb.x / rb.z + rb.y) * (1.0 + pow2(-40));
+      if (!(low > 0.0 && err <= tau * low * (ra.z * rb.z))) fail = true;  // (NaN: fails)
+    }
   }
   if (fail) {
     I4(uint64_t(D.v[11])).v = ivec4(int(D.v[12]), int(D.v[13]), 1, dense ? 0 : 1);

@@ -30,6 +30,8 @@
 #define TFO_TILE 128
 // k per invocation of the scan pass.
 #define TFO_CHUNK 64
+// Columns n per invocation of the certify pass (one row m each).
+#define TFO_CERTIFY_RUN 16
 // K limit: a residue product sums at most TFO_MAX_K terms of r r' <= 255 * 255, so that the
 // sum stays below 2^32 (exact in uint32).
 #define TFO_MAX_K 65536

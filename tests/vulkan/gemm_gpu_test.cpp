@@ -641,6 +641,15 @@ TEST_F(GemmOzakiCertifiedTest, FailsAndRecomputes) {
   c.beta = c128(1.5, 0);
   run_certified(c, true);
   values = nullptr;
+  // Only B's last column fails (the certify pass's last run of columns; mutation-checked: a
+  // pass that skips a run's later columns misses it): its k = 0 element is 2^300 times the
+  // others, against a zero column k = 0 of A, so that its scale leaves the terms that count
+  // almost no bits.
+  const I M = 70, N = 45, K = 530;
+  values = [=](I i, c128 v) { return (i / M) % K == 0 ? c128(0.0, 0.0) : v; };
+  values_b = [=](I i, c128 v) { return (i / K) % N == N - 1 && i % K == 0 ? v * std::ldexp(1.0, 300) : v; };
+  run_certified(make_case(DType::F64, M, N, K, 2), true);
+  values = values_b = nullptr;
   // K too short for the bound (tau = (K - 8) u < 0), batches, strides, alpha and beta.
   c = make_case(DType::F64, 65, 70, 6, 3);
   c.la = Lay::padded;

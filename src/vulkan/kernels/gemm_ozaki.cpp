@@ -367,7 +367,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
                                  std::bit_cast<I>(tau),
                                  static_cast<I>(address_of(outcome))};
     pass(be, "ozaki_f64", TFO_CERTIFY, static_cast<std::uint32_t>(n), p, cd, {&sa, &sb, &la, &lb, &q}, {&args, &outcome},
-         grid_stride_groups(be, M * N * B, kThreads));
+         grid_stride_groups(be, M * ((N + TFO_CERTIFY_RUN - 1) / TFO_CERTIFY_RUN) * B, kThreads));
     cert->args = args;
     if (ozaki_override()) last_certificate() = args;
     if (history_applies()) {
