@@ -8,9 +8,9 @@
 //   frexp exponent e of its largest |x| (|x| < 2^e; -2^31 + 1 for an all-zero chunk,
 //   TFO_BAD_LINE when it holds Inf or NaN) at word 10 (int32 [NB][nch][L], nch = word 8).
 //   Certified products (word 14 != 0): also sum |x| and the count of nonzero x per line and
-//   chunk, as a dvec2 at word 14 ([NB][nch][L]); invocation 0 zeroes the four int32 words at
-//   word 16 where that is nonzero (A: the certificate's dispatch arguments, the fourth its
-//   zeros flag) and the int32 at word 17 (its outcome word).
+//   chunk, as a dvec2 at word 14 ([NB][nch][L]); where word 17 (the outcome word, A's only) is
+//   nonzero, invocation 0 zeroes it and the four int32 words at word 16 (the certificate's
+//   dispatch arguments, the fourth its zeros flag).
 // MODE TFO_SCALE: per line, s = P - max e (0 for a zero line; TFO_BAD_LINE for a non-finite
 //   line) goes to word 11 (int32 [NB][L]); word 18 != 0: s = P - e' instead, with 2^(e'-1) <=
 //   (an upper bound of) sum |x| < 2^e' (certified products' A: rows scaled by their sums).
@@ -108,7 +108,7 @@ void scan() {
   DimsRef D = DimsRef(p.dims);
   const int64_t L = D.v[0], K = D.v[1], NB = D.v[2], sl = D.v[3], sk = D.v[4], sb = D.v[5], nch = D.v[8];
   const uint64_t dst = uint64_t(D.v[10]);
-  if (D.v[14] != 0 && D.v[16] != 0 && gl_GlobalInvocationID.x == 0u) {  // certified, A's scan
+  if (D.v[14] != 0 && D.v[17] != 0 && gl_GlobalInvocationID.x == 0u) {  // certified, A's scan
     I4(uint64_t(D.v[16])).v = ivec4(0);
     I32(uint64_t(D.v[17])).v = 0;
   }

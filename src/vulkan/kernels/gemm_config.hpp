@@ -127,7 +127,8 @@ int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, s
 /// 5 %. It takes 4096^3 with up to 16 moduli (14 and 16 measured faster), 8192^3 up to 19,
 /// 2048^3 up to 11 (11 measured faster; 12 measured 2 % faster, under the margin; 16 slower),
 /// 1024 x 256^3 never.
-/// `certified`: one more plane per operand and product, and the certify pass (not yet fitted).
+/// `certified`: one more plane per operand and product (half a plane's product from K = 2048,
+/// as for dense operands), and the certify pass (not yet fitted).
 /// The products count the extents padded to the residue kernel's 128 (TFO_TILE). The FMA
 /// kernels' time is fma_seconds where that is longer than their 22.9 TFLOP/s (tiles that fill
 /// the device badly, split K: the wave model's estimate, gemm_fma_seconds).

@@ -122,17 +122,16 @@ void pass(VulkanBackend& be, const char* variant, std::uint32_t mode, std::uint3
 }
 
 /// A certified product's per-operand tensors: the chunks' (sum, count) pairs, the lines' (sum,
-/// count, w, -), the dispatch arguments and outcome word the first operand's scan pass zeroes
-/// (null for the second), whether lines are scaled by their sums (A) or largest (B), and the
-/// dispatch arguments again (both operands): their fourth word is the zeros flag, 1 where a line
-/// of A or B holds a zero (the scale passes).
+/// count, w, -), the dispatch arguments (both operands: their fourth word is the zeros flag, 1
+/// where a line of A or B holds a zero, set by the scale passes), the outcome word (the first
+/// operand only: its scan pass zeroes it and the arguments), and whether lines are scaled by
+/// their sums (A) or largest (B).
 struct CertifyBuffers {
   const Tensor* chunks = nullptr;
   const Tensor* lines = nullptr;
   const Tensor* args = nullptr;
   const Tensor* outcome = nullptr;
   bool by_sum = false;
-  const Tensor* zeros = nullptr;
 };
 
 /// The zeros flag's address (the fourth int32 of the certificate's dispatch arguments).
@@ -176,16 +175,16 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
                                  addr(cb.args),
                                  addr(cb.outcome),
                                  cb.by_sum ? I{1} : I{0},
-                                 cb.zeros ? zeros_flag(*cb.zeros) : I{0},
+                                 cb.args ? zeros_flag(*cb.args) : I{0},
                                  dense_q_k(s, K)};
   const auto un = static_cast<std::uint32_t>(n);
   if (!split) {
-    pass(be, "ozaki_f64", TFO_SCAN, un, p, dims, {&x}, {&ex, cb.chunks, cb.args, cb.outcome},
+    pass(be, "ozaki_f64", TFO_SCAN, un, p, dims, {&x}, {&ex, cb.chunks, cb.outcome ? cb.args : nullptr, cb.outcome},
          grid_stride_groups(be, L * s.nch * NB, kThreads));
-    pass(be, "ozaki_f64", TFO_SCALE, un, p, dims, {&ex, cb.chunks}, {&scales, cb.lines, cb.zeros},
+    pass(be, "ozaki_f64", TFO_SCALE, un, p, dims, {&ex, cb.chunks}, {&scales, cb.lines, cb.args},
          grid_stride_groups(be, L * NB, kThreads));
   } else {
-    pass(be, "ozaki_f64", TFO_SPLIT, un, p, dims, {&x, &scales, cb.lines, cb.zeros}, {&planes},
+    pass(be, "ozaki_f64", TFO_SPLIT, un, p, dims, {&x, &scales, cb.lines, cb.args}, {&planes},
          grid_stride_groups(be, Lp * (s.Kp / 16) * NB, kThreads));
   }
 }
@@ -317,8 +316,8 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   const auto& bs = b.strides();
   const unsigned skip = ozaki_override() ? ozaki_override()->skip : 0u;
   if (!(skip & 1u)) {
-    const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args, &outcome, true, &args} : CertifyBuffers{};
-    const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, nullptr, nullptr, false, &args} : CertifyBuffers{};
+    const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args, &outcome, true} : CertifyBuffers{};
+    const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, &args, nullptr, false} : CertifyBuffers{};
     for (bool split : {false, true}) {
       if (split && (skip & 8u)) break;
       operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, PA, n, exa, sa, pa, split, ca);
