@@ -1,5 +1,7 @@
-// Standalone probe (tools/coopmat_probe/README.md): int8 cooperative-matrix GEMM throughput through
-// VK_NV_cooperative_matrix on device 0. Usage: probe SIZE FILE.spv:BM:BN:THREADS...; per shader one
+// Standalone probe (tools/coopmat_probe/README.md, tools/cm2_probe/README.md): the device's
+// cooperative-matrix capabilities (VK_KHR_cooperative_matrix, VK_NV_cooperative_matrix2 with its
+// workgroup-scope, flexible-dimension shapes), then int8 GEMM throughput with those features on.
+// Usage: probe SIZE FILE.spv:BM:BN:THREADS... (SIZE 0: capabilities only); per shader one
 // line: median of 10 timed command buffers of 10 dispatches each (timestamp queries, 2 warm-ups),
 // TOPS = 2 SIZE^3 / time, and how many of 64 sampled outputs differ from a host dot product.
 #include <vulkan/vulkan.h>
@@ -11,6 +13,15 @@
 #include <random>
 #include <string>
 #include <vector>
+// Vulkan 1.3.239 (Debian 12) lacks these; values and layouts from the Vulkan registry.
+struct CmFeatKHR { VkStructureType s; void* n; VkBool32 cm, robust; };
+struct CmPropKHR { VkStructureType s; void* n; uint32_t M, N, K, A, B, C, R; VkBool32 sat; uint32_t scope; };
+struct Cm2Feat { VkStructureType s; void* n; VkBool32 wg, flex, red, conv, perel, tensor, block; };
+struct Cm2Prop { VkStructureType s; void* n; uint32_t maxwg, maxdim, reserved; };
+struct CmFlex { VkStructureType s; void* n; uint32_t Mg, Ng, Kg, A, B, C, R; VkBool32 sat; uint32_t scope, wginv; };
+const auto kCmFeatKHR = VkStructureType(1000506000), kCmPropKHR = VkStructureType(1000506001),
+           kCm2Feat = VkStructureType(1000593000), kCmFlex = VkStructureType(1000593001), kCm2Prop = VkStructureType(1000593002);
+const char* ty(uint32_t t) { static const char* n[] = {"f16", "f32", "f64", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"}; return t < 11 ? n[t] : "?"; }
 #define CK(x) do { VkResult r_ = (x); if (r_ != VK_SUCCESS) { std::printf("FAIL %s = %d line %d\n", #x, r_, __LINE__); std::exit(1); } } while (0)
 VkDevice dev; VkPhysicalDevice pd; VkQueue q; uint32_t qf = 0;
 VkPhysicalDeviceMemoryProperties mp;
@@ -38,13 +49,35 @@ int main(int argc, char** argv) {
   uint32_t n = 0; vkEnumeratePhysicalDevices(inst, &n, nullptr); std::vector<VkPhysicalDevice> pds(n); vkEnumeratePhysicalDevices(inst, &n, pds.data());
   pd = pds[0]; VkPhysicalDeviceProperties pp; vkGetPhysicalDeviceProperties(pd, &pp); std::printf("device %s\n", pp.deviceName);
   vkGetPhysicalDeviceMemoryProperties(pd, &mp);
+  std::printf("driver %u.%u.%u api %u.%u.%u\n", pp.driverVersion >> 22, (pp.driverVersion >> 14) & 0xff, (pp.driverVersion >> 6) & 0xff, VK_VERSION_MAJOR(pp.apiVersion), VK_VERSION_MINOR(pp.apiVersion), VK_VERSION_PATCH(pp.apiVersion));
+  uint32_t ne = 0; vkEnumerateDeviceExtensionProperties(pd, nullptr, &ne, nullptr); std::vector<VkExtensionProperties> es(ne); vkEnumerateDeviceExtensionProperties(pd, nullptr, &ne, es.data());
+  bool khr = false, cm2 = false;
+  for (auto& e : es) if (std::strstr(e.extensionName, "cooperative") || std::strstr(e.extensionName, "COOPERATIVE")) {
+    std::printf("ext %s v%u\n", e.extensionName, e.specVersion);
+    khr = khr || !std::strcmp(e.extensionName, "VK_KHR_cooperative_matrix"); cm2 = cm2 || !std::strcmp(e.extensionName, "VK_NV_cooperative_matrix2"); }
+  CmFeatKHR fk{kCmFeatKHR}; Cm2Feat f2{kCm2Feat}; Cm2Prop p2{kCm2Prop};
+  { VkPhysicalDeviceFeatures2 q{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2}; fk.n = cm2 ? &f2 : nullptr; q.pNext = khr ? &fk : nullptr; vkGetPhysicalDeviceFeatures2(pd, &q);
+    VkPhysicalDeviceProperties2 r{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2}; r.pNext = cm2 ? &p2 : nullptr; vkGetPhysicalDeviceProperties2(pd, &r); }
+  std::printf("khr cooperativeMatrix %u; cm2 workgroupScope %u flexibleDimensions %u reductions %u conversions %u perElement %u tensorAddressing %u blockLoads %u; maxWorkgroupSize %u maxDimension %u reservedShared %u\n",
+              fk.cm, f2.wg, f2.flex, f2.red, f2.conv, f2.perel, f2.tensor, f2.block, p2.maxwg, p2.maxdim, p2.reserved);
+  if (khr) { auto g = (VkResult(*)(VkPhysicalDevice, uint32_t*, CmPropKHR*))vkGetInstanceProcAddr(inst, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
+    uint32_t c = 0; g(pd, &c, nullptr); std::vector<CmPropKHR> v(c, CmPropKHR{kCmPropKHR}); g(pd, &c, v.data());
+    for (auto& x : v) std::printf("khr %ux%ux%u %s,%s,%s->%s sat %u scope %u\n", x.M, x.N, x.K, ty(x.A), ty(x.B), ty(x.C), ty(x.R), x.sat, x.scope); }
+  if (cm2) { auto g = (VkResult(*)(VkPhysicalDevice, uint32_t*, CmFlex*))vkGetInstanceProcAddr(inst, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
+    uint32_t c = 0; if (g) { g(pd, &c, nullptr); std::vector<CmFlex> v(c, CmFlex{kCmFlex}); g(pd, &c, v.data());
+    for (auto& x : v) std::printf("flex %ux%ux%u %s,%s,%s->%s sat %u scope %u invocations %u\n", x.Mg, x.Ng, x.Kg, ty(x.A), ty(x.B), ty(x.C), ty(x.R), x.sat, x.scope, x.wginv); } }
+  if (argc < 2 || std::atoi(argv[1]) == 0) return 0;
   float pr = 1; VkDeviceQueueCreateInfo qi{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO}; qi.queueFamilyIndex = 0; qi.queueCount = 1; qi.pQueuePriorities = &pr;
   VkPhysicalDeviceCooperativeMatrixFeaturesNV cm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV}; cm.cooperativeMatrix = VK_TRUE;
-  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES}; f12.bufferDeviceAddress = 1; f12.shaderInt8 = 1; f12.storageBuffer8BitAccess = 1; f12.pNext = &cm;
+  // KHR and NV_cooperative_matrix2 features chained after the NV one where present.
+  f2.n = nullptr; fk.n = cm2 ? &f2 : nullptr; cm.pNext = khr ? &fk : nullptr;
+  VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES}; f13.pNext = &cm;
+  { VkPhysicalDeviceFeatures2 q{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2}; VkPhysicalDeviceVulkan13Features t{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES}; q.pNext = &t; vkGetPhysicalDeviceFeatures2(pd, &q); f13.maintenance4 = t.maintenance4; f13.subgroupSizeControl = t.subgroupSizeControl; }
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES}; f12.bufferDeviceAddress = 1; f12.shaderInt8 = 1; f12.storageBuffer8BitAccess = 1; f12.vulkanMemoryModel = 1; f12.vulkanMemoryModelDeviceScope = 1; f12.pNext = &f13;
   VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES}; f11.pNext = &f12;
   VkPhysicalDeviceFeatures2 f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2}; f.features.shaderInt64 = 1; f.pNext = &f11;
-  const char* ext = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
-  VkDeviceCreateInfo di{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO}; di.pNext = &f; di.queueCreateInfoCount = 1; di.pQueueCreateInfos = &qi; di.enabledExtensionCount = 1; di.ppEnabledExtensionNames = &ext;
+  std::vector<const char*> ext{VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME}; if (khr) ext.push_back("VK_KHR_cooperative_matrix"); if (cm2) ext.push_back("VK_NV_cooperative_matrix2");
+  VkDeviceCreateInfo di{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO}; di.pNext = &f; di.queueCreateInfoCount = 1; di.pQueueCreateInfos = &qi; di.enabledExtensionCount = uint32_t(ext.size()); di.ppEnabledExtensionNames = ext.data();
   CK(vkCreateDevice(pd, &di, nullptr, &dev)); vkGetDeviceQueue(dev, 0, 0, &q);
   VkCommandPoolCreateInfo ci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO}; ci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT; VkCommandPool pool; CK(vkCreateCommandPool(dev, &ci, nullptr, &pool));
   VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO}; cai.commandPool = pool; cai.commandBufferCount = 1; VkCommandBuffer cb; CK(vkAllocateCommandBuffers(dev, &cai, &cb));
