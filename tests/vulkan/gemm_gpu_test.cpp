@@ -16,7 +16,9 @@
 #include <tuple>
 
 #include "vk_test_util.hpp"
+#include "core/ops/dot_general_lowering.hpp"
 #include "shaders/ozaki/ozaki_params.h"
+#include "tenferro/einsum.hpp"
 #include "vulkan/kernels/gemm_config.hpp"
 #include "vulkan/backend.hpp"
 #include "vulkan/provider.hpp"
@@ -532,6 +534,66 @@ TEST_F(GemmOzakiTest, NonFiniteLinesTakeDotProducts) {
   c.beta = c128(0.5, 0);
   run_ozaki(12, c);
   values = nullptr;
+}
+
+// Issue 6's memory bound with the scheme: einsum hands each product only the optional scratch
+// that 1.5x its plan's live tensors leaves (detail::scratch_limit). The scheme's planes for a
+// 96 x 80 x 600 product are about 3x its tensors: the einsum runs it on the FMA kernels within
+// the bound, while dot_general (no limit) and a limit as large as the planes run the scheme,
+// above the bound. Every result against the reference (componentwise and normwise bounds).
+TEST_F(GemmOzakiTest, EinsumStepScratchWithinMemoryBound) {
+  const I M = 96, N = 80, K = 600;
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Val> va(static_cast<std::size_t>(M * K)), vb(static_cast<std::size_t>(K * N));
+  for (auto& x : va) x.c = u(rng);
+  for (auto& x : vb) x.c = u(rng);
+  const Tensor a = be().upload(host_of(DType::F64, {M, K}, va)), b = be().upload(host_of(DType::F64, {K, N}, vb));
+  const double live = 8.0 * static_cast<double>(M * K + K * N + M * N);
+  // The reference and |A||B| (column-major).
+  std::vector<double> ref(static_cast<std::size_t>(M * N), 0.0), mag(ref.size(), 0.0);
+  for (I j = 0; j < N; ++j)
+    for (I k = 0; k < K; ++k)
+      for (I i = 0; i < M; ++i) {
+        const double x = va[static_cast<std::size_t>(i + k * M)].c.real(), y = vb[static_cast<std::size_t>(k + j * K)].c.real();
+        ref[static_cast<std::size_t>(i + j * M)] += x * y;
+        mag[static_cast<std::size_t>(i + j * M)] += std::abs(x * y);
+      }
+  double norm = 0;
+  for (double m : mag) norm = std::max(norm, m);
+  // Runs f, returns its peak over the live tensors; `scheme`: whether the scheme ran.
+  auto measure = [&](const char* what, bool scheme, const std::function<Tensor()>& f) -> double {
+    SCOPED_TRACE(what);
+    be().synchronize();
+    be().reset_memory_peak();
+    const std::uint64_t runs = vk::gemm_ozaki_runs();
+    const Tensor c = f();
+    be().synchronize();
+    EXPECT_EQ(vk::gemm_ozaki_runs(), runs + (scheme ? 1 : 0));
+    const Tensor h = be().download(c);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+      const double bound = scheme ? 1e-12 * norm : 4.0 * K * DBL_EPSILON * mag[i];  // normwise / FMA
+      bad += !(std::abs(host_at(h, static_cast<I>(i)).c.real() - ref[i]) <= bound);
+    }
+    EXPECT_EQ(bad, 0u) << "outputs outside the bound";
+    return static_cast<double>(be().memory_usage().peak) / live;
+  };
+  vk::set_gemm_ozaki_override(vk::OzakiOverride{14, true});
+  const TensorView ops[] = {a, b};
+  DotGeneralConfig cfg;
+  cfg.lhs_contracting_dims = {1};
+  cfg.rhs_contracting_dims = {0};
+  EXPECT_LE(measure("einsum", false, [&] { return einsum(be(), "ij,jk->ik", ops); }), 1.5);
+  EXPECT_GT(measure("dot_general", true, [&] { return dot_general(be(), a, b, cfg); }), 1.5);
+  {
+    const detail::ScratchLimit limit(static_cast<std::uint64_t>(3.5 * live));
+    EXPECT_GT(measure("limit 3.5x", true, [&] { return dot_general(be(), a, b, cfg); }), 1.5);
+  }
+  {
+    const detail::ScratchLimit limit(static_cast<std::uint64_t>(0.5 * live));
+    EXPECT_LE(measure("limit 0.5x", false, [&] { return dot_general(be(), a, b, cfg); }), 1.5);
+  }
 }
 
 // The certified Ozaki-II product (the default on devices with the tensor-core kernel, where the

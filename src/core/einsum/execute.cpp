@@ -52,6 +52,10 @@ struct Program {
   bool result_is_view = false;  // the result slot holds compact data in output order: rewrap it
   Shape result_shape;
   EinsumStats stats;
+  // The device-memory bound (bytes): 1.5x the largest sum of simultaneously live tensors the
+  // plan implies (PathCost: inputs and intermediates). execute() gives each product the rest as
+  // optional scratch (detail::scratch_limit).
+  double memory_bound = 0;
 };
 
 // A value while planning: its layout and the label of each axis.
@@ -1040,7 +1044,10 @@ std::shared_ptr<const Program> program_for(const EinsumSpec& spec, const Path& p
       }
     }
   }
-  auto prog = std::make_shared<const Program>(Planner(spec, d, use_mul, false).run(path, layouts));
+  Program made = Planner(spec, d, use_mul, false).run(path, layouts);
+  const PathCost cost = path_cost(spec, path);
+  made.memory_bound = 1.5 * (cost.peak_live_intermediates + cost.input_elements) * double(dtype_size(d));
+  auto prog = std::make_shared<const Program>(std::move(made));
   std::lock_guard<std::mutex> lock(cache.mu);
   cache.entries.emplace_front(std::move(key), prog);
   if (cache.entries.size() > ProgramCache::kCapacity) cache.entries.pop_back();
@@ -1086,6 +1093,11 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
   std::vector<Tensor> own(static_cast<std::size_t>(prog.num_slots));
   for (std::size_t i = 0; i < n; ++i) v[i] = operands[i];
   const Scalar one = Scalar::of(d, 1.0), zero = detail::zero_of(d);
+  // Bytes held: the inputs (as the plan counts them) and the tensors einsum made and holds.
+  const double es = static_cast<double>(dtype_size(d));
+  double held = 0;
+  for (const Layout& l : layouts) held += static_cast<double>(shape_numel(l.shape, kOp)) * es;
+  std::vector<double> held_by(static_cast<std::size_t>(prog.num_slots), 0.0);
   for (const Instr& in : prog.instrs) {
     const auto dst = static_cast<std::size_t>(in.dst);
     const TensorView& a = v[static_cast<std::size_t>(in.a)];
@@ -1111,6 +1123,11 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
         const bool chained = !in.out_direct && be.gemm_writes_chains() && detail::dot_out_in_chains(in.layout, nl, nr);
         const bool copy_after = !in.out_direct && !chained && static_cast<std::uint64_t>(shape_numel(in.shape, kOp)) *
                                                                    dtype_size(d) < detail::pack_chunk_bytes();
+        // Optional scratch (Ozaki-II planes, split K, 3M planes): what the memory bound leaves
+        // beside the held tensors and this step's result (twice when copied after).
+        const double out_bytes = static_cast<double>(shape_numel(in.shape, kOp)) * es * (copy_after ? 2.0 : 1.0);
+        const double room = std::max(0.0, prog.memory_bound - held - out_bytes);
+        const detail::ScratchLimit scratch(static_cast<std::uint64_t>(std::min(room, 0x1p63)));
         auto store = [&](Tensor t) {
           if (!copy_after) return t;
           Tensor r = be.allocate(d, in.shape);
@@ -1148,10 +1165,16 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
         own[dst] = transpose(be, a, in.axes);
         break;
     }
-    if (own[dst].defined()) v[dst] = own[dst];
+    if (own[dst].defined()) {
+      v[dst] = own[dst];
+      held_by[dst] = static_cast<double>(own[dst].numel()) * es;
+      held += held_by[dst];
+    }
     for (int s : in.release) {
       v[static_cast<std::size_t>(s)] = TensorView();
       own[static_cast<std::size_t>(s)] = Tensor();
+      held -= held_by[static_cast<std::size_t>(s)];
+      held_by[static_cast<std::size_t>(s)] = 0;
     }
   }
   Tensor r = std::move(own[static_cast<std::size_t>(prog.result)]);

@@ -222,6 +222,9 @@ bool reads_in_place(const Layout& x, const Axes& g0, const Axes& g1, const Axes&
 /// A packed copy at least this large is made in pieces (detail::set_pack_chunk_bytes).
 std::atomic<std::uint64_t> g_pack_chunk_bytes{64ull << 20};
 
+/// detail::scratch_limit() of this thread.
+thread_local std::uint64_t t_scratch_limit = ~std::uint64_t{0};
+
 /// x with axis `ax` narrowed to indices [i, i + len).
 TensorView narrow(const TensorView& x, I ax, I i, I len) {
   Layout l = x.layout();
@@ -420,6 +423,10 @@ bool is_stride_chain(const Layout& l, const Axes& axes) { return chain_of(l, axe
 
 std::uint64_t set_pack_chunk_bytes(std::uint64_t bytes) { return g_pack_chunk_bytes.exchange(bytes); }
 std::uint64_t pack_chunk_bytes() { return g_pack_chunk_bytes.load(std::memory_order_relaxed); }
+
+std::uint64_t scratch_limit() { return t_scratch_limit; }
+ScratchLimit::ScratchLimit(std::uint64_t bytes) : previous_(t_scratch_limit) { t_scratch_limit = bytes; }
+ScratchLimit::~ScratchLimit() { t_scratch_limit = previous_; }
 
 bool dot_out_in_place(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free) {
   Axes g[3];

@@ -50,6 +50,27 @@ std::uint64_t set_pack_chunk_bytes(std::uint64_t bytes);
 /// chains) of at least this many bytes in pieces, a quarter of out each at most.
 std::uint64_t pack_chunk_bytes();
 
+/// Bytes of optional scratch that products recorded by the calling thread may hold: the
+/// scratch of a backend's faster forms of one product (the Vulkan backend's Ozaki-II planes,
+/// split K's partial tiles, 3M planes), which the product could do without. No limit
+/// (~0) unless a ScratchLimit is alive on this thread. einsum sets one per step, so that a
+/// contraction's device peak stays within 1.5x of the live tensors its plan implies; a product
+/// whose faster form needs more scratch takes a form within the limit (the FMA kernels,
+/// unsplit, the 4-multiply complex form).
+std::uint64_t scratch_limit();
+
+/// Sets scratch_limit() on this thread for its lifetime (nested: the previous one comes back).
+class ScratchLimit {
+ public:
+  explicit ScratchLimit(std::uint64_t bytes);
+  ~ScratchLimit();
+  ScratchLimit(const ScratchLimit&) = delete;
+  ScratchLimit& operator=(const ScratchLimit&) = delete;
+
+ private:
+  std::uint64_t previous_;
+};
+
 /// One stride chain of `axes` of l in the given order (extent-1 axes skipped): consecutive
 /// non-trivial axes satisfy stride[i+1] == stride[i] * extent[i].
 bool is_stride_chain(const Layout& l, const Axes& axes);

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "core/ops/dot_general_lowering.hpp"
 #include "core/options.hpp"
 #include "shaders/common/params.h"
 #include "shaders/gemm/gemm_params.h"
@@ -317,7 +318,8 @@ constexpr I kLargeMinTiles = 264;  // two waves of an H200's 132 SMs
 
 // Automatic split K: when the output has at most kSplitMaxTiles tiles (all batches) and
 // K >= kSplitMinK (or the short-K rule below); aims at kSplitTargetGroups workgroups, at least
-// kSplitMinSliceK of K per split, scratch at most kSplitMaxScratch bytes. At 128 tiles splitting
+// kSplitMinSliceK of K per split, scratch at most kSplitMaxScratch bytes and the thread's
+// detail::scratch_limit() (einsum's step budget). At 128 tiles splitting
 // lost on the H200 (f64 1024^3: 14.5 TFLOP/s unsplit, 9.3 in 2-4 splits).
 constexpr I kSplitMaxTiles = 64, kSplitMinK = 512, kSplitTargetGroups = 512, kSplitMinSliceK = 128;
 // Shorter K (kSplitShortMinK <= K < kSplitMinK) is split too when the output has at most
@@ -714,7 +716,8 @@ int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
       s = std::min(kSplitTargetGroups / tiles, K / kSplitMinSliceK);
   }
   const std::uint64_t out_bytes = static_cast<std::uint64_t>(M * N * B) * dtype_size(d);
-  s = std::min({s, slices, kSplitMaxSplits, static_cast<I>(kSplitMaxScratch / std::max<std::uint64_t>(out_bytes, 1))});
+  const std::uint64_t limit = std::min(kSplitMaxScratch, detail::scratch_limit());  // (einsum's step budget)
+  s = std::min({s, slices, kSplitMaxSplits, static_cast<I>(limit / std::max<std::uint64_t>(out_bytes, 1))});
   if (s < 2) return 1;
   // Whole BK slices per split; the last split may be shorter, none is empty.
   const I kc = split_k(K, s, c.bk);
@@ -894,7 +897,8 @@ bool gemm_takes_3m(DType d, I M, I N, I K, I B, bool chained) {
   if (mode == 0 || !is_complex(d) || chained || std::min({M, N, K, B}) <= 0) return false;
   if (mode == 1 && std::min({M, N, K}) < kGemm3MMinExtent) return false;
   const double planes = 3.0 * (double(M) * double(K) + double(K) * double(N) + double(M) * double(N)) * double(B);
-  return planes * double(dtype_size(d) / 2) <= double(kGemm3MMaxScratch);  // (in double: no overflow)
+  const std::uint64_t limit = std::min(kGemm3MMaxScratch, detail::scratch_limit());  // (einsum's step budget)
+  return planes * double(dtype_size(d) / 2) <= double(limit);  // (in double: no overflow)
 }
 
 void gemm_kernel(VulkanBackend& be, const GemmCall& call) {

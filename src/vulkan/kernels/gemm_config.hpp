@@ -95,7 +95,7 @@ std::optional<GemmConfig> parse_gemm_config(std::string_view s);
 /// The opt-in 3-multiply form of complex products (Options::vk_gemm_3m, gemm.cpp gemm_3m):
 /// with mode 1 it takes products with M, N, K >= kGemm3MMinExtent, with mode 2 every complex
 /// product with K > 0; never a chained C, and never when the real planes (3 (MK + KN + MN) B
-/// real elements) would exceed kGemm3MMaxScratch bytes. (H200, sixteenth session, 3M / 4M
+/// real elements) would exceed kGemm3MMaxScratch bytes or the thread's detail::scratch_limit(). (H200, sixteenth session, 3M / 4M
 /// TFLOP/s: c32 1024^3 25.0-25.2 / 32.5-33.0, 2048^3 53.5-54.5 / 43.9-44.5, 4096^3 60.3-60.5 /
 /// 47.7-47.8; c64 1024^3 20.2-20.9 / 20.2-20.6, 2048^3 27.7-27.8 / 21.3-22.1.)
 inline constexpr std::int64_t kGemm3MMinExtent = 2048;
@@ -107,7 +107,8 @@ void set_gemm_3m_override(std::optional<int> mode);
 /// The Ozaki-II f64 product (Options::vk_gemm_ozaki: 1 certified on 14 moduli, the default;
 /// n = 8 to 20 the normwise opt-in; gemm_ozaki.cpp): f64 products with K <= TFO_MAX_K
 /// (shaders/ozaki/ozaki_params.h) and scratch (the byte planes of A and B, the residue bytes of
-/// the products; certified: the q planes and their product) <= kOzakiMaxScratch, never a
+/// the products; certified: the q planes and their product) <= kOzakiMaxScratch and the thread's
+/// detail::scratch_limit() (einsum's step budget), never a
 /// chained C, on a device with the tensor-core residue kernel (`tensor_cores`:
 /// DeviceCaps::nv_coopmat_u8) where ozaki_faster says so (certified: also K >= 512). Returns the
 /// number of moduli, 0 when not taken. With `caps`, ozaki_faster compares against the FMA

@@ -37,6 +37,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/ops/dot_general_lowering.hpp"
 #include "core/options.hpp"
 #include "shaders/ozaki/ozaki_params.h"
 #include "vulkan/kernels/dispatch.hpp"
@@ -268,7 +269,8 @@ int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cor
   if (!o && !(tensor_cores && (!certified || K >= kOzakiCertifiedMinK) &&
               ozaki_faster(n, M, N, K, B, certified, fma_seconds())))
     return 0;
-  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified).bytes > double(kOzakiMaxScratch)) return 0;
+  const double limit = double(std::min(kOzakiMaxScratch, detail::scratch_limit()));  // (einsum's step budget)
+  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified).bytes > limit) return 0;
   return n;
 }
 
