@@ -262,3 +262,43 @@ TEST(OzakiParams, SplitConstants) {
     for (std::uint64_t y = 0; y <= top; y += 65521) check(y);
   }
 }
+
+// ozaki.comp split()'s residues, replayed in uint32 as the shader computes them: X' = d2 2^42 +
+// d1 2^21 + d0, t = d2 c42 + d1 c21 + d0 c0 + bias with the constants times c0 (B: c0 = 1; A:
+// c0 = P_l^-1 mod m_l, the combine's inverse), byte t - floor(t / m) m. For every number of
+// moduli and every modulus: t stays in [0, 2^31) at the ends of the d ranges, and the byte is
+// X' c0 mod m_l for X' of every length up to 2^62 of either sign.
+TEST(OzakiParams, SplitResiduesCarryTheInverse) {
+  const unsigned m[] = {TFO_MODULI}, recip[] = {TFO_RECIP39}, c21[] = {TFO_C21}, c42[] = {TFO_C42},
+                 bias[] = {TFO_BIAS28};
+  std::mt19937_64 rng(3);
+  std::vector<std::int64_t> xs = {0, 1, -1, (std::int64_t{1} << 62), -(std::int64_t{1} << 62), 12345, -98765};
+  for (int t = 0; t < 2000; ++t) {
+    const std::int64_t x = static_cast<std::int64_t>(rng() >> (1 + rng() % 63));  // below 2^63 >> 1
+    xs.push_back(t % 2 ? x >> 1 : -(x >> 1));
+  }
+  for (int n = TFO_MIN_MODULI; n <= TFO_MAX_MODULI; ++n) {
+    const int row = n - TFO_MIN_MODULI;
+    for (int l = 0; l < n; ++l)
+      for (bool fold : {false, true}) {
+        const std::uint32_t ml = m[l], c0 = fold ? static_cast<std::uint32_t>(kInv[row * TFO_MAX_MODULI + l]) : 1u;
+        const std::uint32_t a21 = c21[l] * c0 % ml, a42 = c42[l] * c0 % ml;
+        SCOPED_TRACE("moduli " + std::to_string(n) + ", m " + std::to_string(ml) + (fold ? ", A" : ", B"));
+        // The ends: |d2| <= 2^20, 0 <= d0, d1 < 2^21.
+        EXPECT_LT(std::uint64_t{bias[l]} + (std::uint64_t{1} << 20) * a42 + ((std::uint64_t{1} << 21) - 1) * (a21 + c0),
+                  std::uint64_t{1} << 31);
+        EXPECT_GE(std::int64_t{bias[l]} - (std::int64_t{1} << 20) * a42, 0);
+        for (std::int64_t x : xs) {
+          const int d0 = static_cast<int>(static_cast<std::uint32_t>(x) & 0x1fffffu);
+          const int d1 = static_cast<int>(static_cast<std::uint32_t>(x >> 21) & 0x1fffffu);
+          const int d2 = static_cast<int>(x >> 42);
+          const std::uint32_t t = static_cast<std::uint32_t>(d2 * static_cast<int>(a42)) +
+                                  static_cast<std::uint32_t>(d1) * a21 + static_cast<std::uint32_t>(d0) * c0 + bias[l];
+          const std::uint32_t quo = static_cast<std::uint32_t>((std::uint64_t{t} * recip[l]) >> 32) >> 7;
+          const std::uint32_t got = t - quo * ml;
+          const std::int64_t r = ((x % ml) + ml) % ml;  // X' mod m in [0, m)
+          ASSERT_EQ(got, static_cast<std::uint32_t>(r * c0 % ml)) << "X' " << x;
+        }
+      }
+  }
+}
