@@ -2,7 +2,8 @@
 # Twenty-third session, last call (carry [".gl", ".gpubench"]):
 # 1. vk_ozaki_params_test and GemmOzaki* (with the einsum step scratch test) on the H200;
 # 2. the combine's k in f32: the build before ($B/old_bench_vk_gemm) against this one on f64
-#    4096^3 and 2048^3 (the certified default), four alternating rounds of 7 calls;
+#    4096^3 and 2048^3 (the certified default), four alternating rounds of 7 calls (no gain;
+#    not kept, bench/RESULTS.md);
 # 3. a 4096^3 matmul einsum (f64, not one of the instances): its device peak over its live
 #    tensors now that each step's optional scratch is limited (3.0x in the twenty-second
 #    session, the scheme's planes beside the operands) and its time;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Twenty-third session, call 5 (carry [".gl", ".gpubench"]):
+# Twenty-third session, call 6 (call 5 was refused) (carry [".gl", ".gpubench"]):
 # 1. vk_ozaki_params_test and GemmOzaki* on the H200;
 # 2. A's residues carrying the CRT's inverses (the combine takes the residue products as its
 #    y_l, no modular product per output and modulus): the build before ($B/old_bench_vk_gemm),
@@ -7,6 +7,7 @@
 #    f32 ($B/foldk_bench_vk_gemm), f64 4096^3 and 2048^3 (certified default), four alternating
 #    rounds of 7 calls;
 # 3. the figure-of-record run (tools/gpu_bench.sh: PyTorch and JAX in the same run).
+# Neither combine change gained (bench/RESULTS.md); both were reverted.
 set -u
 . tools/gpu_env.sh
 gtest_check vk_ozaki_params_test '*'

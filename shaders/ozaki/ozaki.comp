@@ -19,17 +19,14 @@
 //   where a line holds a zero.
 // MODE TFO_SPLIT: X' = roundEven(x 2^s) (|X'| <= 2^P) is written as NMOD planes of its
 //   residues (X' mod m_l in [0, m_l), bytes) at word 12: plane z = l * NB + b is [Lp][Kp]
-//   bytes (words 6, 7), k fastest, zero outside the operand and on non-finite lines. Word 21
-//   != 0 (A): the residues of X' P_l^-1 instead, P_l^-1 the CRT's inverse of M / m_l mod m_l
-//   (ozaki_crt.h), so that the residue products are the combine's y_l. Word 13
+//   bytes (words 6, 7), k fastest, zero outside the operand and on non-finite lines. Word 13
 //   != 0: the line stride is the unit one (the order of the invocations' blocks). Certified
 //   (word 14 != 0): plane NMOD (z = NMOD * NB + b) holds the bytes of the certificate's product
 //   (w from word 15): where the zeros flag is 0 (dense operands), q = floor(|x| 2^s / w) in
 //   [0, 127] of every second k at column k / 2 if Kq (word 20) < Kp (zero up to Kq), else of
 //   every k; where it is 1, q = floor(|x| 2^s / w) + (x != 0) in [0, 128] of every k.
 // MODE TFO_COMBINE: C[m, n, b] = alpha * X 2^-(sA_m + sB_n) + beta * C, X the integer whose
-//   residues mod m_l times P_l^-1 are the bytes y_l of the residue products (A's residues
-//   carry the inverse: MODE TFO_SPLIT, word 21; word 17: plane z = l * NB + b is
+//   residues mod m_l are the bytes of the residue products (word 17: plane z = l * NB + b is
 //   [Np][Mp] bytes, m fastest), recovered by the Chinese remainder theorem as one f64 sum in
 //   three parts (ozaki_crt.h; exact but for 2 u |X| + 2^(E-76)). Where sA_m or sB_n is
 //   TFO_BAD_LINE: C = alpha * sum_k a b (+ beta C), a plain f64 dot product. dims: 0 M, 1 N,
@@ -242,16 +239,11 @@ void split() {
           for (int64_t c = Kp / 2; c < D.v[20]; c += 16) U4(qrow + uint64_t(c)).v = uvec4(0u);
       }
     }
-    // Word 21 (A): the constants times P_l^-1 mod m_l, d0's too (c0 < m <= 256: |d2 c42| <
-    // 2^28, d1 c21 and d0 c0 < 2^29, so t stays in [0, 2^28 + 2^30 + 2^28 + 2^9) within 2^31).
-    const bool fold = D.v[21] != 0;
-    uint row = (NMOD - TFO_MIN_MODULI) * TFO_MAX_MODULI;  // (not const, as in crt())
     [[dont_unroll]] for (uint l = 0; l < NMOD; ++l, dst += plane_bytes) {
-      const uint m = uint(kMod[l]), recip = kRecip39[l], bias = kBias28[l];
-      const uint c0 = fold ? uint(kCrtInv[row + l]) : 1u, c21 = kC21[l] * c0 % m, c42 = kC42[l] * c0 % m;
+      const uint m = uint(kMod[l]), recip = kRecip39[l], c21 = kC21[l], c42 = kC42[l], bias = kBias28[l];
       uint w[4] = uint[4](0u, 0u, 0u, 0u);
       [[unroll]] for (int j = 0; j < 16; ++j) {
-        const uint t = uint(d2[j] * int(c42)) + uint(d1[j]) * c21 + uint(d0[j]) * c0 + bias;
+        const uint t = uint(d2[j] * int(c42)) + uint(d1[j]) * c21 + uint(d0[j]) + bias;
         uint quo, low;
         umulExtended(t, recip, quo, low);
         w[j / 4] |= (t - (quo >> 7) * m) << (8 * (j % 4));
@@ -261,9 +253,8 @@ void split() {
   }
 }
 
-/// The integer X (|X| <= M / 4 by the scaling) whose residue mod m_l times P_l^-1 is byte t of
-/// w[l]: the Chinese remainder theorem as one sum (ozaki_crt.h). With y_l = r_l P_l^-1 mod m_l
-/// (the split pass multiplied A's residues by P_l^-1), X = sum_l
+/// The integer X (|X| <= M / 4 by the scaling) whose residue mod m_l is byte t of w[l]: the
+/// Chinese remainder theorem as one sum (ozaki_crt.h). With y_l = r_l P_l^-1 mod m_l, X = sum_l
 /// y_l P_l - k M, k = round(sum_l y_l / m_l). P_l = H_l + L_l + R_l: the H terms are multiples
 /// of 2^E below 2^(E + 53), the L terms multiples of 2^(E-41) below 2^(E + 12), so both sums are
 /// exact in any order; the R terms err by less than 2^(E-77) in all, the last two additions by
@@ -272,7 +263,7 @@ double crt(const uint w[TFO_MAX_MODULI], const uint t) {
   uint row = (NMOD - TFO_MIN_MODULI) * TFO_MAX_MODULI;  // (not const, as rm below)
   precise double th = 0.0, tm = 0.0, tl = 0.0, f = 0.0;
   [[unroll]] for (uint l = 0; l < NMOD; ++l) {
-    const uint y = (w[l] >> (8 * t)) & 0xffu;
+    const uint y = ((w[l] >> (8 * t)) & 0xffu) * uint(kCrtInv[row + l]) % uint(kMod[l]);
     const double yd = packDouble2x32(uvec2(y, 0x43300000u)) - 4503599627370496.0;  // exact
     th = fma(yd, bits_f64(kCrtH[row + l]), th);
     tm = fma(yd, bits_f64(kCrtL[row + l]), tm);

@@ -147,18 +147,17 @@ I dense_q_k(const Sizes& s, I K) { return K >= kHalfQMinK ? round_up(s.Kp / 2, T
 
 /// One operand, given as L lines of K elements in NB batches at `x` (strides sl, sk, sb): its
 /// scan and scale passes (`split` false: its scale words go to `scales`) or its split pass (its
-/// planes go to `planes`; `fold_inverse`, A's: residues times the CRT's inverses, so that the
-/// combine takes the residue products as its y_l). Certified products run both operands' scans and scales before the
+/// planes go to `planes`). Certified products run both operands' scans and scales before the
 /// splits, which read the zeros flag.
 void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl, I sk, I sb, I Lp, const Sizes& s,
                     int P, int n, const Tensor& ex, const Tensor& scales, const Tensor& planes, bool split,
-                    const CertifyBuffers& cb, bool fold_inverse) {
+                    const CertifyBuffers& cb) {
   GemmParams p{};
   p.a = address_of(x);
   // Split: adjacent invocations on adjacent lines where the line stride is the unit one.
   const I line_fastest = std::abs(sl) == 1 && std::abs(sk) != 1;
   auto addr = [](const Tensor* t) { return t ? static_cast<I>(address_of(*t)) : I{0}; };
-  const std::int64_t dims[22] = {L,
+  const std::int64_t dims[21] = {L,
                                  K,
                                  NB,
                                  sl,
@@ -178,8 +177,7 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
                                  addr(cb.outcome),
                                  cb.by_sum ? I{1} : I{0},
                                  cb.args ? zeros_flag(*cb.args) : I{0},
-                                 dense_q_k(s, K),
-                                 fold_inverse ? I{1} : I{0}};
+                                 dense_q_k(s, K)};
   const auto un = static_cast<std::uint32_t>(n);
   if (!split) {
     pass(be, "ozaki_f64", TFO_SCAN, un, p, dims, {&x}, {&ex, cb.chunks, cb.outcome ? cb.args : nullptr, cb.outcome},
@@ -324,8 +322,8 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
     const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, &args, nullptr, false} : CertifyBuffers{};
     for (bool split : {false, true}) {
       if (split && (skip & 8u)) break;
-      operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, PA, n, exa, sa, pa, split, ca, true);
-      operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, PB, n, exb, sb, pb, split, cb, false);
+      operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, PA, n, exa, sa, pa, split, ca);
+      operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, PB, n, exb, sb, pb, split, cb);
     }
   }
 
