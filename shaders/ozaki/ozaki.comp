@@ -157,7 +157,13 @@ void scale() {
     // TFO_MAX_K): 1 + 2^-30 makes it an upper bound.
     dvec2 t = dvec2(0.0);
     if (chunks != 0)
-      for (int64_t c = 0; c < nch; ++c) t += D2(chunks + uint64_t(((b * nch + c) * L + line) * 16)).v;
+      for (int64_t c0 = 0; c0 < nch; c0 += 8) {  // eight loads in flight (chunk clamped), summed in order
+        dvec2 u[8];
+        [[unroll]] for (int j = 0; j < 8; ++j)
+          u[j] = D2(chunks + uint64_t(((b * nch + min(c0 + j, nch - 1)) * L + line) * 16)).v;
+        [[unroll]] for (int j = 0; j < 8; ++j)
+          if (c0 + j < nch) t += u[j];
+      }
     const double sum_up = t.x * (1.0 + pow2(-30));
     if (chunks != 0 && t.y < double(D.v[1])) I32(uint64_t(D.v[19])).v = 1;  // a zero: not dense
     // Word 18 != 0: the line's sum of |x| (not its largest) scaled below 2^P (an overflowed

@@ -686,6 +686,11 @@ TEST_F(GemmOzakiCertifiedTest, DenseOperandsHalveTheCertificate) {
   values = [=](I i, c128 v) { return ((i % M) < M / 2) == ((i / M) < K / 2) ? v : c128(0.0, 0.0); };
   values_b = [=](I i, c128 v) { return ((i % K) < K / 2) == ((i / K) < N / 2) ? v : c128(0.0, 0.0); };
   run_certified(make_case(DType::F64, M, N, K, 1), false, 1, 1);
+  // One zero element (A's first, in a line whose other K - 1 are nonzero; 33 chunks, the last
+  // one partly filled): the line's count must not reach K.
+  values = [](I i, c128 v) { return i == 0 ? c128(0.0, 0.0) : v; };
+  values_b = nullptr;
+  run_certified(make_case(DType::F64, M, N, K, 1), false, 1, 1);
   values = [](I i, c128 v) { return c128(std::ldexp(v.real() + (v.real() < 0 ? -1.0 : 1.0), 60 * static_cast<int>((7 * i) % 11) - 300), 0.0); };
   values_b = nullptr;
   run_certified(make_case(DType::F64, M, N, K, 1), true, 1, 0);
