@@ -281,15 +281,26 @@ constexpr I kNarrowExtent = 16, kNarrowShortK = 256, kWideNarrowBk16K = 512;
 // x 32 0.096, but 0.835 at 16 x 100000 x 512), 16 x 100000 x 512 0.428 vs 1.060, 200000 x 11 x 64
 // 0.080 vs 0.258; c64 11 x 200000 x 64 0.137 vs 0.600, 16 x 100000 x 512 0.443 vs 2.301, 200000
 // x 11 x 64 0.125 vs 0.557.
+// One row per dtype: the wide and tall tiles (K > kShortK), their forms for longer K (wide from
+// K > kWideNarrowBk16K, tall from K > kNarrowShortK; the same tiles but for f64), and whether the
+// defaults may give them the paired warp map (`paired`, f64 on NVIDIA: the f64 tall tiles were
+// measured without it).
 struct NarrowRow {
   DType d;
-  GemmConfig wide, tall;
+  GemmConfig wide, tall, wide_long, tall_long;
+  bool pair_wide, pair_tall;
 };
+constexpr GemmConfig kWideNarrowF32 = {16, 128, 8, 4, 8, kNoOpts, 0}, kTallNarrowF32 = {128, 16, 8, 8, 4, kNoOpts, 0};
+constexpr GemmConfig kWideNarrowC32 = {16, 64, 8, 2, 4, kNoOpts, 0}, kTallNarrowC32 = {128, 16, 8, 8, 2, kNoOpts, 0};
+constexpr GemmConfig kWideNarrowC64 = {16, 64, 16, 2, 4, kNoOpts, 0}, kTallNarrowC64 = {128, 16, 8, 8, 2, kNoOpts, 0};
 constexpr NarrowRow kNarrowRows[] = {
-    {DType::F32, {16, 128, 8, 4, 8, kNoOpts, 0}, {128, 16, 8, 8, 4, kNoOpts, 0}},
-    {DType::C32, {16, 64, 8, 2, 4, kNoOpts, 0}, {128, 16, 8, 8, 2, kNoOpts, 0}},
-    {DType::C64, {16, 64, 16, 2, 4, kNoOpts, 0}, {128, 16, 8, 8, 2, kNoOpts, 0}},
+    {DType::F32, kWideNarrowF32, kTallNarrowF32, kWideNarrowF32, kTallNarrowF32, true, true},
+    {DType::C32, kWideNarrowC32, kTallNarrowC32, kWideNarrowC32, kTallNarrowC32, true, true},
+    {DType::C64, kWideNarrowC64, kTallNarrowC64, kWideNarrowC64, kTallNarrowC64, true, true},
+    {DType::F64, kWideNarrowF64, kTallNarrowF64, kWideNarrowLongF64, kTallNarrowLongF64, true, false},
 };
+// kWideMidF64 (f64 only) was measured without the paired map too.
+constexpr bool kWideMidF64Paired = false;
 
 // f64 small products (M, N <= 32) with K < kSplitMinK (unsplit) and both extents <= kFewNarrow:
 // BK 8 (eighth session, in-stream, two orders: 12 x 12 x 144 x 1100 19.2-20.3 us vs 25.6 on the
@@ -616,14 +627,11 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
     row = kFewFinerF64;
   for (const NarrowRow& r : kNarrowRows)
     if (r.d == d && K > kShortK) {
-      if (cls == SizeClass::wide && M <= kNarrowExtent) row = r.wide;
-      if (cls == SizeClass::tall && N <= kNarrowExtent) row = r.tall;
+      if (cls == SizeClass::wide && M <= kNarrowExtent) row = K > kWideNarrowBk16K ? r.wide_long : r.wide;
+      if (cls == SizeClass::tall && N <= kNarrowExtent) row = K > kNarrowShortK ? r.tall_long : r.tall;
     }
-  if (d == DType::F64 && K > kShortK) {
-    if (cls == SizeClass::wide && M <= kNarrowExtent) row = K > kWideNarrowBk16K ? kWideNarrowLongF64 : kWideNarrowF64;
-    if (cls == SizeClass::wide && M > kNarrowExtent && K > kNarrowShortK) row = kWideMidF64;
-    if (cls == SizeClass::tall && N <= kNarrowExtent) row = K > kNarrowShortK ? kTallNarrowLongF64 : kTallNarrowF64;
-  }
+  if (d == DType::F64 && K > kShortK && cls == SizeClass::wide && M > kNarrowExtent && K > kNarrowShortK)
+    row = kWideMidF64;
   if (cls == SizeClass::small && d == DType::F64 && K < kSplitMinK)
     row = std::max(M, N) <= kFewNarrow ? kSmallF64Narrow : kSmallF64Wide;
   if (cls == SizeClass::mid && tiles_of(row, M, N, B) < kWaveTiles) {
@@ -636,9 +644,20 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
   return row;
 }
 
+/// Whether the defaults may give c the paired warp map: false for the narrow rows' tiles
+/// measured without it (kNarrowRows' flags, kWideMidF64Paired).
+static bool narrow_pairable(DType d, const GemmConfig& c) {
+  if (d == DType::F64 && c == kWideMidF64) return kWideMidF64Paired;
+  for (const NarrowRow& r : kNarrowRows) {
+    if (r.d != d) continue;
+    if (c == r.wide || c == r.wide_long) return r.pair_wide;
+    if (c == r.tall || c == r.tall_long) return r.pair_tall;
+  }
+  return true;
+}
+
 /// c with the paired warp map (w + y) where valid: f64 on devices with an SM count (NVIDIA),
-/// except 8 x 8 tiles without u and the narrow rows measured without it (kWideMidF64, the tall
-/// ones). H200, ninth session, in-stream, two orders: 64 x 32 4 x 4 `fu` 9720 x 136 x 441
+/// except 8 x 8 tiles without u and the narrow rows measured without it (narrow_pairable). H200, ninth session, in-stream, two orders: 64 x 32 4 x 4 `fu` 9720 x 136 x 441
 /// 0.116 -> 0.100 ms, 399 x 4320 x 594 0.222 -> 0.196; 64 x 64 4 x 4 `wf` 0.138 -> 0.121 and
 /// 0.199 -> 0.177; 128 x 64 4 x 8 `fu` in 4 splits 7290 x 399 x 4320
 /// 1.63-1.67 -> 1.61, 990 x 2187 x 4620 1.23-1.26 -> 1.20; 64 x 128 8 x 8 `fsu` 4096^3 20.5-20.7
@@ -646,8 +665,7 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
 /// Shared memory returns an LDS.128 whose lane pairs read the same words at twice the rate,
 /// which matters most where each thread's few outputs need many shared reads (4 x 4).
 static GemmConfig paired(GemmConfig c, DType d, const DeviceCaps& caps) {
-  if (!options().vk_gemm_pair || caps.sm_count == 0 || d != DType::F64 || c.small || c.pair || c == kWideMidF64 ||
-      c == kTallNarrowF64 || c == kTallNarrowLongF64)
+  if (!options().vk_gemm_pair || caps.sm_count == 0 || d != DType::F64 || c.small || c.pair || !narrow_pairable(d, c))
     return c;
   if (c.tm * c.tn >= 64 && !c.interior_loop) return c;
   GemmConfig p = c;
