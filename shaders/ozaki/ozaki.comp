@@ -31,7 +31,8 @@
 //   three parts (ozaki_crt.h; exact but for 2 u |X| + 2^(E-76)). Where sA_m or sB_n is
 //   TFO_BAD_LINE: C = alpha * sum_k a b (+ beta C), a plain f64 dot product. dims: 0 M, 1 N,
 //   2 K, 3 NB, 4-6 A strides (m, k, b), 7-9 B strides (k, n, b), 10-12 C strides (m, n, b),
-//   13 Mp, 14 Np, 15 sA, 16 sB, 17 planes; GemmParams a, b, c, alpha, beta, flags (TFG_READ_C). One invocation per four rows m of one (n, b).
+//   13 Mp, 14 Np, 15 sA, 16 sB, 17 planes; GemmParams a, b, c, alpha, beta, flags (TFG_READ_C).
+//   One invocation per four rows m of one (n, b).
 //   Word 18 != 0: a certified product's dispatch arguments (int32 x 4); where its first word is
 //   nonzero the certificate failed and nothing is written (the FMA kernels recompute C).
 // MODE TFO_CERTIFY: per output (m, n, b) of a certified product (an invocation per row m and
@@ -149,21 +150,26 @@ void scale() {
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
     int64_t line, b;
     divmod(i, L, b, line);
+    // The chunks' exponents and (certified) their (sum, count), eight chunks' loads in flight
+    // (the chunk clamped, the excess ignored), summed in chunk order. sum |x| in f64 is within
+    // (TFO_CHUNK + nch) u of the exact sum (below 2^-36 for K <= TFO_MAX_K): 1 + 2^-30 makes
+    // it an upper bound.
     int e = kZeroExp;
-    for (int64_t c0 = 0; c0 < nch; c0 += 8)  // eight loads in flight
-      [[unroll]] for (int64_t c = c0; c < c0 + 8; ++c)
-        if (c < nch) e = max(e, I32(ex + uint64_t(((b * nch + c) * L + line) * 4)).v);
-    // sum |x| in f64 is within (TFO_CHUNK + nch) u of the exact sum (below 2^-36 for K <=
-    // TFO_MAX_K): 1 + 2^-30 makes it an upper bound.
     dvec2 t = dvec2(0.0);
-    if (chunks != 0)
-      for (int64_t c0 = 0; c0 < nch; c0 += 8) {  // eight loads in flight (chunk clamped), summed in order
-        dvec2 u[8];
-        [[unroll]] for (int j = 0; j < 8; ++j)
-          u[j] = D2(chunks + uint64_t(((b * nch + min(c0 + j, nch - 1)) * L + line) * 16)).v;
-        [[unroll]] for (int j = 0; j < 8; ++j)
-          if (c0 + j < nch) t += u[j];
+    for (int64_t c0 = 0; c0 < nch; c0 += 8) {
+      int ec[8];
+      dvec2 u[8];
+      [[unroll]] for (int j = 0; j < 8; ++j) {
+        const int64_t at = (b * nch + min(c0 + j, nch - 1)) * L + line;
+        ec[j] = I32(ex + uint64_t(at * 4)).v;
+        u[j] = chunks != 0 ? D2(chunks + uint64_t(at * 16)).v : dvec2(0.0);
       }
+      [[unroll]] for (int j = 0; j < 8; ++j)
+        if (c0 + j < nch) {
+          e = max(e, ec[j]);
+          t += u[j];
+        }
+    }
     const double sum_up = t.x * (1.0 + pow2(-30));
     if (chunks != 0 && t.y < double(D.v[1])) I32(uint64_t(D.v[19])).v = 1;  // a zero: not dense
     // Word 18 != 0: the line's sum of |x| (not its largest) scaled below 2^P (an overflowed
@@ -331,17 +337,17 @@ void combine() {
   }
 }
 
-// The certificate (docs/gemm.md, "certified"). In units of 2^-(sA + sB), with x = |a| 2^sA,
-// y = |b| 2^sB and S the k where a and b are both nonzero (zero elements are exact, so only S
-// contributes): the rounding to integers errs by at most 1/2 per element, hence |err| <= 1/2
-// sum_S y + 1/2 sum_S x + |S| / 4 <= (RA + RB) / 2 + min(NZA, NZB) / 4; and x >= (q - 1) wA on
-// S (wA = 2^(ex - 7), ex the exponent of the line's largest x), hence sum_S x y >= wA wB (Q -
-// QA - QB) with QA = sum_k q <= RA / wA + NZA (and QB alike). Q == 0: S is empty and the
-// result exact. Dense operands (no zero element: S is every k) have q = floor(x / wA) on a
-// subset of k instead, so x >= q wA there and sum x y >= wA wB Q. The combine recovers the integer X within 2 u |X| + 2^(E-76) (combine(); E
-// from ozaki_crt.h), and |X| <= sum_S x y + err: the absolute part (doubled) is added to err
-// here, and tau = (K - 8) u leaves the relative one the rest of K u (alpha's and beta's
-// roundings come on top, as for the FMA kernels).
+// The certificate (docs/gemm.md, "certified"). In units of 2^-(sA + sB), with x = |a| 2^sA, y = |b|
+// 2^sB and S the k where a and b are both nonzero (zero elements are exact, so only S contributes):
+// the rounding to integers errs by at most 1/2 per element, hence |err| <= 1/2 sum_S y + 1/2 sum_S
+// x + |S| / 4 <= (RA + RB) / 2 + min(NZA, NZB) / 4; and x >= (q - 1) wA on S (wA = 2^(ex - 7), ex
+// the exponent of the line's largest x), hence sum_S x y >= wA wB (Q - QA - QB) with QA = sum_k q
+// <= RA / wA + NZA (and QB alike). Q == 0: S is empty and the result exact. Dense operands (no zero
+// element: S is every k) have q = floor(x / wA) on a subset of k instead, so x >= q wA there and
+// sum x y >= wA wB Q. The combine recovers the integer X within 2 u |X| + 2^(E-76) (combine(); E
+// from ozaki_crt.h), and |X| <= sum_S x y + err: the absolute part (doubled) is added to err here,
+// and tau = (K - 8) u leaves the relative one the rest of K u (alpha's and beta's roundings come on
+// top, as for the FMA kernels).
 void certify() {
   DimsRef D = DimsRef(p.dims);
   const int64_t M = D.v[0], N = D.v[1], NB = D.v[3], Mp = D.v[4], Np = D.v[5];

@@ -7,8 +7,8 @@
 // fastest, word 7); Mp, Np, Kp (words 0-2) multiples of TFO_TILE. The uint32 sums are exact (Kp
 // <= TFO_MAX_K). Planes z >= word 9 (certified products: the q planes) store their uint32
 // sums at word 8 ([Np][Mp] per plane, m fastest) instead; they sum k < Kq (word 10) only where
-// the int32 at word 11 is 0 (dense operands: ozaki.comp's split wrote every second k there). One invocation per four rows m of one
-// column n, grid-stride, 64-bit offsets.
+// the int32 at word 11 is 0 (dense operands: ozaki.comp's split wrote every second k there).
+// One invocation per four rows m of one column n, grid-stride, 64-bit offsets.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_control_flow_attributes : require

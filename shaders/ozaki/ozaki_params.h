@@ -52,11 +52,6 @@ const uint kRecip39[TFO_MAX_MODULI] = uint[TFO_MAX_MODULI](TFO_RECIP39);
 const uint kC21[TFO_MAX_MODULI] = uint[TFO_MAX_MODULI](TFO_C21);
 const uint kC42[TFO_MAX_MODULI] = uint[TFO_MAX_MODULI](TFO_C42);
 const uint kBias28[TFO_MAX_MODULI] = uint[TFO_MAX_MODULI](TFO_BIAS28);
-/// A multiple of m above 2^30 (at most 2^30 + m).
-uint tfo_bias(uint m) { return m * ((1u << 30) / m + 1u); }
-/// The residue in [0, m) of an int32 c with |c| <= 2^30: c plus tfo_bias(m) is a uint
-/// (wrapping) below 2^32.
-uint tfo_mod(int c, uint m) { return (uint(c) + tfo_bias(m)) % m; }
 /// 2^32 / m rounded up (2 <= m <= 256): tfo_rem's reciprocal.
 uint tfo_magic(uint m) { return 0xffffffffu / m + 1u; }
 /// x mod m for any uint x and 2 <= m <= 256, given magic = tfo_magic(m): the high word of

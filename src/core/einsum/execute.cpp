@@ -53,9 +53,9 @@ struct Program {
   Shape result_shape;
   EinsumStats stats;
   // The device-memory bound (bytes): 1.5x the largest sum of simultaneously live tensors the
-  // plan implies (PathCost: inputs and intermediates). execute() gives each product the rest as
-  // optional scratch (detail::scratch_limit).
-  double memory_bound = 0;
+  // plan implies (PathCost: inputs and intermediates), and the inputs' bytes (always held).
+  // execute() gives each product the rest as optional scratch (detail::scratch_limit).
+  double memory_bound = 0, input_bytes = 0;
 };
 
 // A value while planning: its layout and the label of each axis.
@@ -1046,6 +1046,7 @@ std::shared_ptr<const Program> program_for(const EinsumSpec& spec, const Path& p
   }
   Program made = Planner(spec, d, use_mul, false).run(path, layouts);
   const PathCost cost = path_cost(spec, path);
+  made.input_bytes = cost.input_elements * double(dtype_size(d));
   made.memory_bound = 1.5 * (cost.peak_live_intermediates + cost.input_elements) * double(dtype_size(d));
   auto prog = std::make_shared<const Program>(std::move(made));
   std::lock_guard<std::mutex> lock(cache.mu);
@@ -1095,8 +1096,7 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
   const Scalar one = Scalar::of(d, 1.0), zero = detail::zero_of(d);
   // Bytes held: the inputs (as the plan counts them) and the tensors einsum made and holds.
   const double es = static_cast<double>(dtype_size(d));
-  double held = 0;
-  for (const Layout& l : layouts) held += static_cast<double>(shape_numel(l.shape, kOp)) * es;
+  double held = prog.input_bytes;
   std::vector<double> held_by(static_cast<std::size_t>(prog.num_slots), 0.0);
   for (const Instr& in : prog.instrs) {
     const auto dst = static_cast<std::size_t>(in.dst);
@@ -1121,12 +1121,12 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
         const std::size_t nr = static_cast<std::size_t>(b.rank()) - in.cfg.rhs_contracting_dims.size() -
                                in.cfg.rhs_batching_dims.size();
         const bool chained = !in.out_direct && be.gemm_writes_chains() && detail::dot_out_in_chains(in.layout, nl, nr);
-        const bool copy_after = !in.out_direct && !chained && static_cast<std::uint64_t>(shape_numel(in.shape, kOp)) *
-                                                                   dtype_size(d) < detail::pack_chunk_bytes();
+        const std::uint64_t out_bytes = static_cast<std::uint64_t>(shape_numel(in.shape, kOp)) * dtype_size(d);
+        const bool copy_after = !in.out_direct && !chained && out_bytes < detail::pack_chunk_bytes();
         // Optional scratch (Ozaki-II planes, split K, 3M planes): what the memory bound leaves
         // beside the held tensors and this step's result (twice when copied after).
-        const double out_bytes = static_cast<double>(shape_numel(in.shape, kOp)) * es * (copy_after ? 2.0 : 1.0);
-        const double room = std::max(0.0, prog.memory_bound - held - out_bytes);
+        const double step_bytes = static_cast<double>(out_bytes) * (copy_after ? 2.0 : 1.0);
+        const double room = std::max(0.0, prog.memory_bound - held - step_bytes);
         const detail::ScratchLimit scratch(static_cast<std::uint64_t>(std::min(room, 0x1p63)));
         auto store = [&](Tensor t) {
           if (!copy_after) return t;

@@ -656,14 +656,15 @@ static bool narrow_pairable(DType d, const GemmConfig& c) {
   return true;
 }
 
-/// c with the paired warp map (w + y) where valid: f64 on devices with an SM count (NVIDIA),
-/// except 8 x 8 tiles without u and the narrow rows measured without it (narrow_pairable). H200, ninth session, in-stream, two orders: 64 x 32 4 x 4 `fu` 9720 x 136 x 441
-/// 0.116 -> 0.100 ms, 399 x 4320 x 594 0.222 -> 0.196; 64 x 64 4 x 4 `wf` 0.138 -> 0.121 and
-/// 0.199 -> 0.177; 128 x 64 4 x 8 `fu` in 4 splits 7290 x 399 x 4320
-/// 1.63-1.67 -> 1.61, 990 x 2187 x 4620 1.23-1.26 -> 1.20; 64 x 128 8 x 8 `fsu` 4096^3 20.5-20.7
-/// -> 20.8-21.5 TFLOP/s; 64 x 128 `fs` unchanged or slower (0.185 -> 0.190 ms on 399 x 4320 x 594).
-/// Shared memory returns an LDS.128 whose lane pairs read the same words at twice the rate,
-/// which matters most where each thread's few outputs need many shared reads (4 x 4).
+/// c with the paired warp map (w + y) where valid: f64 on devices with an SM count (NVIDIA), except
+/// 8 x 8 tiles without u and the narrow rows measured without it (narrow_pairable). H200, ninth
+/// session, in-stream, two orders: 64 x 32 4 x 4 `fu` 9720 x 136 x 441 0.116 -> 0.100 ms, 399 x
+/// 4320 x 594 0.222 -> 0.196; 64 x 64 4 x 4 `wf` 0.138 -> 0.121 and 0.199 -> 0.177; 128 x 64 4 x 8
+/// `fu` in 4 splits 7290 x 399 x 4320 1.63-1.67 -> 1.61, 990 x 2187 x 4620 1.23-1.26 -> 1.20; 64 x
+/// 128 8 x 8 `fsu` 4096^3 20.5-20.7 -> 20.8-21.5 TFLOP/s; 64 x 128 `fs` unchanged or slower (0.185
+/// -> 0.190 ms on 399 x 4320 x 594). Shared memory returns an LDS.128 whose lane pairs read the
+/// same words at twice the rate, which matters most where each thread's few outputs need many
+/// shared reads (4 x 4).
 static GemmConfig paired(GemmConfig c, DType d, const DeviceCaps& caps) {
   if (!options().vk_gemm_pair || caps.sm_count == 0 || d != DType::F64 || c.small || c.pair || !narrow_pairable(d, c))
     return c;

@@ -17,7 +17,8 @@
 // (ozaki_bits_certified: smaller errors for the same range); the split pass also writes q =
 // floor(|x| 2^s / w) + (x != 0) (w the unit of the line's largest) per element as one more
 // plane (dense operands: floor(|x| 2^s / w) of every second k from K = 2048); its product Q
-// (uint32, one more plane of the residue-product dispatch) bounds sum |a||b| from below, and the certify pass checks per output
+// (uint32, one more plane of the residue-product dispatch) bounds sum |a||b| from below, and
+// the certify pass checks per output
 // that the scheme's error bound (from the lines' sums of |x| 2^s and nonzero counts, kept by the
 // scan and scale passes) is within K u of it (ozaki.comp certify(): the derivation). Where any
 // output fails, it writes the FMA kernel's workgroup counts into the certificate's dispatch
