@@ -82,6 +82,9 @@ constexpr BenchCase kCases[] = {
     {"f32_1024", DType::F32, 1024, 1024, 1024, 1, false, true},
     {"f32_2048", DType::F32, 2048, 2048, 2048, 1, false, true},
     {"f64_2048", DType::F64, 2048, 2048, 2048, 1, false, true},
+    // c64 around the certified Ozaki product's threshold (ozaki_faster: from about 2048^3).
+    {"c64_1024", DType::C64, 1024, 1024, 1024, 1, false, true},
+    {"c64_4096", DType::C64, 4096, 4096, 4096, 1, false, true},
     {"f32_tall", DType::F32, 16384, 32, 4096, 1, false, true},
     {"f32_splitk", DType::F32, 256, 256, 65536, 1, false, true},
     {"f64_splitk", DType::F64, 256, 256, 65536, 1, false, true},

@@ -43,6 +43,18 @@
 //   count, w) of A / B, 10 Q (uint32 [NB][Np][Mp], the product of the q planes), 11 arguments,
 //   12 gx, 13 gy, 14 the zeros flag (the arguments' fourth word, kept), 15 the bits of tau =
 //   (K - 8) 2^-53, 16 the outcome word.
+// Specialization constant 1 or'ed with TFO_COMPLEX (c64 products, certified only): elements are
+//   dvec2 (strides in elements of 16 bytes); with TFO_SINGLE too (c32), vec2 read into f64 and C's
+//   parts rounded to f32 where written (alpha / beta as float bits). Scan: e over both parts, sum
+//   |re| + |im|, the count of nonzero elements (either part), TFO_BAD_LINE where either part is Inf
+//   or NaN. Split: three plane sets per modulus, the residues of X'_re, X'_im and X'_re + X'_im
+//   (exact integers, |.| <= 2^62 with P <= 61): set s of plane l, batch b is plane z = (l * 3 + s) *
+//   NB + b, so that the residue products treat the sets as batches (3 NB); the q plane from max(|re|,
+//   |im|) (a lower bound of |x|); the imaginary parts negated where word 21 != 0 (conjugated
+//   operand). Combine: Re X from the residues P_re - P_im, Im X from P_sum - P_re - P_im (mod m_l),
+//   complex alpha / beta, conj flags (GemmParams::flags) in the plain dot products of non-finite
+//   lines. Certify: |S| / 2 instead of |S| / 4 (two rounded terms per element product); the host's
+//   tau is per part.
 // Specialization constant 2: NMOD, the number of moduli. Grid-stride, 64-bit offsets.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -55,6 +67,11 @@
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint MODE = 0u;
 layout(constant_id = 2) const uint NMOD = 14u;
+const uint KIND = MODE & TFO_MODE_MASK;
+const bool CPLX = (MODE & TFO_COMPLEX) != 0u;
+const bool SINGLE = (MODE & TFO_SINGLE) != 0u;
+const uint SETS = CPLX ? 3u : 1u;                         // plane sets per modulus
+const uint ESZ = (CPLX ? 2u : 1u) * (SINGLE ? 4u : 8u);  // element bytes
 layout(push_constant) uniform Push { GemmParams p; };
 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer F64 { double v; };
@@ -65,6 +82,9 @@ layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer U
 layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer U2 { uvec2 v; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer DimsRef { int64_t v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer D2 { dvec2 v; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer D2R { dvec2 v; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer F2 { vec2 v; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer F1 { float v; };
 layout(buffer_reference, std430, buffer_reference_align = 32) buffer D4 { dvec4 v; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer I4 { ivec4 v; };
 
@@ -105,6 +125,30 @@ int exponent_of(double x) {
   return (hi != 0u ? 32 + findMSB(hi) : findMSB(w.x)) + 1 - 1074;
 }
 
+/// An element at `at` as (re, im) in f64: im 0 for real operands.
+dvec2 load_x(uint64_t at) {
+  if (SINGLE) return CPLX ? dvec2(F2(at).v) : dvec2(double(F1(at).v), 0.0);
+  return CPLX ? D2R(at).v : dvec2(F64R(at).v, 0.0);
+}
+
+/// C's element at `at` as (re, im), and its store (f32 parts rounded once).
+dvec2 load_c(uint64_t at) {
+  if (SINGLE) return CPLX ? dvec2(F2(at).v) : dvec2(double(F1(at).v), 0.0);
+  return CPLX ? D2(at).v : dvec2(F64(at).v, 0.0);
+}
+void store_c(uint64_t at, dvec2 v) {
+  if (SINGLE && CPLX) F2(at).v = vec2(v);
+  else if (SINGLE) F1(at).v = float(v.x);
+  else if (CPLX) D2(at).v = v;
+  else F64(at).v = v.x;
+}
+
+/// alpha's or beta's bits (GemmParams) as (re, im) in f64.
+dvec2 scalar_of(uint64_t re, uint64_t im) {
+  if (SINGLE) return dvec2(uintBitsToFloat(uint(re)), CPLX ? uintBitsToFloat(uint(im)) : 0.0);
+  return dvec2(bits_f64(re), CPLX ? bits_f64(im) : 0.0);
+}
+
 void scan() {
   DimsRef D = DimsRef(p.dims);
   const int64_t L = D.v[0], K = D.v[1], NB = D.v[2], sl = D.v[3], sk = D.v[4], sb = D.v[5], nch = D.v[8];
@@ -122,18 +166,24 @@ void scan() {
     int e = kZeroExp;
     bool bad = false;
     double asum = 0.0, nonzero = 0.0;
-    const uint64_t base = p.a + uint64_t((line * sl + b * sb) * 8);
+    const uint64_t base = p.a + uint64_t((line * sl + b * sb) * int64_t(ESZ));
     for (int kk = 0; kk < TFO_CHUNK; kk += 16) {
       // Unconditional loads (k clamped, the excess ignored), so that all 16 are in flight at once.
-      double x[16];
-      [[unroll]] for (int j = 0; j < 16; ++j) x[j] = F64R(base + uint64_t(min(k0 + kk + j, K - 1) * sk * 8)).v;
+      dvec2 x[16];
+      [[unroll]] for (int j = 0; j < 16; ++j)
+        x[j] = load_x(base + uint64_t(min(k0 + kk + j, K - 1) * sk * int64_t(ESZ)));
       [[unroll]] for (int j = 0; j < 16; ++j) {
         if (k0 + kk + j >= K) continue;
-        if (isnan(x[j]) || isinf(x[j])) bad = true;
-        else if (nonzero_bits(x[j])) {
-          e = max(e, exponent_of(x[j]));
-          asum += abs(x[j]);
-          nonzero += 1.0;
+        if (any(isnan(x[j])) || any(isinf(x[j]))) {
+          bad = true;
+        } else {
+          const bool nr = nonzero_bits(x[j].x), ni = CPLX && nonzero_bits(x[j].y);
+          if (nr || ni) {
+            if (nr) e = max(e, exponent_of(x[j].x));
+            if (ni) e = max(e, exponent_of(x[j].y));
+            asum += CPLX ? abs(x[j].x) + abs(x[j].y) : abs(x[j].x);
+            nonzero += 1.0;
+          }
         }
       }
     }
@@ -211,25 +261,16 @@ void split() {
     const bool zero_line = line >= L || s == TFO_BAD_LINE;
     // Unconditional loads (line and k clamped, the excess zeroed after), so that all 16 are in
     // flight at once: guarded, each load waited in its own branch.
-    const uint64_t base = p.a + uint64_t((min(line, L - 1) * sl + b * sb) * 8);
-    double v[16];
-    [[unroll]] for (int j = 0; j < 16; ++j) v[j] = F64R(base + uint64_t(min(g * 16 + j, K - 1) * sk * 8)).v;
-    // X' = d2 2^42 + d1 2^21 + d0 (0 <= d0, d1 < 2^21, |d2| <= 2^20 as |X'| <= 2^62).
-    int d0[16], d1[16], d2[16];
+    const uint64_t base = p.a + uint64_t((min(line, L - 1) * sl + b * sb) * int64_t(ESZ));
+    dvec2 v[16];
+    [[unroll]] for (int j = 0; j < 16; ++j) v[j] = load_x(base + uint64_t(min(g * 16 + j, K - 1) * sk * int64_t(ESZ)));
     const int sc = zero_line ? 0 : s;  // (zero lines: v is zeroed below)
+    const bool conj = CPLX && D.v[21] != 0;
     [[unroll]] for (int j = 0; j < 16; ++j) {
-      if (zero_line || g * 16 + j >= K) v[j] = 0.0;
-      const int64_t x = int64_t(roundEven(scale2(v[j], sc)));
-      d0[j] = int(uint(x) & 0x1fffffu);
-      d1[j] = int(uint(x >> 21) & 0x1fffffu);
-      d2[j] = int(x >> 42);
+      if (zero_line || g * 16 + j >= K) v[j] = dvec2(0.0);
+      if (conj) v[j].y = -v[j].y;
     }
-    // Per modulus (a rolled loop: the unrolled planes' code outgrew the instruction cache; its
-    // constants tabulated in ozaki_params.h, where they had cost as much as the residues):
-    // t = d2 (2^42 mod m) + d1 (2^21 mod m) + d0 + a multiple of m above 2^28 lies in [0, 2^31),
-    // its quotient by m exact through TFO_RECIP39, the remainder in [0, m) its byte.
-    uint64_t dst = planes + uint64_t((b * Lp + line) * Kp + g * 16);
-    const uint64_t plane_bytes = uint64_t(NB * Lp * Kp);
+    const uint64_t plane_bytes = uint64_t(SETS * NB * Lp * Kp);  // one modulus' planes
     if (D.v[14] != 0) {  // certified: plane NMOD, the q bytes (before the residues: v dies here)
       // Dense operands (no zero element in A or B: the flag at word 19 is 0): q = floor(x / w)
       // of every second k where Kq (word 20) < Kp, at column k / 2; else q = floor(x / w) + (x
@@ -238,7 +279,9 @@ void split() {
       const uint one = dense ? 0u : 1u;
       uint w[4] = uint[4](0u, 0u, 0u, 0u);
       [[unroll]] for (int j = 0; j < 16; ++j) {
-        const uint q = nonzero_bits(v[j]) ? uint(floor(abs(scale2(v[j], sc)) * to7)) + one : 0u;
+        const bool nz = nonzero_bits(v[j].x) || (CPLX && nonzero_bits(v[j].y));
+        const double mx = CPLX ? max(abs(v[j].x), abs(v[j].y)) : abs(v[j].x);
+        const uint q = nz ? uint(floor(scale2(mx, sc) * to7)) + one : 0u;
         if (!halved) w[j / 4] |= q << (8 * (j % 4));
         else if (j % 2 == 0) w[j / 8] |= q << (8 * ((j / 2) % 4));
       }
@@ -251,16 +294,34 @@ void split() {
           for (int64_t c = Kp / 2; c < D.v[20]; c += 16) U4(qrow + uint64_t(c)).v = uvec4(0u);
       }
     }
-    [[dont_unroll]] for (uint l = 0; l < NMOD; ++l, dst += plane_bytes) {
-      const uint m = uint(kMod[l]), recip = kRecip39[l], c21 = kC21[l], c42 = kC42[l], bias = kBias28[l];
-      uint w[4] = uint[4](0u, 0u, 0u, 0u);
+    // Per plane set (complex: X'_re, X'_im, their sum; real: X'), its integers' digits X' = d2
+    // 2^42 + d1 2^21 + d0 (0 <= d0, d1 < 2^21, |d2| <= 2^20 as |X'| <= 2^62). Unrolled: real
+    // operands keep one straight copy (a rolled loop of one trip cost f64 4096^3 2-4 %).
+    [[unroll]] for (uint set = 0u; set < SETS; ++set) {
+      int d0[16], d1[16], d2[16];
       [[unroll]] for (int j = 0; j < 16; ++j) {
-        const uint t = uint(d2[j] * int(c42)) + uint(d1[j]) * c21 + uint(d0[j]) + bias;
-        uint quo, low;
-        umulExtended(t, recip, quo, low);
-        w[j / 4] |= (t - (quo >> 7) * m) << (8 * (j % 4));
+        int64_t x = int64_t(roundEven(scale2(set == 1u ? v[j].y : v[j].x, sc)));
+        if (set == 2u) x += int64_t(roundEven(scale2(v[j].y, sc)));
+        d0[j] = int(uint(x) & 0x1fffffu);
+        d1[j] = int(uint(x >> 21) & 0x1fffffu);
+        d2[j] = int(x >> 42);
       }
-      U4(dst).v = uvec4(w[0], w[1], w[2], w[3]);
+      // Per modulus (a rolled loop: the unrolled planes' code outgrew the instruction cache; its
+      // constants tabulated in ozaki_params.h, where they had cost as much as the residues):
+      // t = d2 (2^42 mod m) + d1 (2^21 mod m) + d0 + a multiple of m above 2^28 lies in [0,
+      // 2^31), its quotient by m exact through TFO_RECIP39, the remainder in [0, m) its byte.
+      uint64_t dst = planes + uint64_t(((int64_t(set) * NB + b) * Lp + line) * Kp + g * 16);
+      [[dont_unroll]] for (uint l = 0; l < NMOD; ++l, dst += plane_bytes) {
+        const uint m = uint(kMod[l]), recip = kRecip39[l], c21 = kC21[l], c42 = kC42[l], bias = kBias28[l];
+        uint w[4] = uint[4](0u, 0u, 0u, 0u);
+        [[unroll]] for (int j = 0; j < 16; ++j) {
+          const uint t = uint(d2[j] * int(c42)) + uint(d1[j]) * c21 + uint(d0[j]) + bias;
+          uint quo, low;
+          umulExtended(t, recip, quo, low);
+          w[j / 4] |= (t - (quo >> 7) * m) << (8 * (j % 4));
+        }
+        U4(dst).v = uvec4(w[0], w[1], w[2], w[3]);
+      }
     }
   }
 }
@@ -290,49 +351,90 @@ double crt(const uint w[TFO_MAX_MODULI], const uint t) {
   return (th + tm) + tl;
 }
 
+/// Complex products: the residues of Re X = P_re - P_im and Im X = P_sum - P_re - P_im modulo m,
+/// four outputs' bytes per word, from the three products' words.
+void complex_residues(uint p_re, uint p_im, uint p_sum, uint m, out uint re, out uint im) {
+  re = 0u;
+  im = 0u;
+  [[unroll]] for (int t = 0; t < 32; t += 8) {
+    const uint r1 = bitfieldExtract(p_re, t, 8), r2 = bitfieldExtract(p_im, t, 8), r3 = bitfieldExtract(p_sum, t, 8);
+    uint x = r1 + m - r2, y = r3 + 2u * m - r1 - r2;  // in [0, 2m) and [0, 3m)
+    x = x >= m ? x - m : x;
+    y = y >= m ? y - m : y;
+    y = y >= m ? y - m : y;
+    re |= x << t;
+    im |= y << t;
+  }
+}
+
 void combine() {
   DimsRef D = DimsRef(p.dims);
   const int64_t M = D.v[0], N = D.v[1], K = D.v[2], NB = D.v[3];
   const int64_t sam = D.v[4], sak = D.v[5], sab = D.v[6], sbk = D.v[7], sbn = D.v[8], sbb = D.v[9];
   const int64_t scm = D.v[10], scn = D.v[11], scb = D.v[12], Mp = D.v[13], Np = D.v[14];
   const uint64_t sa = uint64_t(D.v[15]), sbs = uint64_t(D.v[16]), planes = uint64_t(D.v[17]);
-  const double alpha = bits_f64(p.alpha[0]), beta = bits_f64(p.beta[0]);
+  const dvec2 alpha = scalar_of(p.alpha[0], p.alpha[1]), beta = scalar_of(p.beta[0], p.beta[1]);
   const bool read_c = (p.flags & TFG_READ_C) != 0u;
+  const double conj_a = CPLX && (p.flags & TFG_CONJ_A) != 0u ? -1.0 : 1.0;
+  const double conj_b = CPLX && (p.flags & TFG_CONJ_B) != 0u ? -1.0 : 1.0;
   if (D.v[18] != 0 && I32(uint64_t(D.v[18])).v != 0) return;  // the certificate failed
   const int64_t quads = (M + 3) >> 2, total = quads * N * NB;
   const int64_t step = int64_t(gl_NumWorkGroups.x) * int64_t(gl_WorkGroupSize.x);
+  const uint64_t set_bytes = uint64_t(NB * Np * Mp);  // (complex: the residue products' sets)
   for (int64_t i = int64_t(gl_GlobalInvocationID.x); i < total; i += step) {
     int64_t mq, q, n, b;
     divmod(i, quads, q, mq);
     divmod(q, N, b, n);
     // Every load before any is used: the residues' words (four outputs each), both scales.
-    uint w[TFO_MAX_MODULI];
-    [[unroll]] for (uint l = 0; l < NMOD; ++l)
-      w[l] = U32(planes + uint64_t(((int64_t(l) * NB + b) * Np + n) * Mp + mq * 4)).v;
+    uint w[TFO_MAX_MODULI], wi[TFO_MAX_MODULI], w2[TFO_MAX_MODULI], w3[TFO_MAX_MODULI];
+    [[unroll]] for (uint l = 0; l < NMOD; ++l) {
+      const uint64_t at = planes + uint64_t(((int64_t(l * SETS) * NB + b) * Np + n) * Mp + mq * 4);
+      w[l] = U32(at).v;
+      if (CPLX) {
+        w2[l] = U32(at + set_bytes).v;
+        w3[l] = U32(at + 2u * set_bytes).v;
+      }
+    }
     const int s_n = I32(sbs + uint64_t((b * N + n) * 4)).v;
     const uint64_t sab_m = sa + uint64_t(b * M * 4);
     const ivec4 s4 = ivec4(I32(sab_m + uint64_t(min(mq * 4, M - 1) * 4)).v, I32(sab_m + uint64_t(min(mq * 4 + 1, M - 1) * 4)).v,
                            I32(sab_m + uint64_t(min(mq * 4 + 2, M - 1) * 4)).v, I32(sab_m + uint64_t(min(mq * 4 + 3, M - 1) * 4)).v);
+    if (CPLX)
+      [[unroll]] for (uint l = 0; l < NMOD; ++l) complex_residues(w[l], w2[l], w3[l], uint(kMod[l]), w[l], wi[l]);
     // The four outputs' integers first: independent chains of fmas, which the compiler interleaves.
-    double xs[4];
-    [[unroll]] for (uint t = 0; t < 4; ++t) xs[t] = crt(w, t);
+    double xs[4], ys[4];
+    [[unroll]] for (uint t = 0; t < 4; ++t) {
+      xs[t] = crt(w, t);
+      ys[t] = CPLX ? crt(wi, t) : 0.0;
+    }
     [[unroll]] for (int t = 0; t < 4; ++t) {
       const int64_t m = mq * 4 + t;
       if (m >= M) continue;
       const int s_m = s4[t];
-      double v;
+      dvec2 v;
       if (s_m == TFO_BAD_LINE || s_n == TFO_BAD_LINE) {
-        v = 0.0;
-        for (int64_t k = 0; k < K; ++k)
-          v = fma(F64(p.a + uint64_t((m * sam + k * sak + b * sab) * 8)).v,
-                  F64(p.b + uint64_t((k * sbk + n * sbn + b * sbb) * 8)).v, v);
+        v = dvec2(0.0);
+        for (int64_t k = 0; k < K; ++k) {
+          const dvec2 x = load_x(p.a + uint64_t((m * sam + k * sak + b * sab) * int64_t(ESZ))) * dvec2(1.0, conj_a);
+          const dvec2 y = load_x(p.b + uint64_t((k * sbk + n * sbn + b * sbb) * int64_t(ESZ))) * dvec2(1.0, conj_b);
+          v.x = fma(x.x, y.x, v.x);
+          if (CPLX) v = dvec2(fma(-x.y, y.y, v.x), fma(x.y, y.x, fma(x.x, y.y, v.y)));
+        }
       } else {
-        v = scale2(xs[t], -(s_m + s_n));
+        v = dvec2(scale2(xs[t], -(s_m + s_n)), CPLX ? scale2(ys[t], -(s_m + s_n)) : 0.0);
       }
-      const uint64_t at = p.c + uint64_t((m * scm + n * scn + b * scb) * 8);
-      v *= alpha;
-      if (read_c) v = fma(beta, F64(at).v, v);
-      F64(at).v = v;
+      const uint64_t at = p.c + uint64_t((m * scm + n * scn + b * scb) * int64_t(ESZ));
+      if (CPLX) {  // (a real alpha or beta scales both parts: no 0 * Inf from a zero imaginary part)
+        v = alpha.y == 0.0 ? alpha.x * v : dvec2(alpha.x * v.x - alpha.y * v.y, alpha.x * v.y + alpha.y * v.x);
+        if (read_c) {
+          const dvec2 c = load_c(at);
+          v += beta.y == 0.0 ? beta.x * c : dvec2(beta.x * c.x - beta.y * c.y, beta.x * c.y + beta.y * c.x);
+        }
+      } else {
+        v.x *= alpha.x;
+        if (read_c) v.x = fma(beta.x, load_c(at).x, v.x);
+      }
+      store_c(at, v);
     }
   }
 }
@@ -375,7 +477,7 @@ void certify() {
       if ((Q == 0u && !dense) || I32(sbs + uint64_t((b * N + n) * 4)).v == TFO_BAD_LINE)
         continue;  // exact, or a plain dot product
       const dvec4 rb = D4(lb + uint64_t((b * N + n) * 32)).v;
-      const double err = 0.5 * (ra.x + rb.x) + 0.25 * min(ra.y, rb.y) + crt_err;
+      const double err = 0.5 * (ra.x + rb.x) + (CPLX ? 0.5 : 0.25) * min(ra.y, rb.y) + crt_err;
       const double low = dense ? double(Q) : double(Q) - qa - (rb.x / rb.z + rb.y) * (1.0 + pow2(-40));
       if (!(low > 0.0 && err <= tau * low * (ra.z * rb.z))) fail = true;  // (NaN: fails)
     }
@@ -387,9 +489,9 @@ void certify() {
 }
 
 void main() {
-  if (MODE == TFO_SCAN) scan();
-  else if (MODE == TFO_SCALE) scale();
-  else if (MODE == TFO_SPLIT) split();
-  else if (MODE == TFO_CERTIFY) certify();
+  if (KIND == TFO_SCAN) scan();
+  else if (KIND == TFO_SCALE) scale();
+  else if (KIND == TFO_SPLIT) split();
+  else if (KIND == TFO_CERTIFY) certify();
   else combine();
 }

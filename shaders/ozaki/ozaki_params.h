@@ -45,6 +45,14 @@
 #define TFO_COMBINE 2u  // CRT of the residue products (ozaki_crt.h), scale back, alpha / beta
 #define TFO_SCALE 3u    // per line: the scale exponent from the chunks' exponents
 #define TFO_CERTIFY 4u  // certified products: the error bound per output (docs/gemm.md)
+// Or'ed into specialization constant 1: the operands and C are complex (c64; certified products
+// only): three plane sets per operand (re, im, re + im) and three residue products per modulus,
+// Re = P_re - P_im, Im = P_sum - P_re - P_im (exact in residues; ozaki.comp).
+#define TFO_COMPLEX 16u
+// Or'ed into specialization constant 1 with TFO_COMPLEX: c32 elements (f32 parts, converted to
+// f64 where read; C's parts rounded to f32 where written).
+#define TFO_SINGLE 32u
+#define TFO_MODE_MASK 15u
 
 #ifndef __cplusplus
 const int kMod[TFO_MAX_MODULI] = int[TFO_MAX_MODULI](TFO_MODULI);

@@ -943,7 +943,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const int ozaki = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_u8, &caps);
   const bool certified_mode = ozaki > 0 && gemm_ozaki_certified();
   if (ozaki > 0 && !certified_mode && gemm_ozaki(be, call, ozaki)) return;
-  const bool certified = certified_mode && !gemm_ozaki_recently_failed(be, M, N, K, B);
+  const bool certified = certified_mode && !gemm_ozaki_recently_failed(be, d, M, N, K, B);
   const std::size_t es = dtype_size(d);
   bool forced = false;
   GemmConfig t = choose_config(d, M, N, K, B, caps, forced);

@@ -105,7 +105,8 @@ bool gemm_takes_3m(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std:
 void set_gemm_3m_override(std::optional<int> mode);
 
 /// The Ozaki-II f64 product (Options::vk_gemm_ozaki: 1 certified on 14 moduli, the default;
-/// n = 8 to 20 the normwise opt-in; gemm_ozaki.cpp): f64 products with K <= TFO_MAX_K
+/// n = 8 to 20 the normwise opt-in; gemm_ozaki.cpp), and c64 / c32 (8 moduli) products where
+/// certified: products with K <= TFO_MAX_K
 /// (shaders/ozaki/ozaki_params.h) and scratch (the byte planes of A and B, the residue bytes of
 /// the products; certified: the q planes and their product) <= kOzakiMaxScratch and the thread's
 /// detail::scratch_limit() (einsum's step budget), never a
@@ -133,8 +134,11 @@ int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, s
 /// The products count the extents padded to the residue kernel's 128 (TFO_TILE). The FMA
 /// kernels' time is fma_seconds where that is longer than their 22.9 TFLOP/s (tiles that fill
 /// the device badly, split K: the wave model's estimate, gemm_fma_seconds).
+/// `d` complex (gemm_ozaki.cpp: three plane sets per modulus, two CRTs per output): against the
+/// FMA kernels counted as 8 MNK, c64 at 22.9 TFLOP/s (2048^3 measured 22.3), c32 at 48 (4096^3
+/// measured 47.7-48.1).
 bool ozaki_faster(int n, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool certified = false,
-                  double fma_seconds = 0);
+                  double fma_seconds = 0, DType d = DType::F64);
 /// Whether a product gemm_ozaki_moduli takes is certified (the option or the override).
 bool gemm_ozaki_certified();
 /// Bits P per row of A / column of B with n moduli and this K: the largest P with
@@ -145,9 +149,10 @@ int ozaki_bits(int n, std::int64_t K);
 /// max |B'|), pb = (that - max(0, ceil(log2 K) - 2)) / 2 (a sum near K / 4 times the largest
 /// balances the two roundings' errors), pa at most 62. n = 14, K = 4096: pa = 59, pb = 49.
 void ozaki_bits_certified(int n, std::int64_t K, int& pa, int& pb);
-/// Test hook: while set, replaces Options::vk_gemm_ozaki: `moduli` (0 = off) for every f64
-/// product (any size and device: the time model is not asked); `portable` runs the residue
-/// products on ozaki_mm.comp also where the tensor-core kernel exists. Not synchronized.
+/// Test hook: while set, replaces Options::vk_gemm_ozaki: `moduli` (0 = off) for every f64 product
+/// (and c64 / c32 products where `certified`; c32 on 8 moduli) (any size and device: the time model is not asked);
+/// `portable` runs the residue products on ozaki_mm.comp also where the tensor-core kernel exists.
+/// Not synchronized.
 struct OzakiOverride {
   int moduli = 0;
   bool portable = false;

@@ -25,6 +25,16 @@
 // arguments: the combine pass then writes nothing and gemm.cpp's indirect dispatch recomputes C
 // (C is never read after being overwritten, so beta holds).
 //
+// Certified c64 products: the same scheme on complex elements, with three residue products
+// per modulus instead of four (Gauss / Karatsuba, exact on integers): P_re = A'_re B'_re, P_im =
+// A'_im B'_im, P_sum = (A'_re + A'_im)(B'_re + B'_im), Re X = P_re - P_im, Im X = P_sum - P_re -
+// P_im. A line's scale covers both parts (A: sum |re| + |im|, B: the largest part), the
+// certificate's lower bound takes max(|re|, |im|) <= |x|, and each part of every output is
+// certified within (2K - 8) u sum |a||b|: the complex bound 2 sqrt(2) K u sum |a||b| of the
+// 4-multiply form's real dot products of 2K terms. c32 products run the same passes on f32
+// parts read into f64, with 8 moduli (TFO_MIN_MODULI: a range of 61 bits, far beyond f32's
+// bound) and tau = (2K - 10) u_f32 (two u_f32 left for C's rounding to f32).
+//
 // Passes (shaders/ozaki/): scan, scale and split per operand (ozaki.comp), the n residue products in
 // one dispatch (ozaki_mm_nv.comp on NVIDIA's 8-bit tensor cores where the device lists the
 // shape, else the portable ozaki_mm.comp), the combine pass (ozaki.comp).
@@ -54,6 +64,7 @@ constexpr int kModuli[TFO_MAX_MODULI] = {TFO_MODULI};
 constexpr std::uint32_t kThreads = 256;
 constexpr double kOzakiDispatches = 40e-6;  // ozaki_faster: the eight dispatches in a stream, seconds
 constexpr int kCertifiedModuli = 14;       // Options::vk_gemm_ozaki == 1
+constexpr int kSingleModuli = TFO_MIN_MODULI;  // certified c32 products
 
 std::uint64_t ozaki_runs = 0;  // gemm_ozaki calls that recorded the scheme (gemm_ozaki_runs)
 
@@ -78,7 +89,7 @@ struct CertRecord {
   int skip = 0;
 };
 constexpr int kCertSkipCalls = 16;  // calls that skip the scheme after a failure was read
-using CertKey = std::tuple<const void*, I, I, I, I>;
+using CertKey = std::tuple<const void*, int, I, I, I, I>;
 std::map<CertKey, CertRecord>& cert_history() {
   // Never destroyed (as the backends, provider.cpp): its tensors must not outlive them at exit.
   static auto* h = new std::map<CertKey, CertRecord>;
@@ -93,9 +104,10 @@ struct Sizes {
   double bytes;  // scratch
 };
 
-Sizes sizes(int n, I M, I N, I K, I B, bool certified) {
+/// `sets`: plane sets per modulus (1 real, 3 complex).
+Sizes sizes(int n, I M, I N, I K, I B, bool certified, int sets) {
   Sizes s{round_up(M, TFO_TILE), round_up(N, TFO_TILE), round_up(K, TFO_TILE), (K + TFO_CHUNK - 1) / TFO_CHUNK, 0};
-  s.bytes = double(n) * double(B) * (double(s.Mp + s.Np) * double(s.Kp) + double(s.Mp) * double(s.Np)) +
+  s.bytes = double(sets * n) * double(B) * (double(s.Mp + s.Np) * double(s.Kp) + double(s.Mp) * double(s.Np)) +
             4.0 * double(B) * double(M + N) * double(s.nch + 1);
   if (certified)  // the q planes, Q, the chunks' (sum, count) and the lines' (sum, count, w)
     s.bytes += double(B) * (double(s.Mp + s.Np) * double(s.Kp) + 4.0 * double(s.Mp) * double(s.Np) +
@@ -149,16 +161,17 @@ I dense_q_k(const Sizes& s, I K) { return K >= kHalfQMinK ? round_up(s.Kp / 2, T
 /// One operand, given as L lines of K elements in NB batches at `x` (strides sl, sk, sb): its
 /// scan and scale passes (`split` false: its scale words go to `scales`) or its split pass (its
 /// planes go to `planes`). Certified products run both operands' scans and scales before the
-/// splits, which read the zeros flag.
+/// splits, which read the zeros flag. `kind`: 0 or TFO_COMPLEX (then `conj` negates the
+/// imaginary parts).
 void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl, I sk, I sb, I Lp, const Sizes& s,
                     int P, int n, const Tensor& ex, const Tensor& scales, const Tensor& planes, bool split,
-                    const CertifyBuffers& cb) {
+                    const CertifyBuffers& cb, std::uint32_t kind, bool conj) {
   GemmParams p{};
   p.a = address_of(x);
   // Split: adjacent invocations on adjacent lines where the line stride is the unit one.
   const I line_fastest = std::abs(sl) == 1 && std::abs(sk) != 1;
   auto addr = [](const Tensor* t) { return t ? static_cast<I>(address_of(*t)) : I{0}; };
-  const std::int64_t dims[21] = {L,
+  const std::int64_t dims[22] = {L,
                                  K,
                                  NB,
                                  sl,
@@ -178,15 +191,17 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
                                  addr(cb.outcome),
                                  cb.by_sum ? I{1} : I{0},
                                  cb.args ? zeros_flag(*cb.args) : I{0},
-                                 dense_q_k(s, K)};
+                                 dense_q_k(s, K),
+                                 conj ? I{1} : I{0}};
   const auto un = static_cast<std::uint32_t>(n);
   if (!split) {
-    pass(be, "ozaki_f64", TFO_SCAN, un, p, dims, {&x}, {&ex, cb.chunks, cb.outcome ? cb.args : nullptr, cb.outcome},
+    pass(be, "ozaki_f64", TFO_SCAN | kind, un, p, dims, {&x},
+         {&ex, cb.chunks, cb.outcome ? cb.args : nullptr, cb.outcome},
          grid_stride_groups(be, L * s.nch * NB, kThreads));
-    pass(be, "ozaki_f64", TFO_SCALE, un, p, dims, {&ex, cb.chunks}, {&scales, cb.lines, cb.args},
+    pass(be, "ozaki_f64", TFO_SCALE | kind, un, p, dims, {&ex, cb.chunks}, {&scales, cb.lines, cb.args},
          grid_stride_groups(be, L * NB, kThreads));
   } else {
-    pass(be, "ozaki_f64", TFO_SPLIT, un, p, dims, {&x, &scales, cb.lines, cb.args}, {&planes},
+    pass(be, "ozaki_f64", TFO_SPLIT | kind, un, p, dims, {&x, &scales, cb.lines, cb.args}, {&planes},
          grid_stride_groups(be, Lp * (s.Kp / 16) * NB, kThreads));
   }
 }
@@ -199,11 +214,11 @@ void set_gemm_ozaki_override(std::optional<OzakiOverride> o) {
   cert_history().clear();
 }
 
-bool gemm_ozaki_recently_failed(VulkanBackend& be, I M, I N, I K, I B) {
+bool gemm_ozaki_recently_failed(VulkanBackend& be, DType d, I M, I N, I K, I B) {
   if (!history_applies()) return false;
   auto guard = be.lock();
   auto& h = cert_history();
-  const auto it = h.find(CertKey{&be, M, N, K, B});
+  const auto it = h.find(CertKey{&be, static_cast<int>(d), M, N, K, B});
   if (it == h.end()) return false;
   CertRecord& r = it->second;
   if (r.skip > 0) {
@@ -238,16 +253,19 @@ void ozaki_bits_certified(int n, I K, int& pa, int& pb) {
   pa = std::min(62, total - pb);
 }
 
-bool ozaki_faster(int n, I M, I N, I K, I B, bool certified, double fma_seconds) {
-  const double mn = double(M) * double(N) * double(B), mnk2 = 2.0 * mn * double(K), dn = n;
-  const double fma = std::max(mnk2 / 22.9e12, fma_seconds);
-  // The q planes and their product (half of k from kHalfQMinK: dense operands, the usual case).
-  const double planes = certified ? dn + (K >= kHalfQMinK ? 0.5 : 1.0) : dn;
+bool ozaki_faster(int n, I M, I N, I K, I B, bool certified, double fma_seconds, DType d) {
+  const bool complex = is_complex(d);
+  const double mn = double(M) * double(N) * double(B), flops = (complex ? 8.0 : 2.0) * mn * double(K), dn = n;
+  const double fma = std::max(flops / (d == DType::C32 ? 48e12 : 22.9e12), fma_seconds);
+  // The q planes and their product (half of k from kHalfQMinK: dense operands, the usual case);
+  // complex: three plane sets per modulus, 16-byte elements, two CRTs per output.
+  const double sets = complex ? 3.0 : 1.0, parts = complex ? 2.0 : 1.0;
+  const double planes = sets * dn + (certified ? (K >= kHalfQMinK ? 0.5 : 1.0) : 0.0);
   const double padded = 2.0 * double(round_up(M, TFO_TILE)) * double(round_up(N, TFO_TILE)) *
                         double(round_up(K, TFO_TILE)) * double(B);
   const double products = planes * padded / (576e12 / (1.0 + 781.0 / double(K)));
-  const double split = (11.4e-12 + 0.33e-12 * planes) * double(M + N) * double(K) * double(B);
-  const double combine = (3.7e-12 + 0.96e-12 * dn + 0.014e-12 * dn * dn) * mn;
+  const double split = (parts * 11.4e-12 + 0.33e-12 * planes) * double(M + N) * double(K) * double(B);
+  const double combine = parts * (3.7e-12 + 0.96e-12 * sets / parts * dn + 0.014e-12 * dn * dn) * mn;
   // The certify pass: Q's uint32 written and read again, the lines' bounds (not yet measured:
   // about the combine's memory traffic per output), and its dispatch.
   const double certify = certified ? 2.0e-12 * mn + 5e-6 : 0.0;
@@ -263,15 +281,21 @@ int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cor
   const auto& o = ozaki_override();
   const bool certified = gemm_ozaki_certified();
   const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().vk_gemm_ozaki);
-  const int n = std::clamp(want, 0, TFO_MAX_MODULI);
-  if (n < TFO_MIN_MODULI || d != DType::F64 || chained || std::min({M, N, K, B}) <= 0) return 0;
+  // c64 and c32 products only certified (the normwise opt-in is f64's); c32 on kSingleModuli, and
+  // only where the device has f64 (the passes compute in it).
+  const bool complex = is_complex(d);
+  const int on = std::clamp(want, 0, TFO_MAX_MODULI);
+  const int n = d == DType::C32 && on >= TFO_MIN_MODULI ? kSingleModuli : on;
+  if (n < TFO_MIN_MODULI || !(d == DType::F64 || (complex && certified)) || chained || std::min({M, N, K, B}) <= 0 ||
+      (d == DType::C32 && caps && !caps->f64))
+    return 0;
   // The FMA kernels' estimate (host time per call) only here, where the model is asked.
   auto fma_seconds = [&] { return caps && K >= kOzakiCertifiedMinK ? gemm_fma_seconds(d, M, N, K, B, *caps) : 0.0; };
   if (!o && !(tensor_cores && (!certified || K >= kOzakiCertifiedMinK) &&
-              ozaki_faster(n, M, N, K, B, certified, fma_seconds())))
+              ozaki_faster(n, M, N, K, B, certified, fma_seconds(), d)))
     return 0;
   const double limit = double(std::min(kOzakiMaxScratch, detail::scratch_limit()));  // (einsum's step budget)
-  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified).bytes > limit) return 0;
+  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified, complex ? 3 : 1).bytes > limit) return 0;
   return n;
 }
 
@@ -284,12 +308,21 @@ std::optional<Tensor> gemm_ozaki_take_certificate() {
 bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate* cert) {
   const TensorView &a = call.a, &b = call.b, &c = call.c;
   const I M = c.dim(0), N = c.dim(1), B = c.dim(2), K = a.dim(1);
-  const Sizes s = sizes(n, M, N, K, B, cert != nullptr);
+  const bool complex = is_complex(c.dtype()), single = c.dtype() == DType::C32;
+  const int sets = complex ? 3 : 1;  // plane sets per modulus
+  const std::uint32_t kind = (complex ? TFO_COMPLEX : 0u) | (single ? TFO_SINGLE : 0u);
+  TENFERRO_ASSERT(!complex || cert != nullptr);
+  const Sizes s = sizes(n, M, N, K, B, cert != nullptr, sets);
   // Certified: A's rows scaled by their sums to 2^PA, B's columns by their largest to 2^PB
-  // (ozaki_bits_certified); else both by their largest to 2^P.
+  // (ozaki_bits_certified); else both by their largest to 2^P. Complex: at most 61, so that
+  // re + im stays within the split's 2^62.
   int PA = ozaki_bits(n, K), PB = PA;
   if (cert) ozaki_bits_certified(n, K, PA, PB);
-  const int np = cert ? n + 1 : n;  // planes per operand
+  if (complex) {
+    PA = std::min(PA, 61);
+    PB = std::min(PB, 61);
+  }
+  const int np = sets * n + (cert ? 1 : 0);  // planes per operand and batch
   Tensor exa, exb, sa, sb, pa, pb, pc, q, cha, chb, la, lb, args, outcome;
   try {
     exa = be.allocate(DType::I32, {B * M * s.nch});
@@ -298,7 +331,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
     sb = be.allocate(DType::I32, {B * N});
     pa = be.allocate(DType::I32, {np * B * s.Mp * s.Kp / 4});
     pb = be.allocate(DType::I32, {np * B * s.Np * s.Kp / 4});
-    pc = be.allocate(DType::I32, {n * B * s.Mp * s.Np / 4});
+    pc = be.allocate(DType::I32, {sets * n * B * s.Mp * s.Np / 4});
     if (cert) {
       q = be.allocate(DType::I32, {B * s.Mp * s.Np});
       cha = be.allocate(DType::F64, {2 * B * M * s.nch});
@@ -323,22 +356,23 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
     const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, &args, nullptr, false} : CertifyBuffers{};
     for (bool split : {false, true}) {
       if (split && (skip & 8u)) break;
-      operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, PA, n, exa, sa, pa, split, ca);
-      operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, PB, n, exb, sb, pb, split, cb);
+      operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, PA, n, exa, sa, pa, split, ca, kind, call.conj_a);
+      operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, PB, n, exb, sb, pb, split, cb, kind, call.conj_b);
     }
   }
 
-  // Planes z < n B are residues; z >= n B (certified) the q planes, whose sums go to Q.
+  // Planes z < sets n B are residues (complex: the sets as batches, z = (l sets + set) B + b);
+  // z >= sets n B (certified) the q planes, whose sums go to Q.
   const std::int64_t mm[12] = {s.Mp,
                                s.Np,
                                s.Kp,
-                               B,
+                               sets * B,
                                np * B,
                                static_cast<I>(address_of(pa)),
                                static_cast<I>(address_of(pb)),
                                static_cast<I>(address_of(pc)),
                                cert ? static_cast<I>(address_of(q)) : I{0},
-                               n * B,
+                               sets * n * B,
                                dense_q_k(s, K),
                                cert ? zeros_flag(args) : I{0}};
   GemmParams p{};
@@ -350,7 +384,10 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
          groups);
   }
   if (cert) {
-    const double tau = std::ldexp(double(K) - 8.0, -53);
+    // Per part of a complex output: (2K - 8) u (the 4-multiply form's dot products of 2K terms);
+    // c32: (2K - 10) u_f32, C's rounding to f32 on top.
+    const double tau = single ? std::ldexp(double(2 * K) - 10.0, -24)
+                              : std::ldexp(double(complex ? 2 * K : K) - 8.0, -53);
     const std::int64_t cd[17] = {M,
                                  N,
                                  K,
@@ -368,14 +405,15 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
                                  zeros_flag(args),
                                  std::bit_cast<I>(tau),
                                  static_cast<I>(address_of(outcome))};
-    pass(be, "ozaki_f64", TFO_CERTIFY, static_cast<std::uint32_t>(n), p, cd, {&sa, &sb, &la, &lb, &q}, {&args, &outcome},
+    pass(be, "ozaki_f64", TFO_CERTIFY | kind, static_cast<std::uint32_t>(n), p, cd, {&sa, &sb, &la, &lb, &q},
+         {&args, &outcome},
          grid_stride_groups(be, M * ((N + TFO_CERTIFY_RUN - 1) / TFO_CERTIFY_RUN) * B, kThreads));
     cert->args = args;
     if (ozaki_override()) last_certificate() = args;
     if (history_applies()) {
       auto& h = cert_history();
       if (h.size() >= 256) h.clear();  // (bounded: shapes come and go)
-      CertRecord& r = h[CertKey{&be, M, N, K, B}];
+      CertRecord& r = h[CertKey{&be, static_cast<int>(c.dtype()), M, N, K, B}];
       r.outcome = outcome;
       r.value = be.recorder().open_value();
     }
@@ -390,13 +428,15 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   p.a = address_of(a);
   p.b = address_of(b);
   p.c = address_of(c);
-  scalar_bits(call.alpha, DType::F64, p.alpha);
-  scalar_bits(call.beta, DType::F64, p.beta);
-  const bool read_c = !is_zero_in(call.beta, DType::F64);
+  scalar_bits(call.alpha, c.dtype(), p.alpha);
+  scalar_bits(call.beta, c.dtype(), p.beta);
+  const bool read_c = !is_zero_in(call.beta, c.dtype());
   if (read_c) p.flags |= TFG_READ_C;
+  if (complex && call.conj_a) p.flags |= TFG_CONJ_A;  // (the plain dot products of non-finite lines)
+  if (complex && call.conj_b) p.flags |= TFG_CONJ_B;
   // a and b: the plain dot products of non-finite lines; c is read only where beta != 0.
   if (!(skip & 4u))
-    pass(be, "ozaki_f64", TFO_COMBINE, static_cast<std::uint32_t>(n), p, dims,
+    pass(be, "ozaki_f64", TFO_COMBINE | kind, static_cast<std::uint32_t>(n), p, dims,
          {&a, &b, &sa, &sb, &pc, read_c ? &c : nullptr, cert ? &args : nullptr}, {&c},
          grid_stride_groups(be, (M + 3) / 4 * N * B, kThreads));
   ++ozaki_runs;

@@ -35,16 +35,17 @@ struct OzakiCertificate {
   Tensor args;
 };
 
-/// Runs the f64 product `call` ([M, N, B] C, not chained) by the Ozaki-II scheme on n moduli
-/// (gemm_ozaki.cpp), certified where `cert` is given (the caller then records the FMA kernel's
-/// dispatch indirectly through cert->args); false (nothing recorded) when its scratch does not
-/// fit the device memory.
+/// Runs the f64 or c64 product `call` ([M, N, B] C, not chained) by the Ozaki-II scheme on n
+/// moduli (gemm_ozaki.cpp), certified where `cert` is given (the caller then records the FMA
+/// kernel's dispatch indirectly through cert->args; c64 products are always certified); false
+/// (nothing recorded) when its scratch does not fit the device memory.
 bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate* cert = nullptr);
 
-/// True when a certified product of this shape on `be` should skip the scheme: a failed
+/// True when a certified product of this dtype and shape on `be` should skip the scheme: a failed
 /// certificate of an earlier call was read (its arguments are host-visible; read once the GPU
 /// is past that call), and for the 15 calls of the shape after it. Not under the test override
 /// unless OzakiOverride::history.
-bool gemm_ozaki_recently_failed(VulkanBackend& be, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
+bool gemm_ozaki_recently_failed(VulkanBackend& be, DType d, std::int64_t M, std::int64_t N, std::int64_t K,
+                                std::int64_t B);
 
 }  // namespace tenferro::vk
