@@ -10,8 +10,10 @@
 // other shape as dtype:MxNxK[xB] (e.g. f64:12x144x12).
 // TENFERRO_VK_GEMM_TILE="bm,bn,bk,tm,tn[,opts[,split]]" overrides the kernel's configuration
 // (src/vulkan/kernels/gemm_config.hpp). Exit code 1 on a wrong result.
-// --ozaki-skip N:S: f64 products by the Ozaki-II scheme on N moduli, skipping passes S (timing
-// diagnostics; vk::OzakiOverride::skip).
+// --ozaki-skip N:S[:c]: f64 products by the Ozaki-II scheme on N moduli, skipping passes S (timing
+// diagnostics; vk::OzakiOverride::skip); with ":c" the certified product (also f32, c32 and c64;
+// the time model not asked): "--ozaki-skip 14:0:c" times the scheme where the model would not
+// take it.
 // --wide: element i of each operand's real stream scaled by 2^(40 (i mod 7) - 120), so that rows
 // and columns span 2^240 (the certified Ozaki-II product's certificate fails there: the time of
 // its FMA recomputation).
@@ -468,11 +470,13 @@ int main(int argc, char** argv) {
   if (!ozaki_skip.empty()) {
     int n = 0;
     unsigned skip = 0;
-    if (std::sscanf(ozaki_skip.c_str(), "%d:%u", &n, &skip) != 2) {
-      std::printf("error: --ozaki-skip %s: expected MODULI:SKIP\n", ozaki_skip.c_str());
+    char cert = 0;
+    const int got = std::sscanf(ozaki_skip.c_str(), "%d:%u:%c", &n, &skip, &cert);
+    if (got < 2 || (got == 3 && cert != 'c')) {
+      std::printf("error: --ozaki-skip %s: expected MODULI:SKIP[:c]\n", ozaki_skip.c_str());
       return 2;
     }
-    vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = n, .skip = skip});
+    vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = n, .certified = got == 3, .skip = skip});
   }
   if (!vulkan_available()) {
     std::printf("no Vulkan device\n");

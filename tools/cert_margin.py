@@ -8,7 +8,9 @@ second k from K = 2048 (kHalfQMinK), ratio tau wA wB Q / err; operands with zero
 floor(x / w) + (x != 0) over every k, ratio tau wA wB (Q - QA - QB) / err with QA = RA / wA +
 NZA; err = (RA + RB) / 2 + min(NZA, NZB) / 4. The certificate needs the ratio >= 1. Prints, per
 K, distribution and form, the smallest and median ratio over 8 x 8 outputs. Plain Python (no
-numpy): python3 tools/cert_margin.py [K ...]"""
+numpy): python3 tools/cert_margin.py [--moduli N] [--single] [K ...]; --single: f32 products'
+tau = (K - 10) 2^-24 (twenty-fourth session: 7 moduli leave f32 margins of 3-250, 6 moduli
+below 1 for lognormal data), with 7 moduli unless --moduli."""
 import math
 import random
 import sys
@@ -43,13 +45,13 @@ DISTS = {
 }
 
 
-def margins(k, dist, dense, n=14, m=8, seed=0):
+def margins(k, dist, dense, n=14, m=8, seed=0, single=False):
     rng = random.Random(seed)
     draw = DISTS[dist]
     pa, pb = bits_certified(n, k)
     rows = [line([draw(rng) for _ in range(k)], pa, True, dense) for _ in range(m)]
     cols = [line([draw(rng) for _ in range(k)], pb, False, dense) for _ in range(m)]
-    tau = (k - 8) * 2.0 ** -53
+    tau = (k - 10) * 2.0 ** -24 if single else (k - 8) * 2.0 ** -53
     step = 2 if dense and k >= 2048 else 1
     ratios = []
     for qa, ra, na, wa in rows:
@@ -63,10 +65,17 @@ def margins(k, dist, dense, n=14, m=8, seed=0):
 
 
 if __name__ == "__main__":
-    ks = [int(a) for a in sys.argv[1:]] or [512, 1024, 2048, 4096, 8192]
+    args = sys.argv[1:]
+    single = "--single" in args
+    n = 7 if single else 14
+    if "--moduli" in args:
+        n = int(args[args.index("--moduli") + 1])
+        del args[args.index("--moduli") : args.index("--moduli") + 2]
+    ks = [int(a) for a in args if a != "--single"] or [512, 1024, 2048, 4096, 8192]
+    print(f"moduli {n}, {'f32' if single else 'f64'}")
     print("K      dist         form   min     median")
     for k in ks:
         for dist in DISTS:
             for dense in (True, False):
-                lo, med = margins(k, dist, dense)
+                lo, med = margins(k, dist, dense, n=n, single=single)
                 print(f"{k:<6} {dist:<12} {'dense' if dense else 'zeros':<6} {lo:<7.2f} {med:.2f}")

@@ -6,7 +6,7 @@ shaders/ozaki/ozaki_crt.h"""
 import struct
 
 MODULI = [256, 255, 253, 251, 247, 241, 239, 233, 229, 227, 223, 211, 199, 197, 193, 191, 181, 179, 173, 167]
-NMIN, NMAX = 8, 20
+NMIN, NMAX = 7, 20
 
 
 def bits(x):

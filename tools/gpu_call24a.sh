@@ -10,13 +10,6 @@
 set -u
 . tools/gpu_env.sh
 gtest_check vk_gemm_gpu_test 'GemmOzaki*'
-bin() { [ "$1" = new ] && echo "$B/tenferro_bench_vk_gemm" || echo "$B/$1_bench_vk_gemm"; }
-cases=$1
-for v in old new; do timeout 90 "$(bin $v)" $cases --reps 2 > /dev/null 2>&1; done
-for r in 1 2 3; do
-  for v in old new; do
-    timeout 120 "$(bin $v)" $cases --reps 7 2>&1 | grep ' median ' | sed "s/^/$v $r /" >> "$OUT/ab.txt"
-  done
-done
+ab_gemm "$1" 3
 echo "== checks"; cut -c1-400 "$OUT/checks.txt"
-echo "== A/B (build round case ms TFLOP/s check)"; sort -s -k3,3 "$OUT/ab.txt" | awk '{print $1, $2, $3, $12, $14, $NF}'
+echo "== A/B (build round case ms TFLOP/s check)"; ab_gemm_table

@@ -90,3 +90,20 @@ for c, r in rows.items():
     print(c, "default", r[0][1], r[0][0], "|", " ".join(f"{cfg}={ms:.4f}{'' if ok else '!'}" for ms, cfg, ok in sorted(r)[:7]))
 PY
 }
+
+# ab_gemm CASES ROUNDS: $B/old_bench_vk_gemm ("old") against $B/tenferro_bench_vk_gemm ("new") on
+# CASES: one untimed process of each, then ROUNDS alternating rounds of 7 timed calls, the median
+# lines prefixed "build round" appended to $OUT/ab.txt; ab_gemm_table prints them by case (build
+# round case ms TFLOP/s check).
+ab_bin() { if [ "$1" = new ]; then echo "$B/tenferro_bench_vk_gemm"; else echo "$B/$1_bench_vk_gemm"; fi; }
+ab_gemm() {
+  for ab_v in old new; do timeout 90 "$(ab_bin $ab_v)" $1 --reps 2 > /dev/null 2>&1; done
+  ab_r=1
+  while [ $ab_r -le "$2" ]; do
+    for ab_v in old new; do
+      timeout 150 "$(ab_bin $ab_v)" $1 --reps 7 2>&1 | grep ' median ' | sed "s/^/$ab_v $ab_r /" >> "$OUT/ab.txt"
+    done
+    ab_r=$((ab_r + 1))
+  done
+}
+ab_gemm_table() { sort -s -k3,3 "$OUT/ab.txt" | awk '{print $1, $2, $3, $12, $14, $NF}'; }

@@ -45,7 +45,7 @@
 //   (K - 8) 2^-53, 16 the outcome word.
 // Specialization constant 1 or'ed with TFO_COMPLEX (c64 products, certified only): elements are
 //   dvec2 (strides in elements of 16 bytes); with TFO_SINGLE too (c32), vec2 read into f64 and C's
-//   parts rounded to f32 where written (alpha / beta as float bits). Scan: e over both parts, sum
+//   parts rounded to f32 where written (alpha / beta as float bits). TFO_SINGLE alone: f32. Scan: e over both parts, sum
 //   |re| + |im|, the count of nonzero elements (either part), TFO_BAD_LINE where either part is Inf
 //   or NaN. Split: three plane sets per modulus, the residues of X'_re, X'_im and X'_re + X'_im
 //   (exact integers, |.| <= 2^62 with P <= 61): set s of plane l, batch b is plane z = (l * 3 + s) *

@@ -3,7 +3,7 @@
 // of floating-point matrix multiplication using an integer modular technique" (2025).
 //
 // The moduli: pairwise coprime, at most 256, so that a residue in [0, m) fits an unsigned byte.
-// A call uses the first n (8 <= n <= 20).
+// A call uses the first n (7 <= n <= 20; 7: certified f32 / c32 products).
 #ifndef TENFERRO_SHADERS_OZAKI_OZAKI_PARAMS_H
 #define TENFERRO_SHADERS_OZAKI_OZAKI_PARAMS_H
 
@@ -24,7 +24,7 @@
     268435712u, 268435695u, 268435530u, 268435464u, 268435648u, 268435681u, 268435479u, 268435572u,     \
     268435632u, 268435672u, 268435581u, 268435466u, 268435478u, 268435549u, 268435594u, 268435602u,     \
     268435489u, 268435560u, 268435623u, 268435466u
-#define TFO_MIN_MODULI 8
+#define TFO_MIN_MODULI 7
 // Planes (residue matrices) are padded with zeros to multiples of TFO_TILE lines and of TFO_TILE
 // along k: the cooperative-matrix kernel's tile and K slice.
 #define TFO_TILE 128
@@ -49,8 +49,8 @@
 // only): three plane sets per operand (re, im, re + im) and three residue products per modulus,
 // Re = P_re - P_im, Im = P_sum - P_re - P_im (exact in residues; ozaki.comp).
 #define TFO_COMPLEX 16u
-// Or'ed into specialization constant 1 with TFO_COMPLEX: c32 elements (f32 parts, converted to
-// f64 where read; C's parts rounded to f32 where written).
+// Or'ed into specialization constant 1 (with TFO_COMPLEX for c32): f32 elements (read into f64;
+// C rounded to f32 where written).
 #define TFO_SINGLE 32u
 #define TFO_MODE_MASK 15u
 

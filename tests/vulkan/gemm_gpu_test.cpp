@@ -775,39 +775,46 @@ TEST_F(GemmOzakiCertifiedTest, NonFiniteLinesAndSmallProducts) {
   EXPECT_FALSE(vk::gemm_ozaki_take_certificate().has_value());
 }
 
-// Certified c64 and c32 products (three residue products per modulus: Re = P_re - P_im, Im = P_sum
-// - P_re - P_im; c32 on 8 moduli with f32's tau): every layout, conj flags, complex alpha / beta,
+// Certified c64, c32 and f32 products (complex: three residue products per modulus, Re = P_re -
+// P_im, Im = P_sum - P_re - P_im; f32 and c32 on 7 moduli with f32's tau): every layout, conj flags, complex alpha / beta,
 // batches, against the default's complex bound; dense operands (the halved certificate), outputs
 // without terms (exact zeros), real-valued and positive operands (the widest sums: A's scale covers
 // |re| + |im|), lines far below their largest and K too short (the FMA kernels recompute), Inf /
 // NaN lines (plain complex dot products). Sizes kept small: lavapipe runs 43 byte planes per c64
 // product.
-TEST_F(GemmOzakiCertifiedTest, ComplexProducts) {
-  for (DType d : {DType::C64, DType::C32}) {
+TEST_F(GemmOzakiCertifiedTest, ComplexAndSingleProducts) {
+  for (DType d : {DType::C64, DType::C32, DType::F32}) {
     SCOPED_TRACE(dtype_name(d));
+    // f32: alpha and beta's real parts (run() takes only those for real dtypes).
+    const auto run_c = [&](Case x, bool fail, std::uint64_t seed, int zeros = -1) {
+      if (!is_complex(d)) {
+        x.alpha = c128(x.alpha.real(), 0.0);
+        x.beta = c128(x.beta.real(), 0.0);
+      }
+      run_certified(x, fail, seed, zeros);
+    };
     Case c = make_case(d, 70, 60, 600, 2);
     c.lb = Lay::row;
     c.conj_b = true;
     c.alpha = c128(0.5, -1.0);
     c.beta = c128(1.0, 0.5);
-    run_certified(c, false, 1,
-                  0); // (dense, K < 2048: the certificate on every k)
+    run_c(c, false, 1, 0);  // (dense, K < 2048: the certificate on every k)
     c = make_case(d, 131, 33, 530, 1);
     c.la = Lay::reversed;
     c.lb = Lay::padded;
     c.lc = Lay::misaligned;
     c.conj_a = true;
     c.beta = c128(-0.5, 0.0);
-    run_certified(c, false, 2);
+    run_c(c, false, 2);
     c = make_case(d, 17, 40, 520, 3); // broadcast operands (zero strides)
     c.la = Lay::zero_k;
     c.lb = Lay::zero_batch;
     c.lc = Lay::row;
-    run_certified(c, false, 3);
+    run_c(c, false, 3);
     // Dense from K = 2048: the certificate on every second k.
     c = make_case(d, 20, 24, 2100, 1);
-    c.alpha = c128(0.0, 2.0);
-    run_certified(c, false, 4, 0);
+    c.alpha = c128(1.5, 2.0);
+    run_c(c, false, 4, 0);
     // Outputs without nonzero terms (exact zeros), as
     // HoldsWhereOutputsHaveNoTerms.
     {
@@ -818,22 +825,22 @@ TEST_F(GemmOzakiCertifiedTest, ComplexProducts) {
       values_b = [=](I i, c128 v) {
         return ((i % K) < K / 2) == ((i / K) < N / 2) ? v : c128(0.0, 0.0);
       };
-      run_certified(make_case(d, M, N, K, 1), false, 5, 1);
+      run_c(make_case(d, M, N, K, 1), false, 5, 1);
     }
     // Real-valued A, imaginary B; then positive parts (sum_k A'B' near the
     // range kept below prod m_l / 2).
     values = [](I, c128 v) { return c128(v.real(), 0.0); };
     values_b = [](I, c128 v) { return c128(0.0, v.imag()); };
-    run_certified(make_case(d, 40, 30, 600, 1), false, 6);
+    run_c(make_case(d, 40, 30, 600, 1), false, 6);
     values = [](I, c128 v) {
       return c128(0.5 + 0.5 * std::abs(v.real()),
                   0.5 + 0.5 * std::abs(v.imag()));
     };
     values_b = nullptr;
-    run_certified(make_case(d, 40, 30, 600, 1), false, 7);
+    run_c(make_case(d, 40, 30, 600, 1), false, 7);
     // Lines spanning 2^600 (c32: 2^120): fails, C recomputed (beta reads the
     // original C).
-    const int span = d == DType::C32 ? 12 : 60;
+    const int span = d == DType::C64 ? 60 : 12;
     values = [span](I i, c128 v) {
       const int e = span * (static_cast<int>((7 * i) % 11) - 5);
       return i % 5 == 0
@@ -842,12 +849,12 @@ TEST_F(GemmOzakiCertifiedTest, ComplexProducts) {
     };
     c = make_case(d, 50, 45, 530, 2);
     c.beta = c128(1.5, -0.5);
-    run_certified(c, true, 8);
+    run_c(c, true, 8);
     values = nullptr;
     // K too short for the bound.
     c = make_case(d, 65, 40, 3, 1);
     c.conj_a = c.conj_b = true;
-    run_certified(c, true, 9);
+    run_c(c, true, 9);
     // Inf / NaN lines take complex dot products and are left out of the
     // certificate.
     const double inf = std::numeric_limits<double>::infinity();
@@ -861,7 +868,7 @@ TEST_F(GemmOzakiCertifiedTest, ComplexProducts) {
     c = make_case(d, 40, 35, 520, 1);
     c.conj_b = true;
     c.beta = c128(0.5, 0.25);
-    run_certified(c, false, 10);
+    run_c(c, false, 10);
     values = nullptr;
   }
 }
@@ -897,14 +904,19 @@ TEST_F(GemmOzakiTest, NotTaken) {
   EXPECT_TRUE(vk::ozaki_faster(14, 2048, 2048, 2048, 1, true, 0, DType::C64));
   EXPECT_TRUE(vk::ozaki_faster(14, 4096, 4096, 4096, 1, true, 0, DType::C64));
   EXPECT_FALSE(vk::ozaki_faster(14, 1024, 1024, 1024, 1, true, 0, DType::C64));
-  // c32 (8 moduli against the FMA kernels' 48 TFLOP/s): 4096^3 and up, not 2048^3.
-  EXPECT_TRUE(vk::ozaki_faster(8, 4096, 4096, 4096, 1, true, 0, DType::C32));
-  EXPECT_TRUE(vk::ozaki_faster(8, 8192, 8192, 8192, 1, true, 0, DType::C32));
-  EXPECT_FALSE(vk::ozaki_faster(8, 2048, 2048, 2048, 1, true, 0, DType::C32));
+  // c32 (7 moduli against the FMA kernels' 48 TFLOP/s): 2048^3 and up, not 1024^3.
+  EXPECT_TRUE(vk::ozaki_faster(7, 2048, 2048, 2048, 1, true, 0, DType::C32));
+  EXPECT_TRUE(vk::ozaki_faster(7, 4096, 4096, 4096, 1, true, 0, DType::C32));
+  EXPECT_FALSE(vk::ozaki_faster(7, 1024, 1024, 1024, 1, true, 0, DType::C32));
+  // f32 (7 moduli against 46 TFLOP/s): 4096^3 (2.76-2.78 ms forced, the FMA kernels 2.97) and up,
+  // not 2048^3 (0.54 ms forced).
+  EXPECT_TRUE(vk::ozaki_faster(7, 4096, 4096, 4096, 1, true, 0, DType::F32));
+  EXPECT_TRUE(vk::ozaki_faster(7, 8192, 8192, 8192, 1, true, 0, DType::F32));
+  EXPECT_FALSE(vk::ozaki_faster(7, 2048, 2048, 2048, 1, true, 0, DType::F32));
   vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = 14, .portable = true, .certified = true});
   EXPECT_EQ(vk::gemm_ozaki_moduli(DType::C64, 64, 64, 64, 1, false, true), 14);
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::C32, 64, 64, 64, 1, false, true), 8);  // (f32's range)
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F32, 64, 64, 64, 1, false, true), 0);
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::C32, 64, 64, 64, 1, false, true), 7);  // (f32's range)
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F32, 64, 64, 64, 1, false, true), 7);
   vk::set_gemm_ozaki_override(std::nullopt);
   Case c = make_case(DType::F64, 7, 5, 0, 2);  // K == 0 through gemm: C = beta C
   c.beta = c128(2.0, 0);

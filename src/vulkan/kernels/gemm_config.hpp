@@ -134,9 +134,10 @@ int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, s
 /// The products count the extents padded to the residue kernel's 128 (TFO_TILE). The FMA
 /// kernels' time is fma_seconds where that is longer than their 22.9 TFLOP/s (tiles that fill
 /// the device badly, split K: the wave model's estimate, gemm_fma_seconds).
-/// `d` complex (gemm_ozaki.cpp: three plane sets per modulus, two CRTs per output): against the
-/// FMA kernels counted as 8 MNK, c64 at 22.9 TFLOP/s (2048^3 measured 22.3), c32 at 48 (4096^3
-/// measured 47.7-48.1).
+/// `d` f32 / c32 / c64 (certified; gemm_ozaki.cpp): complex products three plane sets per modulus
+/// and two CRTs per output, f32 elements 8 ps a part in the element passes; against the FMA
+/// kernels at 46 TFLOP/s (f32; 4096^3 measured 46.2-46.3), 48 (c32, counted as 8 MNK: 4096^3
+/// 47.7-48.1) or 22.9 (c64: 2048^3 22.2-22.4).
 bool ozaki_faster(int n, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool certified = false,
                   double fma_seconds = 0, DType d = DType::F64);
 /// Whether a product gemm_ozaki_moduli takes is certified (the option or the override).

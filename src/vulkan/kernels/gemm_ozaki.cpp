@@ -31,9 +31,12 @@
 // P_im. A line's scale covers both parts (A: sum |re| + |im|, B: the largest part), the
 // certificate's lower bound takes max(|re|, |im|) <= |x|, and each part of every output is
 // certified within (2K - 8) u sum |a||b|: the complex bound 2 sqrt(2) K u sum |a||b| of the
-// 4-multiply form's real dot products of 2K terms. c32 products run the same passes on f32
-// parts read into f64, with 8 moduli (TFO_MIN_MODULI: a range of 61 bits, far beyond f32's
-// bound) and tau = (2K - 10) u_f32 (two u_f32 left for C's rounding to f32).
+// 4-multiply form's real dot products of 2K terms.
+//
+// Certified f32 and c32 products: the same passes on f32 elements read into f64, on 7 moduli
+// (TFO_MIN_MODULI: PA + PB = 53 bits; the certificate's margins at f32's tau, 5-250 at K = 4096,
+// are above those 14 moduli leave f64, 2.4-83: tools/cert_margin.py --single), with tau = (K -
+// 10) u_f32 ((2K - 10) per part of a c32 output): two u_f32 left for C's rounding to f32.
 //
 // Passes (shaders/ozaki/): scan, scale and split per operand (ozaki.comp), the n residue products in
 // one dispatch (ozaki_mm_nv.comp on NVIDIA's 8-bit tensor cores where the device lists the
@@ -64,7 +67,7 @@ constexpr int kModuli[TFO_MAX_MODULI] = {TFO_MODULI};
 constexpr std::uint32_t kThreads = 256;
 constexpr double kOzakiDispatches = 40e-6;  // ozaki_faster: the eight dispatches in a stream, seconds
 constexpr int kCertifiedModuli = 14;       // Options::vk_gemm_ozaki == 1
-constexpr int kSingleModuli = TFO_MIN_MODULI;  // certified c32 products
+constexpr int kSingleModuli = TFO_MIN_MODULI;  // certified f32 and c32 products
 
 std::uint64_t ozaki_runs = 0;  // gemm_ozaki calls that recorded the scheme (gemm_ozaki_runs)
 
@@ -256,7 +259,9 @@ void ozaki_bits_certified(int n, I K, int& pa, int& pb) {
 bool ozaki_faster(int n, I M, I N, I K, I B, bool certified, double fma_seconds, DType d) {
   const bool complex = is_complex(d);
   const double mn = double(M) * double(N) * double(B), flops = (complex ? 8.0 : 2.0) * mn * double(K), dn = n;
-  const double fma = std::max(flops / (d == DType::C32 ? 48e12 : 22.9e12), fma_seconds);
+  const bool single = d == DType::F32 || d == DType::C32;
+  const double rate = d == DType::F32 ? 46e12 : d == DType::C32 ? 48e12 : 22.9e12;  // the FMA kernels'
+  const double fma = std::max(flops / rate, fma_seconds);
   // The q planes and their product (half of k from kHalfQMinK: dense operands, the usual case);
   // complex: three plane sets per modulus, 16-byte elements, two CRTs per output.
   const double sets = complex ? 3.0 : 1.0, parts = complex ? 2.0 : 1.0;
@@ -264,7 +269,8 @@ bool ozaki_faster(int n, I M, I N, I K, I B, bool certified, double fma_seconds,
   const double padded = 2.0 * double(round_up(M, TFO_TILE)) * double(round_up(N, TFO_TILE)) *
                         double(round_up(K, TFO_TILE)) * double(B);
   const double products = planes * padded / (576e12 / (1.0 + 781.0 / double(K)));
-  const double split = (parts * 11.4e-12 + 0.33e-12 * planes) * double(M + N) * double(K) * double(B);
+  // (f32 elements: 8 ps a part, from f32 4096^3 forced, 2.76-2.78 ms, twenty-fourth session.)
+  const double split = (parts * (single ? 8e-12 : 11.4e-12) + 0.33e-12 * planes) * double(M + N) * double(K) * double(B);
   const double combine = parts * (3.7e-12 + 0.96e-12 * sets / parts * dn + 0.014e-12 * dn * dn) * mn;
   // The certify pass: Q's uint32 written and read again, the lines' bounds (not yet measured:
   // about the combine's memory traffic per output), and its dispatch.
@@ -281,13 +287,13 @@ int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cor
   const auto& o = ozaki_override();
   const bool certified = gemm_ozaki_certified();
   const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().vk_gemm_ozaki);
-  // c64 and c32 products only certified (the normwise opt-in is f64's); c32 on kSingleModuli, and
-  // only where the device has f64 (the passes compute in it).
-  const bool complex = is_complex(d);
+  // c64, f32 and c32 products only certified (the normwise opt-in is f64's); f32 and c32 on
+  // kSingleModuli, and only where the device has f64 (the passes compute in it).
+  const bool single = d == DType::F32 || d == DType::C32;
   const int on = std::clamp(want, 0, TFO_MAX_MODULI);
-  const int n = d == DType::C32 && on >= TFO_MIN_MODULI ? kSingleModuli : on;
-  if (n < TFO_MIN_MODULI || !(d == DType::F64 || (complex && certified)) || chained || std::min({M, N, K, B}) <= 0 ||
-      (d == DType::C32 && caps && !caps->f64))
+  const int n = single && on >= TFO_MIN_MODULI ? kSingleModuli : on;
+  if (n < TFO_MIN_MODULI || (d != DType::F64 && !certified) || chained ||
+      std::min({M, N, K, B}) <= 0 || (single && caps && !caps->f64))
     return 0;
   // The FMA kernels' estimate (host time per call) only here, where the model is asked.
   auto fma_seconds = [&] { return caps && K >= kOzakiCertifiedMinK ? gemm_fma_seconds(d, M, N, K, B, *caps) : 0.0; };
@@ -295,7 +301,7 @@ int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cor
               ozaki_faster(n, M, N, K, B, certified, fma_seconds(), d)))
     return 0;
   const double limit = double(std::min(kOzakiMaxScratch, detail::scratch_limit()));  // (einsum's step budget)
-  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified, complex ? 3 : 1).bytes > limit) return 0;
+  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified, is_complex(d) ? 3 : 1).bytes > limit) return 0;
   return n;
 }
 
@@ -308,10 +314,10 @@ std::optional<Tensor> gemm_ozaki_take_certificate() {
 bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate* cert) {
   const TensorView &a = call.a, &b = call.b, &c = call.c;
   const I M = c.dim(0), N = c.dim(1), B = c.dim(2), K = a.dim(1);
-  const bool complex = is_complex(c.dtype()), single = c.dtype() == DType::C32;
+  const bool complex = is_complex(c.dtype()), single = c.dtype() == DType::F32 || c.dtype() == DType::C32;
   const int sets = complex ? 3 : 1;  // plane sets per modulus
   const std::uint32_t kind = (complex ? TFO_COMPLEX : 0u) | (single ? TFO_SINGLE : 0u);
-  TENFERRO_ASSERT(!complex || cert != nullptr);
+  TENFERRO_ASSERT(c.dtype() == DType::F64 || cert != nullptr);
   const Sizes s = sizes(n, M, N, K, B, cert != nullptr, sets);
   // Certified: A's rows scaled by their sums to 2^PA, B's columns by their largest to 2^PB
   // (ozaki_bits_certified); else both by their largest to 2^P. Complex: at most 61, so that
@@ -385,9 +391,9 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   }
   if (cert) {
     // Per part of a complex output: (2K - 8) u (the 4-multiply form's dot products of 2K terms);
-    // c32: (2K - 10) u_f32, C's rounding to f32 on top.
-    const double tau = single ? std::ldexp(double(2 * K) - 10.0, -24)
-                              : std::ldexp(double(complex ? 2 * K : K) - 8.0, -53);
+    // f32 / c32: two u_f32 fewer, C's rounding to f32 on top.
+    const double terms = double(complex ? 2 * K : K);
+    const double tau = single ? std::ldexp(terms - 10.0, -24) : std::ldexp(terms - 8.0, -53);
     const std::int64_t cd[17] = {M,
                                  N,
                                  K,
