@@ -43,7 +43,8 @@
 //   count, w) of A / B, 10 Q (uint32 [NB][Np][Mp], the product of the q planes), 11 arguments,
 //   12 gx, 13 gy, 14 the zeros flag (the arguments' fourth word, kept), 15 the bits of tau =
 //   (K - 8) 2^-53, 16 the outcome word.
-// Specialization constant 1 or'ed with TFO_COMPLEX (c64 products, certified only): elements are
+// Variant ozaki_ext (TFO_EXT defined; ozaki_f64 is f64 alone): specialization constant 1 or'ed
+// with TFO_COMPLEX (c64 products, certified only): elements are
 //   dvec2 (strides in elements of 16 bytes); with TFO_SINGLE too (c32), vec2 read into f64 and C's
 //   parts rounded to f32 where written (alpha / beta as float bits). TFO_SINGLE alone: f32. Scan: e over both parts, sum
 //   |re| + |im|, the count of nonzero elements (either part), TFO_BAD_LINE where either part is Inf
@@ -68,8 +69,13 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint MODE = 0u;
 layout(constant_id = 2) const uint NMOD = 14u;
 const uint KIND = MODE & TFO_MODE_MASK;
+#ifdef TFO_EXT  // the ozaki_ext variant: f32 / c32 / c64 by specialization
 const bool CPLX = (MODE & TFO_COMPLEX) != 0u;
 const bool SINGLE = (MODE & TFO_SINGLE) != 0u;
+#else  // ozaki_f64: f64 alone, folded by the front end
+const bool CPLX = false;
+const bool SINGLE = false;
+#endif
 const uint SETS = CPLX ? 3u : 1u;                         // plane sets per modulus
 const uint ESZ = (CPLX ? 2u : 1u) * (SINGLE ? 4u : 8u);  // element bytes
 layout(push_constant) uniform Push { GemmParams p; };

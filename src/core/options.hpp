@@ -57,9 +57,10 @@ struct Options {
   // roundings); a product that falls back costs both, and its shape then skips the scheme for
   // 16 calls (H200, twentieth session: 4096^3
   // 26.3-26.4 TFLOP/s against 22.6-22.7 on the FMA kernels, 8192^3 31.3 against 23.3; a failed
-  // certificate 1.8x the FMA time).
+  // certificate 1.8x the FMA time). c64 products too, and f32 / c32 on 7 moduli within f32's
+  // bound (twenty-fourth session; complex ones on three exact residue products per modulus).
   // 0: off (the FMA kernels).
-  // n = 8 to 20: the uncertified product on n moduli, whose error is normwise per row of A and
+  // n = 8 to 20: the uncertified f64 product on n moduli, whose error is normwise per row of A and
   // column of B: |err| <= 2^-P (max_k |a_mk| sum_k |b_kn| + max_k |b_kn| sum_k |a_mk|) +
   // rounding, P = floor((log2(prod of the n moduli) - 2 - ceil(log2 K)) / 2) bits (n = 14, K =
   // 4096: P = 48): entries much smaller than their row's or column's largest lose relative

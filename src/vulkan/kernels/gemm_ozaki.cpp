@@ -197,14 +197,15 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
                                  dense_q_k(s, K),
                                  conj ? I{1} : I{0}};
   const auto un = static_cast<std::uint32_t>(n);
+  const char* const variant = kind ? "ozaki_ext" : "ozaki_f64";
   if (!split) {
-    pass(be, "ozaki_f64", TFO_SCAN | kind, un, p, dims, {&x},
+    pass(be, variant, TFO_SCAN | kind, un, p, dims, {&x},
          {&ex, cb.chunks, cb.outcome ? cb.args : nullptr, cb.outcome},
          grid_stride_groups(be, L * s.nch * NB, kThreads));
-    pass(be, "ozaki_f64", TFO_SCALE | kind, un, p, dims, {&ex, cb.chunks}, {&scales, cb.lines, cb.args},
+    pass(be, variant, TFO_SCALE | kind, un, p, dims, {&ex, cb.chunks}, {&scales, cb.lines, cb.args},
          grid_stride_groups(be, L * NB, kThreads));
   } else {
-    pass(be, "ozaki_f64", TFO_SPLIT | kind, un, p, dims, {&x, &scales, cb.lines, cb.args}, {&planes},
+    pass(be, variant, TFO_SPLIT | kind, un, p, dims, {&x, &scales, cb.lines, cb.args}, {&planes},
          grid_stride_groups(be, Lp * (s.Kp / 16) * NB, kThreads));
   }
 }
@@ -317,6 +318,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   const bool complex = is_complex(c.dtype()), single = c.dtype() == DType::F32 || c.dtype() == DType::C32;
   const int sets = complex ? 3 : 1;  // plane sets per modulus
   const std::uint32_t kind = (complex ? TFO_COMPLEX : 0u) | (single ? TFO_SINGLE : 0u);
+  const char* const variant = kind ? "ozaki_ext" : "ozaki_f64";  // (the element passes)
   TENFERRO_ASSERT(c.dtype() == DType::F64 || cert != nullptr);
   const Sizes s = sizes(n, M, N, K, B, cert != nullptr, sets);
   // Certified: A's rows scaled by their sums to 2^PA, B's columns by their largest to 2^PB
@@ -411,7 +413,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
                                  zeros_flag(args),
                                  std::bit_cast<I>(tau),
                                  static_cast<I>(address_of(outcome))};
-    pass(be, "ozaki_f64", TFO_CERTIFY | kind, static_cast<std::uint32_t>(n), p, cd, {&sa, &sb, &la, &lb, &q},
+    pass(be, variant, TFO_CERTIFY | kind, static_cast<std::uint32_t>(n), p, cd, {&sa, &sb, &la, &lb, &q},
          {&args, &outcome},
          grid_stride_groups(be, M * ((N + TFO_CERTIFY_RUN - 1) / TFO_CERTIFY_RUN) * B, kThreads));
     cert->args = args;
@@ -442,7 +444,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   if (complex && call.conj_b) p.flags |= TFG_CONJ_B;
   // a and b: the plain dot products of non-finite lines; c is read only where beta != 0.
   if (!(skip & 4u))
-    pass(be, "ozaki_f64", TFO_COMBINE | kind, static_cast<std::uint32_t>(n), p, dims,
+    pass(be, variant, TFO_COMBINE | kind, static_cast<std::uint32_t>(n), p, dims,
          {&a, &b, &sa, &sb, &pc, read_c ? &c : nullptr, cert ? &args : nullptr}, {&c},
          grid_stride_groups(be, (M + 3) / 4 * N * B, kThreads));
   ++ozaki_runs;
