@@ -91,16 +91,18 @@ for c, r in rows.items():
 PY
 }
 
-# ab_gemm CASES ROUNDS: $B/old_bench_vk_gemm ("old") against $B/tenferro_bench_vk_gemm ("new") on
-# CASES: one untimed process of each, then ROUNDS alternating rounds of 7 timed calls, the median
-# lines prefixed "build round" appended to $OUT/ab.txt; ab_gemm_table prints them by case (build
-# round case ms TFLOP/s check).
+# ab_gemm CASES ROUNDS [alt]: $B/old_bench_vk_gemm ("old") against $B/tenferro_bench_vk_gemm
+# ("new") on CASES: one untimed process of each, then ROUNDS alternating rounds of 7 timed calls
+# (old first; with "alt", new first in even rounds), the median lines prefixed "build round"
+# appended to $OUT/ab.txt; ab_gemm_table prints them by case (build round case ms TFLOP/s check).
 ab_bin() { if [ "$1" = new ]; then echo "$B/tenferro_bench_vk_gemm"; else echo "$B/$1_bench_vk_gemm"; fi; }
 ab_gemm() {
   for ab_v in old new; do timeout 90 "$(ab_bin $ab_v)" $1 --reps 2 > /dev/null 2>&1; done
   ab_r=1
   while [ $ab_r -le "$2" ]; do
-    for ab_v in old new; do
+    ab_order="old new"
+    [ "${3:-}" = alt ] && [ $((ab_r % 2)) -eq 0 ] && ab_order="new old"
+    for ab_v in $ab_order; do
       timeout 150 "$(ab_bin $ab_v)" $1 --reps 7 2>&1 | grep ' median ' | sed "s/^/$ab_v $ab_r /" >> "$OUT/ab.txt"
     done
     ab_r=$((ab_r + 1))

@@ -242,6 +242,26 @@ void scale() {
   }
 }
 
+/// The split's residues of 16 integers given as digits X' = d2 2^42 + d1 2^21 + d0, one 16-byte
+/// word per modulus from `dst`, plane_bytes apart. Per modulus (a rolled loop: the unrolled
+/// planes' code outgrew the instruction cache; its constants tabulated in ozaki_params.h, where
+/// they had cost as much as the residues): t = d2 (2^42 mod m) + d1 (2^21 mod m) + d0 + a
+/// multiple of m above 2^28 lies in [0, 2^31), its quotient by m exact through TFO_RECIP39, the
+/// remainder in [0, m) its byte.
+void residues(const int d0[16], const int d1[16], const int d2[16], uint64_t dst, const uint64_t plane_bytes) {
+  [[dont_unroll]] for (uint l = 0; l < NMOD; ++l, dst += plane_bytes) {
+    const uint m = uint(kMod[l]), recip = kRecip39[l], c21 = kC21[l], c42 = kC42[l], bias = kBias28[l];
+    uint w[4] = uint[4](0u, 0u, 0u, 0u);
+    [[unroll]] for (int j = 0; j < 16; ++j) {
+      const uint t = uint(d2[j] * int(c42)) + uint(d1[j]) * c21 + uint(d0[j]) + bias;
+      uint quo, low;
+      umulExtended(t, recip, quo, low);
+      w[j / 4] |= (t - (quo >> 7) * m) << (8 * (j % 4));
+    }
+    U4(dst).v = uvec4(w[0], w[1], w[2], w[3]);
+  }
+}
+
 void split() {
   DimsRef D = DimsRef(p.dims);
   const int64_t L = D.v[0], K = D.v[1], NB = D.v[2], sl = D.v[3], sk = D.v[4], sb = D.v[5];
@@ -268,26 +288,41 @@ void split() {
     // Unconditional loads (line and k clamped, the excess zeroed after), so that all 16 are in
     // flight at once: guarded, each load waited in its own branch.
     const uint64_t base = p.a + uint64_t((min(line, L - 1) * sl + b * sb) * int64_t(ESZ));
-    dvec2 v[16];
-    [[unroll]] for (int j = 0; j < 16; ++j) v[j] = load_x(base + uint64_t(min(g * 16 + j, K - 1) * sk * int64_t(ESZ)));
+    double v[16], vi[16];  // (vi: complex operands' imaginary parts; 0 and dead for real ones)
+    [[unroll]] for (int j = 0; j < 16; ++j) {
+      const dvec2 x = load_x(base + uint64_t(min(g * 16 + j, K - 1) * sk * int64_t(ESZ)));
+      v[j] = x.x;
+      vi[j] = x.y;
+    }
+    // X' = d2 2^42 + d1 2^21 + d0 (0 <= d0, d1 < 2^21, |d2| <= 2^20 as |X'| <= 2^62): the real
+    // parts' (complex: plane set 0) first, in the f64 pass's order (digits, q plane, residues).
+    int d0[16], d1[16], d2[16];
     const int sc = zero_line ? 0 : s;  // (zero lines: v is zeroed below)
     const bool conj = CPLX && D.v[21] != 0;
     [[unroll]] for (int j = 0; j < 16; ++j) {
-      if (zero_line || g * 16 + j >= K) v[j] = dvec2(0.0);
-      if (conj) v[j].y = -v[j].y;
+      if (zero_line || g * 16 + j >= K) {
+        v[j] = 0.0;
+        vi[j] = 0.0;
+      }
+      if (conj) vi[j] = -vi[j];
+      const int64_t x = int64_t(roundEven(scale2(v[j], sc)));
+      d0[j] = int(uint(x) & 0x1fffffu);
+      d1[j] = int(uint(x >> 21) & 0x1fffffu);
+      d2[j] = int(x >> 42);
     }
+    const uint64_t dst = planes + uint64_t((b * Lp + line) * Kp + g * 16);
     const uint64_t plane_bytes = uint64_t(SETS * NB * Lp * Kp);  // one modulus' planes
-    if (D.v[14] != 0) {  // certified: plane NMOD, the q bytes (before the residues: v dies here)
+    if (D.v[14] != 0) {  // certified: plane NMOD, the q bytes (before the residues: real v dies here)
       // Dense operands (no zero element in A or B: the flag at word 19 is 0): q = floor(x / w)
       // of every second k where Kq (word 20) < Kp, at column k / 2; else q = floor(x / w) + (x
-      // != 0) of every k.
+      // != 0) of every k. Complex: x = max(|re|, |im|) (a lower bound of |x|).
       const bool dense = I32(uint64_t(D.v[19])).v == 0, halved = dense && D.v[20] < Kp;
       const uint one = dense ? 0u : 1u;
       uint w[4] = uint[4](0u, 0u, 0u, 0u);
       [[unroll]] for (int j = 0; j < 16; ++j) {
-        const bool nz = nonzero_bits(v[j].x) || (CPLX && nonzero_bits(v[j].y));
-        const double mx = CPLX ? max(abs(v[j].x), abs(v[j].y)) : abs(v[j].x);
-        const uint q = nz ? uint(floor(scale2(mx, sc) * to7)) + one : 0u;
+        const bool nz = nonzero_bits(v[j]) || (CPLX && nonzero_bits(vi[j]));
+        const double x = CPLX ? scale2(max(abs(v[j]), abs(vi[j])), sc) : abs(scale2(v[j], sc));
+        const uint q = nz ? uint(floor(x * to7)) + one : 0u;
         if (!halved) w[j / 4] |= q << (8 * (j % 4));
         else if (j % 2 == 0) w[j / 8] |= q << (8 * ((j / 2) % 4));
       }
@@ -300,35 +335,19 @@ void split() {
           for (int64_t c = Kp / 2; c < D.v[20]; c += 16) U4(qrow + uint64_t(c)).v = uvec4(0u);
       }
     }
-    // Per plane set (complex: X'_re, X'_im, their sum; real: X'), its integers' digits X' = d2
-    // 2^42 + d1 2^21 + d0 (0 <= d0, d1 < 2^21, |d2| <= 2^20 as |X'| <= 2^62). Unrolled: real
-    // operands keep one straight copy (a rolled loop of one trip cost f64 4096^3 2-4 %).
-    [[unroll]] for (uint set = 0u; set < SETS; ++set) {
-      int d0[16], d1[16], d2[16];
-      [[unroll]] for (int j = 0; j < 16; ++j) {
-        int64_t x = int64_t(roundEven(scale2(set == 1u ? v[j].y : v[j].x, sc)));
-        if (set == 2u) x += int64_t(roundEven(scale2(v[j].y, sc)));
-        d0[j] = int(uint(x) & 0x1fffffu);
-        d1[j] = int(uint(x >> 21) & 0x1fffffu);
-        d2[j] = int(x >> 42);
-      }
-      // Per modulus (a rolled loop: the unrolled planes' code outgrew the instruction cache; its
-      // constants tabulated in ozaki_params.h, where they had cost as much as the residues):
-      // t = d2 (2^42 mod m) + d1 (2^21 mod m) + d0 + a multiple of m above 2^28 lies in [0,
-      // 2^31), its quotient by m exact through TFO_RECIP39, the remainder in [0, m) its byte.
-      uint64_t dst = planes + uint64_t(((int64_t(set) * NB + b) * Lp + line) * Kp + g * 16);
-      [[dont_unroll]] for (uint l = 0; l < NMOD; ++l, dst += plane_bytes) {
-        const uint m = uint(kMod[l]), recip = kRecip39[l], c21 = kC21[l], c42 = kC42[l], bias = kBias28[l];
-        uint w[4] = uint[4](0u, 0u, 0u, 0u);
+    residues(d0, d1, d2, dst, plane_bytes);
+    // Complex: plane sets 1 (X'_im) and 2 (X'_re + X'_im, exact), NB Lp Kp bytes apart.
+    if (CPLX)
+      [[unroll]] for (uint set = 1u; set < 3u; ++set) {
         [[unroll]] for (int j = 0; j < 16; ++j) {
-          const uint t = uint(d2[j] * int(c42)) + uint(d1[j]) * c21 + uint(d0[j]) + bias;
-          uint quo, low;
-          umulExtended(t, recip, quo, low);
-          w[j / 4] |= (t - (quo >> 7) * m) << (8 * (j % 4));
+          int64_t x = int64_t(roundEven(scale2(vi[j], sc)));
+          if (set == 2u) x += int64_t(roundEven(scale2(v[j], sc)));
+          d0[j] = int(uint(x) & 0x1fffffu);
+          d1[j] = int(uint(x >> 21) & 0x1fffffu);
+          d2[j] = int(x >> 42);
         }
-        U4(dst).v = uvec4(w[0], w[1], w[2], w[3]);
+        residues(d0, d1, d2, dst + uint64_t(set) * uint64_t(NB * Lp * Kp), plane_bytes);
       }
-    }
   }
 }
 
