@@ -1,5 +1,5 @@
 // Ozaki scheme II for f64 products (Options::vk_gemm_ozaki: certified by default, or the
-// normwise opt-in; gemm_config.hpp).
+// normwise opt-in; gemm_config.hpp), and certified c64, f32 and c32 products (below).
 //
 // C = alpha A B + beta C with A [M, K, B], B [K, N, B] f64: each row of A and column of B is
 // scaled by a power of two so that its largest |x| is just below 2^P and rounded to integers
