@@ -776,12 +776,12 @@ TEST_F(GemmOzakiCertifiedTest, NonFiniteLinesAndSmallProducts) {
 }
 
 // Certified c64, c32 and f32 products (complex: three residue products per modulus, Re = P_re -
-// P_im, Im = P_sum - P_re - P_im; f32 and c32 on 7 moduli with f32's tau): every layout, conj flags, complex alpha / beta,
-// batches, against the default's complex bound; dense operands (the halved certificate), outputs
-// without terms (exact zeros), real-valued and positive operands (the widest sums: A's scale covers
-// |re| + |im|), lines far below their largest and K too short (the FMA kernels recompute), Inf /
-// NaN lines (plain complex dot products). Sizes kept small: lavapipe runs 43 byte planes per c64
-// product.
+// P_im, Im = P_sum - P_re - P_im; f32 and c32 on 7 moduli with f32's tau): every layout, conj
+// flags, complex alpha / beta, batches, against the default's complex bound; dense operands (the
+// halved certificate), outputs without terms (exact zeros), real-valued and positive operands (the
+// widest sums: A's scale covers |re| + |im|), lines far below their largest and K too short (the
+// FMA kernels recompute), Inf / NaN lines (plain complex dot products). Sizes kept small: lavapipe
+// runs 43 byte planes per c64 product.
 TEST_F(GemmOzakiCertifiedTest, ComplexAndSingleProducts) {
   for (DType d : {DType::C64, DType::C32, DType::F32}) {
     SCOPED_TRACE(dtype_name(d));
@@ -806,7 +806,7 @@ TEST_F(GemmOzakiCertifiedTest, ComplexAndSingleProducts) {
     c.conj_a = true;
     c.beta = c128(-0.5, 0.0);
     run_c(c, false, 2);
-    c = make_case(d, 17, 40, 520, 3); // broadcast operands (zero strides)
+    c = make_case(d, 17, 40, 520, 3);  // broadcast operands (zero strides)
     c.la = Lay::zero_k;
     c.lb = Lay::zero_batch;
     c.lc = Lay::row;
@@ -815,37 +815,26 @@ TEST_F(GemmOzakiCertifiedTest, ComplexAndSingleProducts) {
     c = make_case(d, 20, 24, 2100, 1);
     c.alpha = c128(1.5, 2.0);
     run_c(c, false, 4, 0);
-    // Outputs without nonzero terms (exact zeros), as
-    // HoldsWhereOutputsHaveNoTerms.
+    // Outputs without nonzero terms (exact zeros), as HoldsWhereOutputsHaveNoTerms.
     {
       const I M = 40, N = 36, K = 600;
-      values = [=](I i, c128 v) {
-        return ((i % M) < M / 2) == ((i / M) < K / 2) ? v : c128(0.0, 0.0);
-      };
-      values_b = [=](I i, c128 v) {
-        return ((i % K) < K / 2) == ((i / K) < N / 2) ? v : c128(0.0, 0.0);
-      };
+      values = [=](I i, c128 v) { return ((i % M) < M / 2) == ((i / M) < K / 2) ? v : c128(0.0, 0.0); };
+      values_b = [=](I i, c128 v) { return ((i % K) < K / 2) == ((i / K) < N / 2) ? v : c128(0.0, 0.0); };
       run_c(make_case(d, M, N, K, 1), false, 5, 1);
     }
-    // Real-valued A, imaginary B; then positive parts (sum_k A'B' near the
-    // range kept below prod m_l / 2).
+    // Real-valued A, imaginary B (f32: B zero, C = beta C exactly); then positive parts (sum_k
+    // A'B' near the range kept below prod m_l / 2).
     values = [](I, c128 v) { return c128(v.real(), 0.0); };
     values_b = [](I, c128 v) { return c128(0.0, v.imag()); };
     run_c(make_case(d, 40, 30, 600, 1), false, 6);
-    values = [](I, c128 v) {
-      return c128(0.5 + 0.5 * std::abs(v.real()),
-                  0.5 + 0.5 * std::abs(v.imag()));
-    };
+    values = [](I, c128 v) { return c128(0.5 + 0.5 * std::abs(v.real()), 0.5 + 0.5 * std::abs(v.imag())); };
     values_b = nullptr;
     run_c(make_case(d, 40, 30, 600, 1), false, 7);
-    // Lines spanning 2^600 (c32: 2^120): fails, C recomputed (beta reads the
-    // original C).
+    // Lines spanning 2^600 (f32 and c32: 2^120): fails, C recomputed (beta reads the original C).
     const int span = d == DType::C64 ? 60 : 12;
     values = [span](I i, c128 v) {
       const int e = span * (static_cast<int>((7 * i) % 11) - 5);
-      return i % 5 == 0
-                 ? c128(0.0, 0.0)
-                 : c128(std::ldexp(v.real(), e), std::ldexp(v.imag(), e));
+      return i % 5 == 0 ? c128(0.0, 0.0) : c128(std::ldexp(v.real(), e), std::ldexp(v.imag(), e));
     };
     c = make_case(d, 50, 45, 530, 2);
     c.beta = c128(1.5, -0.5);
@@ -855,14 +844,11 @@ TEST_F(GemmOzakiCertifiedTest, ComplexAndSingleProducts) {
     c = make_case(d, 65, 40, 3, 1);
     c.conj_a = c.conj_b = true;
     run_c(c, true, 9);
-    // Inf / NaN lines take complex dot products and are left out of the
-    // certificate.
+    // Inf / NaN lines take plain dot products and are left out of the certificate.
     const double inf = std::numeric_limits<double>::infinity();
     values = [inf](I i, c128 v) {
-      if (i == 5 || i == 400)
-        return c128(inf, v.imag());
-      if (i == 23)
-        return c128(v.real(), std::numeric_limits<double>::quiet_NaN());
+      if (i == 5 || i == 400) return c128(inf, v.imag());
+      if (i == 23) return c128(v.real(), std::numeric_limits<double>::quiet_NaN());
       return v;
     };
     c = make_case(d, 40, 35, 520, 1);

@@ -105,8 +105,8 @@ bool gemm_takes_3m(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std:
 void set_gemm_3m_override(std::optional<int> mode);
 
 /// The Ozaki-II f64 product (Options::vk_gemm_ozaki: 1 certified on 14 moduli, the default;
-/// n = 8 to 20 the normwise opt-in; gemm_ozaki.cpp), and c64 / c32 (8 moduli) products where
-/// certified: products with K <= TFO_MAX_K
+/// n = 8 to 20 the normwise opt-in; gemm_ozaki.cpp), and c64, f32 and c32 (7 moduli) products
+/// where certified: products with K <= TFO_MAX_K
 /// (shaders/ozaki/ozaki_params.h) and scratch (the byte planes of A and B, the residue bytes of
 /// the products; certified: the q planes and their product) <= kOzakiMaxScratch and the thread's
 /// detail::scratch_limit() (einsum's step budget), never a
@@ -151,7 +151,8 @@ int ozaki_bits(int n, std::int64_t K);
 /// balances the two roundings' errors), pa at most 62. n = 14, K = 4096: pa = 59, pb = 49.
 void ozaki_bits_certified(int n, std::int64_t K, int& pa, int& pb);
 /// Test hook: while set, replaces Options::vk_gemm_ozaki: `moduli` (0 = off) for every f64 product
-/// (and c64 / c32 products where `certified`; c32 on 8 moduli) (any size and device: the time model is not asked);
+/// (and c64, f32 and c32 products where `certified`; f32 and c32 on 7 moduli) (any size and
+/// device: the time model is not asked);
 /// `portable` runs the residue products on ozaki_mm.comp also where the tensor-core kernel exists.
 /// Not synchronized.
 struct OzakiOverride {

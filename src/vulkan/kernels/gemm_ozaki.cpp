@@ -107,8 +107,14 @@ struct Sizes {
   double bytes;  // scratch
 };
 
-/// `sets`: plane sets per modulus (1 real, 3 complex).
-Sizes sizes(int n, I M, I N, I K, I B, bool certified, int sets) {
+/// Plane sets per modulus: complex products' re, im and re + im, else one.
+int plane_sets(DType d) { return is_complex(d) ? 3 : 1; }
+
+/// f32 / c32 products: f32 elements, kSingleModuli, f32's tau.
+bool single_precision(DType d) { return d == DType::F32 || d == DType::C32; }
+
+Sizes sizes(int n, I M, I N, I K, I B, bool certified, DType d) {
+  const int sets = plane_sets(d);
   Sizes s{round_up(M, TFO_TILE), round_up(N, TFO_TILE), round_up(K, TFO_TILE), (K + TFO_CHUNK - 1) / TFO_CHUNK, 0};
   s.bytes = double(sets * n) * double(B) * (double(s.Mp + s.Np) * double(s.Kp) + double(s.Mp) * double(s.Np)) +
             4.0 * double(B) * double(M + N) * double(s.nch + 1);
@@ -260,12 +266,12 @@ void ozaki_bits_certified(int n, I K, int& pa, int& pb) {
 bool ozaki_faster(int n, I M, I N, I K, I B, bool certified, double fma_seconds, DType d) {
   const bool complex = is_complex(d);
   const double mn = double(M) * double(N) * double(B), flops = (complex ? 8.0 : 2.0) * mn * double(K), dn = n;
-  const bool single = d == DType::F32 || d == DType::C32;
+  const bool single = single_precision(d);
   const double rate = d == DType::F32 ? 46e12 : d == DType::C32 ? 48e12 : 22.9e12;  // the FMA kernels'
   const double fma = std::max(flops / rate, fma_seconds);
   // The q planes and their product (half of k from kHalfQMinK: dense operands, the usual case);
   // complex: three plane sets per modulus, 16-byte elements, two CRTs per output.
-  const double sets = complex ? 3.0 : 1.0, parts = complex ? 2.0 : 1.0;
+  const double sets = plane_sets(d), parts = complex ? 2.0 : 1.0;
   const double planes = sets * dn + (certified ? (K >= kHalfQMinK ? 0.5 : 1.0) : 0.0);
   const double padded = 2.0 * double(round_up(M, TFO_TILE)) * double(round_up(N, TFO_TILE)) *
                         double(round_up(K, TFO_TILE)) * double(B);
@@ -290,7 +296,7 @@ int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cor
   const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().vk_gemm_ozaki);
   // c64, f32 and c32 products only certified (the normwise opt-in is f64's); f32 and c32 on
   // kSingleModuli, and only where the device has f64 (the passes compute in it).
-  const bool single = d == DType::F32 || d == DType::C32;
+  const bool single = single_precision(d);
   const int on = std::clamp(want, 0, TFO_MAX_MODULI);
   const int n = single && on >= TFO_MIN_MODULI ? kSingleModuli : on;
   if (n < TFO_MIN_MODULI || (d != DType::F64 && !certified) || chained ||
@@ -302,7 +308,7 @@ int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cor
               ozaki_faster(n, M, N, K, B, certified, fma_seconds(), d)))
     return 0;
   const double limit = double(std::min(kOzakiMaxScratch, detail::scratch_limit()));  // (einsum's step budget)
-  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified, is_complex(d) ? 3 : 1).bytes > limit) return 0;
+  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified, d).bytes > limit) return 0;
   return n;
 }
 
@@ -315,12 +321,12 @@ std::optional<Tensor> gemm_ozaki_take_certificate() {
 bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate* cert) {
   const TensorView &a = call.a, &b = call.b, &c = call.c;
   const I M = c.dim(0), N = c.dim(1), B = c.dim(2), K = a.dim(1);
-  const bool complex = is_complex(c.dtype()), single = c.dtype() == DType::F32 || c.dtype() == DType::C32;
-  const int sets = complex ? 3 : 1;  // plane sets per modulus
+  const bool complex = is_complex(c.dtype()), single = single_precision(c.dtype());
+  const int sets = plane_sets(c.dtype());
   const std::uint32_t kind = (complex ? TFO_COMPLEX : 0u) | (single ? TFO_SINGLE : 0u);
   const char* const variant = kind ? "ozaki_ext" : "ozaki_f64";  // (the element passes)
   TENFERRO_ASSERT(c.dtype() == DType::F64 || cert != nullptr);
-  const Sizes s = sizes(n, M, N, K, B, cert != nullptr, sets);
+  const Sizes s = sizes(n, M, N, K, B, cert != nullptr, c.dtype());
   // Certified: A's rows scaled by their sums to 2^PA, B's columns by their largest to 2^PB
   // (ozaki_bits_certified); else both by their largest to 2^P. Complex: at most 61, so that
   // re + im stays within the split's 2^62.
