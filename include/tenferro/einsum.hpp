@@ -188,9 +188,12 @@ struct EinsumStats {
 };
 
 /// The decisions execute would take for operands of these layouts (offsets included) and
-/// dtype, without running anything: the same planning code, so the report is what runs.
-/// Throws like execute for a bad path or shapes.
-EinsumStats explain(const EinsumSpec& spec, const Path& path, std::span<const Layout> operand_layouts, DType dtype);
+/// dtype, without running anything: the same planning code, so the report is what runs on a
+/// backend whose gemm writes chained outputs (Backend::gemm_writes_chains: the Vulkan backend)
+/// when writes_chains, else on one that does not (the CPU backend). Throws like execute for a
+/// bad path or shapes.
+EinsumStats explain(const EinsumSpec& spec, const Path& path, std::span<const Layout> operand_layouts, DType dtype,
+                    bool writes_chains = true);
 
 /// einsum = make_plan + execute.
 Tensor einsum(Backend& be, std::string_view subscripts, std::span<const TensorView> operands,

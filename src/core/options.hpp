@@ -81,6 +81,10 @@ struct Options {
   // taking independent steps back to back (core/einsum/execute.cpp, interleave). Comparison
   // runs only; default on.
   bool einsum_interleave = true;
+  // TENFERRO_EINSUM_UNIT_STRIDE=0: a product whose result is written through stride chains keeps
+  // its free groups' orders even where the result's unit-stride label sits behind others of its
+  // group (core/einsum/execute.cpp, unit_stride_first). Comparison runs only; default on.
+  bool einsum_unit_stride = true;
   // TENFERRO_VK_EARLY_COMMANDS: commands of the first early submission after a session begins
   // or a synchronize (vk::Recorder's early threshold, doubling after each early submission).
   // Default 8 (H200, eighth session, einsum f64 in alternating calls: lm_batch_likelihood_

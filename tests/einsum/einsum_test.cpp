@@ -371,6 +371,27 @@ TEST(Einsum, ExplainReportsPackingAndLaunches) {
   EXPECT_THROW(stats("ij,jk->ik", compact({{2, 3}, {3, 4}}), Path{}), Error);
 }
 
+// A result written through stride chains (Vulkan) whose unit-stride label k sits behind l in
+// the lhs free group (M = (l, k), out "kqfl": no two lanes of a store in one sector) takes the
+// stored order for that group: lhs, read in place otherwise, is packed as (k, l) (at least 8 MiB
+// of result; execute.cpp, unit_stride_first). A backend writing no chains keeps the order.
+TEST(Einsum, UnitStrideLabelLeadsAChainedResult) {
+  const std::vector<Shape> shapes{{32, 32, 2, 2}, {2, 2, 32, 32}};
+  std::vector<Layout> layouts;
+  for (const auto& sh : shapes) layouts.push_back(Layout::compact(sh));
+  const EinsumSpec spec = make_spec("lkji,jiqf->kqfl", shapes);
+  for (bool chains : {true, false}) {
+    const EinsumStats s = explain(spec, Path{{0, 1}}, layouts, DType::F64, chains);
+    ASSERT_EQ(s.steps.size(), 1u);
+    EXPECT_EQ(s.steps[0].M, 32 * 32);
+    EXPECT_EQ(s.steps[0].lhs_packed_bytes, chains ? 32 * 32 * 4 * 8 : 0) << "chains " << chains;
+    EXPECT_EQ(s.steps[0].rhs_packed_bytes, 0);
+    EXPECT_TRUE(s.steps[0].out_chained);
+  }
+  const Case c{"lkji,jiqf->kqfl", {U"lkji", U"jiqf"}, U"kqfl", shapes};
+  run_case(c, 98, nullptr, {DType::F64, DType::C32});
+}
+
 TEST(Einsum, EquivalentToDotGeneralAndTranspose) {
   std::mt19937_64 rng(7);
   Backend& be = cpu_backend();

@@ -274,6 +274,7 @@ int run_einsum(const EinsumArgs& a) {
     throw InputError("instance '" + inst.name + "': " + e.what());
   }
   if (a.no_run && !a.steps) throw InputError("--no-run needs --steps");
+  Backend& be = cli::chosen_backend(a.where);
   std::optional<EinsumStats> stats;
   double explain_seconds = 0;
   if (a.steps) {
@@ -283,7 +284,7 @@ int run_einsum(const EinsumArgs& a) {
     std::vector<double> ts;
     for (int r = 0; r < (a.no_run ? a.repeat : 1); ++r) {
       const auto t0 = std::chrono::steady_clock::now();
-      stats = explain(plan->spec, plan->path, layouts, dtype);
+      stats = explain(plan->spec, plan->path, layouts, dtype, be.gemm_writes_chains());
       ts.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     explain_seconds = median(ts);
@@ -308,7 +309,6 @@ int run_einsum(const EinsumArgs& a) {
     }
     return 0;
   }
-  Backend& be = cli::chosen_backend(a.where);
 
   std::mt19937_64 rng(a.seed);
   std::vector<Tensor> host_ops, dev_ops;

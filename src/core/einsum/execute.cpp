@@ -199,9 +199,10 @@ void interleave(std::vector<Instr>& instrs, const std::vector<Val>& vals, std::s
 class Planner {
  public:
   /// report: fill the step report (label strings, dot_general's lowering) too.
-  Planner(const EinsumSpec& spec, DType dtype, bool use_mul, bool report)
+  /// chains: the backend's gemm writes chained outputs (Backend::gemm_writes_chains).
+  Planner(const EinsumSpec& spec, DType dtype, bool use_mul, bool chains, bool report)
       : spec_(spec), dtype_(dtype), es_(static_cast<std::int64_t>(dtype_size(dtype))), use_mul_(use_mul),
-        report_(report) {}
+        chains_(chains), report_(report) {}
 
   Program run(const Path& path, std::span<const Layout> layouts);
 
@@ -256,6 +257,8 @@ class Planner {
 
   int contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStepStats& st);
   Labels consumer_order(int id, const Labels& want, const Labels& order) const;
+  void unit_stride_first(const Val& L, const Val& R, const Labels& store, Labels& fl, Labels& fr, const Labels& c,
+                         const Labels& bt) const;
   bool split_free(const StepInfo& si, int& sa, int& sb, StepInfo& out);
   int contract_mul(int k, int sa, int sb, EinsumStepStats& st);
   void report_gemm(const Val& L, const Val& R, const Instr& in, const Labels& order, std::size_t nl, std::size_t nr,
@@ -264,7 +267,7 @@ class Planner {
   const EinsumSpec& spec_;
   DType dtype_;
   std::int64_t es_;
-  bool use_mul_, report_;
+  bool use_mul_, chains_, report_;
   std::size_t n_ = 0;
   std::vector<StepInfo> steps_;
   std::vector<int> consumer_;     // path id -> step consuming it (-1: the root)
@@ -558,6 +561,51 @@ Labels Planner::consumer_order(int id, const Labels& want, const Labels& order) 
   return ideal.size() == order.size() ? ideal : order;
 }
 
+// A result written through stride chains (its groups not one chain each: dot_general_into's
+// chained out) whose unit-stride label sits behind other labels of its free group stores with
+// no two lanes of a warp in one memory sector (H200, str_nw_mera_closed_120's 540 x 270 x 136 x
+// 216 product "LKJIfzM,JIqFefzM->KqFefLzM", M = (L, K) with K at unit stride in out: 1.03 ms
+// against 0.67 into a compact C). That group then takes the stored order, which puts the unit-
+// stride label first: its operand is packed in that order when it was read in place, if its
+// elements are at most the result's (one copy of the operand against a scattered write of the
+// result), and for results of at least kUnitStrideMinBytes.
+constexpr std::int64_t kUnitStrideMinBytes = 8 << 20;
+void Planner::unit_stride_first(const Val& L, const Val& R, const Labels& store, Labels& fl, Labels& fr,
+                                const Labels& c, const Labels& bt) const {
+  if (!chains_ || !options().einsum_unit_stride) return;
+  std::int64_t out = 1;
+  for (int l : store) out *= extent(l);
+  if (out * es_ < kUnitStrideMinBytes) return;
+  const Labels dot_order = concat({&fl, &fr, &bt});
+  if (dot_order == store) return;
+  const Layout stored = Layout::compact([&] {
+    Shape s;
+    for (int l : store) s.push_back(extent(l));
+    return s;
+  }());
+  Layout view;
+  for (int l : dot_order) {
+    const auto ax = static_cast<std::size_t>(std::find(store.begin(), store.end(), l) - store.begin());
+    view.shape.push_back(stored.shape[ax]);
+    view.strides.push_back(stored.strides[ax]);
+  }
+  if (detail::dot_out_in_place(view, fl.size(), fr.size()) || !detail::dot_out_in_chains(view, fl.size(), fr.size()))
+    return;
+  const auto u = std::find_if(store.begin(), store.end(), [&](int l) { return extent(l) != 1; });
+  if (u == store.end()) return;
+  for (int side = 0; side < 2; ++side) {
+    Labels& g = side == 0 ? fl : fr;
+    const Val& x = side == 0 ? L : R;
+    if (!has(g, *u)) continue;
+    if (*std::find_if(g.begin(), g.end(), [&](int l) { return extent(l) != 1; }) == *u) return;
+    const Labels g2 = restrict_to(store, g);
+    const bool in_place = chain(x, g) && chain(x, c) && chain(x, bt);
+    if (in_place && !(chain(x, g2) || x.layout.numel() <= out)) return;
+    g = g2;
+    return;
+  }
+}
+
 // The contraction as one dot_general: groups read in the orders that let the most bytes be
 // read in place, the result stored in the block order that suits its consumer best.
 int Planner::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStepStats& st) {
@@ -643,8 +691,14 @@ int Planner::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStep
       break;
     }
   }
-  const Labels& fl = swap ? fb_o : fa_o;
-  const Labels& fr = swap ? fa_o : fb_o;
+  Labels fl = swap ? fb_o : fa_o;
+  Labels fr = swap ? fa_o : fb_o;
+  // The result is stored in output order even when no arrangement of the blocks gives it:
+  // dot_general_into then writes it through a temp, in pieces when large, instead of a final
+  // transpose of the whole result (which would hold it twice). A large intermediate that its
+  // consumer could not read in place is stored in an order it can (consumer_order).
+  const Labels store = ci < 0 ? want : best < 16 ? consumer_order(id, want, order) : order;
+  unit_stride_first(swap ? B : A, swap ? A : B, store, fl, fr, c, bt);
   const int lhs = emit_view(swap ? sb : sa, concat({&fl, &c, &bt}));
   const int rhs = emit_view(swap ? sa : sb, concat({&c, &fr, &bt}));
   const Val& L = val(lhs);
@@ -664,11 +718,6 @@ int Planner::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStep
     in.cfg.rhs_batching_dims.push_back(nc + nr + i);
   }
   const Labels dot_order = concat({&fl, &fr, &bt});
-  // The result is stored in output order even when no arrangement of the blocks gives it:
-  // dot_general_into then writes it through a temp, in pieces when large, instead of a final
-  // transpose of the whole result (which would hold it twice). A large intermediate that its
-  // consumer could not read in place is stored in an order it can (consumer_order).
-  const Labels store = ci < 0 ? want : best < 16 ? consumer_order(id, want, order) : order;
   for (int l : store) in.shape.push_back(extent(l));
   const Layout stored = Layout::compact(in.shape);
   in.out_compact = store == dot_order;
@@ -1004,11 +1053,11 @@ struct ProgramCache {
 };
 
 std::vector<std::int64_t> program_key(const EinsumSpec& spec, const Path& path, std::span<const Layout> layouts,
-                                      DType d, bool use_mul) {
+                                      DType d, bool use_mul, bool chains) {
   std::vector<std::int64_t> k;
   k.reserve(64 + 4 * spec.labels.size() + 8 * layouts.size() + 2 * path.size());
   k.push_back(static_cast<std::int64_t>(d));
-  k.push_back(use_mul ? 1 : 0);
+  k.push_back((use_mul ? 1 : 0) | (chains ? 2 : 0));
   k.push_back(static_cast<std::int64_t>(spec.extents.size()));
   k.insert(k.end(), spec.extents.begin(), spec.extents.end());
   k.push_back(static_cast<std::int64_t>(spec.output.size()));
@@ -1032,9 +1081,9 @@ std::vector<std::int64_t> program_key(const EinsumSpec& spec, const Path& path, 
 }
 
 std::shared_ptr<const Program> program_for(const EinsumSpec& spec, const Path& path, std::span<const Layout> layouts,
-                                           DType d, bool use_mul) {
+                                           DType d, bool use_mul, bool chains) {
   static ProgramCache cache;
-  std::vector<std::int64_t> key = program_key(spec, path, layouts, d, use_mul);
+  std::vector<std::int64_t> key = program_key(spec, path, layouts, d, use_mul, chains);
   {
     std::lock_guard<std::mutex> lock(cache.mu);
     for (auto it = cache.entries.begin(); it != cache.entries.end(); ++it) {
@@ -1044,7 +1093,7 @@ std::shared_ptr<const Program> program_for(const EinsumSpec& spec, const Path& p
       }
     }
   }
-  Program made = Planner(spec, d, use_mul, false).run(path, layouts);
+  Program made = Planner(spec, d, use_mul, chains, false).run(path, layouts);
   const PathCost cost = path_cost(spec, path);
   made.input_bytes = cost.input_elements * double(dtype_size(d));
   made.memory_bound = 1.5 * (cost.peak_live_intermediates + cost.input_elements) * double(dtype_size(d));
@@ -1057,10 +1106,11 @@ std::shared_ptr<const Program> program_for(const EinsumSpec& spec, const Path& p
 
 }  // namespace
 
-EinsumStats explain(const EinsumSpec& spec, const Path& path, std::span<const Layout> operand_layouts, DType dtype) {
+EinsumStats explain(const EinsumSpec& spec, const Path& path, std::span<const Layout> operand_layouts, DType dtype,
+                    bool writes_chains) {
   check_shapes(spec, operand_layouts);
   check_path(spec.num_inputs(), path);
-  return Planner(spec, dtype, true, true).run(path, operand_layouts).stats;
+  return Planner(spec, dtype, true, writes_chains, true).run(path, operand_layouts).stats;
 }
 
 Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands) {
@@ -1088,7 +1138,7 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
   }
   check_path(n, path);  // before any work
 
-  const std::shared_ptr<const Program> prog_ptr = program_for(spec, path, layouts, d, be.supports(OpId::mul, d));
+  const std::shared_ptr<const Program> prog_ptr = program_for(spec, path, layouts, d, be.supports(OpId::mul, d), be.gemm_writes_chains());
   const Program& prog = *prog_ptr;
   std::vector<TensorView> v(static_cast<std::size_t>(prog.num_slots));
   std::vector<Tensor> own(static_cast<std::size_t>(prog.num_slots));
