@@ -859,6 +859,32 @@ TEST_F(GemmOzakiCertifiedTest, ComplexAndSingleProducts) {
   }
 }
 
+// f32 and c32 products through the scheme compute their passes in f64: the time model (the
+// H200's rates) takes them only on devices whose f64 is fast, known by name.
+TEST_F(GemmOzakiTest, SinglePrecisionOnlyWhereF64IsFast) {
+  for (const char* n : {"NVIDIA H200", "NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "Tesla V100-SXM2-16GB",
+                        "NVIDIA GH200 480GB", "NVIDIA A30", "NVIDIA TITAN V", "NVIDIA B200", "Tesla P100-PCIE-16GB"})
+    EXPECT_TRUE(vk::fast_f64_device(n)) << n;
+  for (const char* n : {"NVIDIA GeForce RTX 4090", "NVIDIA RTX A3000 Laptop GPU", "NVIDIA L40S", "NVIDIA A10",
+                        "NVIDIA A40", "NVIDIA H20", "NVIDIA RTX 6000 Ada Generation", "llvmpipe (LLVM 15.0.6, 256 bits)",
+                        "AMD Radeon RX 7900 XTX", "NVIDIA A3000", "NVIDIA H1000"})
+    EXPECT_FALSE(vk::fast_f64_device(n)) << n;
+  vk::DeviceCaps caps;
+  caps.f64 = true;
+  for (bool fast : {false, true}) {
+    caps.f64_fast = fast;
+    for (DType d : {DType::F32, DType::C32})
+      EXPECT_EQ(vk::gemm_ozaki_moduli(d, 4096, 4096, 4096, 1, false, true, &caps), fast ? 7 : 0) << dtype_name(d);
+    EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 8192, 8192, 8192, 1, false, true, &caps), 14);  // f64: either way
+  }
+  // Forced (the tests' override), the scheme runs wherever the device has f64.
+  vk::set_gemm_ozaki_override(vk::OzakiOverride{14, false, true});
+  caps.f64_fast = false;
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F32, 64, 64, 64, 1, false, true, &caps), 7);
+  caps.f64 = false;
+  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F32, 64, 64, 64, 1, false, true, &caps), 0);
+}
+
 TEST_F(GemmOzakiTest, NotTaken) {
   vk::set_gemm_ozaki_override(vk::OzakiOverride{14, false});
   EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F32, 64, 64, 64, 1, false, true), 0);  // f64 only

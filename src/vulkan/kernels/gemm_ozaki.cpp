@@ -295,7 +295,8 @@ int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cor
   const bool certified = gemm_ozaki_certified();
   const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().vk_gemm_ozaki);
   // c64, f32 and c32 products only certified (the normwise opt-in is f64's); f32 and c32 on
-  // kSingleModuli, and only where the device has f64 (the passes compute in it).
+  // kSingleModuli, and only where the device has f64 (the passes compute in it); the time model
+  // takes them only where f64 is fast (DeviceCaps::f64_fast: its rates are the H200's).
   const bool single = single_precision(d);
   const int on = std::clamp(want, 0, TFO_MAX_MODULI);
   const int n = single && on >= TFO_MIN_MODULI ? kSingleModuli : on;
@@ -304,7 +305,7 @@ int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cor
     return 0;
   // The FMA kernels' estimate (host time per call) only here, where the model is asked.
   auto fma_seconds = [&] { return caps && K >= kOzakiCertifiedMinK ? gemm_fma_seconds(d, M, N, K, B, *caps) : 0.0; };
-  if (!o && !(tensor_cores && (!certified || K >= kOzakiCertifiedMinK) &&
+  if (!o && !(tensor_cores && (!certified || K >= kOzakiCertifiedMinK) && (!single || !caps || caps->f64_fast) &&
               ozaki_faster(n, M, N, K, B, certified, fma_seconds(), d)))
     return 0;
   const double limit = double(std::min(kOzakiMaxScratch, detail::scratch_limit()));  // (einsum's step budget)

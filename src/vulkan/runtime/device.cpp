@@ -1,6 +1,7 @@
 // DeviceCaps queries and logical device creation.
 #include "vulkan/runtime/device.hpp"
 
+#include <cctype>
 #include <cstring>
 
 #include "vulkan/runtime/vk_check.hpp"
@@ -93,6 +94,7 @@ DeviceCaps query_caps(VkPhysicalDevice pd, VkInstance instance) {
   c.driver_info = drv.driverInfo;
   c.denorm_preserve_f32 = p12.shaderDenormPreserveFloat32;
   c.f64 = f.features.shaderFloat64;
+  c.f64_fast = c.f64 && fast_f64_device(c.name);
   c.i64 = f.features.shaderInt64;
   c.i16 = f.features.shaderInt16;
   c.i8 = f12.shaderInt8;
@@ -174,6 +176,19 @@ std::string DeviceCaps::missing() const {
   return m;
 }
 
+bool fast_f64_device(std::string_view name) {
+  static constexpr std::string_view kParts[] = {"P100",  "V100",  "GV100", "TITAN V", "A100",  "A800", "A30",
+                                                "H100",  "H200",  "H800",  "GH200",   "B100",  "B200", "GB200"};
+  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
+  for (std::string_view part : kParts) {
+    for (std::size_t at = name.find(part); at != std::string_view::npos; at = name.find(part, at + 1)) {
+      const std::size_t end = at + part.size();
+      if ((at == 0 || !word(name[at - 1])) && (end == name.size() || !word(name[end]))) return true;
+    }
+  }
+  return false;
+}
+
 std::vector<std::string> DeviceCaps::describe() const {
   std::vector<std::string> d;
   d.push_back("api: " + std::to_string(VK_API_VERSION_MAJOR(api_version)) + "." +
@@ -194,7 +209,7 @@ std::vector<std::string> DeviceCaps::describe() const {
     d.push_back("memory heap " + std::to_string(h) + ": " + mib(heap.size) +
                 (heap.flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT ? " device-local" : " host") + flags);
   }
-  d.push_back("shaderFloat64: " + yes(f64));
+  d.push_back("shaderFloat64: " + yes(f64) + (f64 ? std::string(f64_fast ? " (fast: a data-center part)" : " (taken as slow)") : ""));
   d.push_back("shaderInt64: " + yes(i64));
   d.push_back("16-bit: storage " + yes(storage16) + ", shaderInt16 " + yes(i16));
   d.push_back("8-bit: storage " + yes(storage8) + ", shaderInt8 " + yes(i8));

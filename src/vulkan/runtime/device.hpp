@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vulkan/runtime/instance.hpp"
@@ -17,6 +18,10 @@ struct DeviceCaps {
   VkPhysicalDeviceType device_type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
   std::uint32_t api_version = 0;
   bool f64 = false, i64 = false, i16 = false, i8 = false;
+  // f64 arithmetic at a large fraction of f32's rate (fast_f64_device: NVIDIA's data-center
+  // parts, by name); most other GPUs run f64 at 1/16 to 1/64 of f32. The f32 / c32 Ozaki-II
+  // products (their passes compute in f64) are left to the FMA kernels where it is false.
+  bool f64_fast = false;
   bool storage8 = false, storage16 = false;
   bool buffer_device_address = false, timeline_semaphore = false;
   bool cooperative_matrix = false;  // VK_KHR_cooperative_matrix or VK_NV_cooperative_matrix
@@ -48,6 +53,12 @@ struct DeviceCaps {
   /// "key: value" lines for `tenferro devices`.
   std::vector<std::string> describe() const;
 };
+
+/// True for the names of NVIDIA GPUs whose f64 rate is half (or more) of their f32 rate: P100,
+/// V100 (also TITAN V, Quadro GV100), A100 / A800 / A30, H100 / H200 / H800 / GH200, B100 / B200
+/// / GB200, as whole words ("NVIDIA A100-SXM4-80GB", not "RTX A3000"). Not H20 or the L / A10 /
+/// A40 / GeForce / RTX parts (1/32 to 1/64, the H20 ~1/40).
+bool fast_f64_device(std::string_view name);
 
 /// The capabilities of pd. With its instance, the cooperative-matrix shapes are listed too.
 DeviceCaps query_caps(VkPhysicalDevice pd, VkInstance instance = VK_NULL_HANDLE);
