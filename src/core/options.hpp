@@ -85,6 +85,10 @@ struct Options {
   // its free groups' orders even where the result's unit-stride label sits behind others of its
   // group (core/einsum/execute.cpp, unit_stride_first). Comparison runs only; default on.
   bool einsum_unit_stride = true;
+  // TENFERRO_DOT_BATCH_REPACK=0: dot_general reads an operand whose unit stride is a batch axis
+  // in place even in large products with a long partner extent (core/ops/dot_general.cpp,
+  // lower_dot_general). Comparison runs only; default on.
+  bool dot_batch_repack = true;
   // TENFERRO_VK_EARLY_COMMANDS: commands of the first early submission after a session begins
   // or a synchronize (vk::Recorder's early threshold, doubling after each early submission).
   // Default 8 (H200, eighth session, einsum f64 in alternating calls: lm_batch_likelihood_

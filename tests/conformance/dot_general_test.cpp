@@ -491,6 +491,27 @@ TEST(DotGeneralCanonicalTest, StrideChainsAreReadInPlaceOthersPackedOnce) {
   }
 }
 
+// An operand whose unit stride is a batch axis is packed in a product of at least 1e9 flops
+// whose partner free extent is at least 256 (lower_dot_general); smaller products, short partner
+// extents and operands with a free or contracted axis at unit stride are read in place.
+TEST(DotGeneralCanonicalTest, BatchUnitStrideOperandsOfLargeProductsArePacked) {
+  using detail::lower_dot_general;
+  // rhs [K, N, B] with B at unit stride (strides B, K B, 1); lhs compact [M, K, B].
+  auto lower = [](std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B) {
+    const Layout lhs = Layout::compact({M, K, B});
+    const Layout rhs{{K, N, B}, {B, K * B, 1}, 0};
+    return lower_dot_general(lhs, rhs, DotGeneralConfig{{2}, {2}, {1}, {0}});
+  };
+  auto big = lower(300, 300, 40, 200);  // 1.44e9 flops, M = 300
+  EXPECT_TRUE(big.lhs_in_place);
+  EXPECT_FALSE(big.rhs_in_place);
+  EXPECT_TRUE(lower(300, 300, 40, 100).rhs_in_place);  // 0.72e9 flops
+  EXPECT_TRUE(lower(200, 300, 40, 300).rhs_in_place);  // M = 200 < 256
+  // The same product with rhs compact: in place.
+  const Layout lhs = Layout::compact({300, 40, 200}), rhs = Layout::compact({40, 300, 200});
+  EXPECT_TRUE(lower_dot_general(lhs, rhs, DotGeneralConfig{{2}, {2}, {1}, {0}}).rhs_in_place);
+}
+
 TEST(DotGeneralCanonicalTest, IntoChainOutIsWrittenInPlaceOtherOutsThroughOneTemp) {
   DotCase two_free;  // two lhs free axes: a stepped out view breaks that group's chain
   two_free.lhs = {5, 4, 9};

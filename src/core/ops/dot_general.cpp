@@ -21,6 +21,7 @@
 #include <tuple>
 
 #include "core/check.hpp"
+#include "core/options.hpp"
 #include "core/ops/dot_general_lowering.hpp"
 #include "tenferro/ops.hpp"
 
@@ -217,6 +218,25 @@ TensorView as_rank3(Backend& be, const TensorView& x, const Axes (&g)[3], const 
 /// True when the groups of x are all stride chains (x is read in place).
 bool reads_in_place(const Layout& x, const Axes& g0, const Axes& g1, const Axes& g2) {
   return chain_of(x, g0) && chain_of(x, g1) && chain_of(x, g2);
+}
+
+/// lower_dot_general packs an operand whose unit stride is a batch axis in products of at least
+/// kBatchRepackFlops whose partner free extent (N for lhs, M for rhs) is at least kBatchRepackReuse.
+constexpr double kBatchRepackFlops = 1e9;
+constexpr I kBatchRepackReuse = 256;
+
+/// True when the smallest |stride| among x's axes of extent > 1 is one of `batch`'s.
+bool unit_stride_on(const Layout& x, const Axes& batch) {
+  I best = -1, at = -1;
+  for (I a = 0; a < x.rank(); ++a) {
+    const auto u = static_cast<std::size_t>(a);
+    const I s = x.strides[u] < 0 ? -x.strides[u] : x.strides[u];
+    if (x.shape[u] > 1 && (best < 0 || s < best)) {
+      best = s;
+      at = a;
+    }
+  }
+  return at >= 0 && std::find(batch.begin(), batch.end(), at) != batch.end();
 }
 
 /// A packed copy at least this large is made in pieces (detail::set_pack_chunk_bytes).
@@ -481,6 +501,16 @@ DotLowering lower_dot_general(const Layout& lhs, const Layout& rhs, const DotGen
   lw.lhs_groups[2] = cfg.lhs_batching_dims;
   lw.rhs_groups[1] = rf;
   lw.rhs_groups[2] = cfg.rhs_batching_dims;
+  // An operand whose unit stride is a batch axis is loaded element by element, each element far
+  // from the next, once by every tile of the partner's free extent: in a large product whose
+  // partner extent is long, one packing copy costs less (H200, str_nw_mera_closed_120's 540 x
+  // 270 x 136 x 216 step, rhs "fzMJIqFe" with batch f at unit stride: bench/RESULTS.md,
+  // twenty-fifth session). Small batched products (the lm and MPS instances' 12 x 12 and 19 x 19
+  // matrices) keep reading in place.
+  if (options().dot_batch_repack && 2.0 * double(lw.M) * double(lw.N) * double(lw.K) * double(lw.B) >= kBatchRepackFlops) {
+    if (lw.lhs_in_place && lw.N >= kBatchRepackReuse && unit_stride_on(lhs, cfg.lhs_batching_dims)) lw.lhs_in_place = false;
+    if (lw.rhs_in_place && lw.M >= kBatchRepackReuse && unit_stride_on(rhs, cfg.rhs_batching_dims)) lw.rhs_in_place = false;
+  }
   return lw;
 }
 
