@@ -43,6 +43,10 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Dim
 #include "common/divmod.glsl"
 
 T mul(T a, T b) { return T(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+// alpha * x, beta * c: a real coefficient (imaginary part 0) scales both parts, with no 0 * Inf
+// cross terms: a dot product of (Inf, NaN) times 1 stays (Inf, NaN), as the CPU backend's and
+// NumPy's (twenty-fifth session's differential fuzzing: it had become (NaN, NaN)).
+T scale(T s, T x) { return s.y == 0.0 ? s.x * x : mul(s, x); }
 
 void main() {
   DimsRef D = DimsRef(p.dims);
@@ -69,8 +73,8 @@ void main() {
       RRef(p3).v = v.x + im;
     } else {
       const R r1 = RRef(p1).v, r2 = RRef(p2).v, r3 = RRef(p3).v;
-      T v = mul(alpha, T(r1 - r2, r3 - (r1 + r2)));
-      if (read_c) v += mul(beta, CRef(at).v);
+      T v = scale(alpha, T(r1 - r2, r3 - (r1 + r2)));
+      if (read_c) v += scale(beta, CRef(at).v);
       CRef(at).v = v;
     }
   }

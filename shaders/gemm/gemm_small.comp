@@ -53,6 +53,10 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Dim
 #ifdef COMPLEX
 T conj_if(T x, bool c) { return c ? T(x.x, -x.y) : x; }
 T mul(T a, T b) { return T(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+// alpha * x, beta * c: a real coefficient (imaginary part 0) scales both parts, with no 0 * Inf
+// cross terms: a dot product of (Inf, NaN) times 1 stays (Inf, NaN), as the CPU backend's and
+// NumPy's (twenty-fifth session's differential fuzzing: it had become (NaN, NaN)).
+T scale(T s, T x) { return s.y == 0.0 ? s.x * x : mul(s, x); }
 T mac(T a, T b, T c) {
   c.x = fma(a.x, b.x, c.x);
   c.x = fma(-a.y, b.y, c.x);
@@ -63,6 +67,7 @@ T mac(T a, T b, T c) {
 #else
 T conj_if(T x, bool c) { return x; }
 T mul(T a, T b) { return a * b; }
+T scale(T s, T x) { return s * x; }
 T mac(T a, T b, T c) { return fma(a, b, c); }
 #endif
 
@@ -107,8 +112,8 @@ void element(int64_t m0, int64_t M, int64_t n, int64_t b, int64_t K, DimsRef D, 
   [[unroll]] for (uint e = 0u; e < RM; ++e) {
     if (int(e) >= rows) break;
     const uint64_t ate = CHAINS ? addr_of(at, chain_offset(D, m0 + int64_t(e), scm, 16u)) : at + uint64_t(e) * dc;
-    T v = mul(alpha, acc[e]);
-    if ((p.flags & TFG_READ_C) != 0u) v += mul(beta, OERef(ate).v);
+    T v = scale(alpha, acc[e]);
+    if ((p.flags & TFG_READ_C) != 0u) v += scale(beta, OERef(ate).v);
     OERef(ate).v = v;
   }
 }

@@ -18,6 +18,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <cmath>
 #include <climits>
 #include <complex>
 #include <cstdint>
@@ -112,10 +113,29 @@ template <class T> Mat<T> pack(const Mat<T>& m, bool conj, std::vector<T>& buf) 
   return out;
 }
 
+/// s * x for alpha and beta: a real s (imaginary part 0) scales both parts, with no 0 * Inf cross
+/// terms (a dot product of (Inf, NaN) times 1 stays (Inf, NaN)), as the Vulkan kernels do.
+template <class T> T coef(T s, T x) {
+  if constexpr (kComplex<T>) {
+    if (s.imag() == 0) return T(s.real() * x.real(), s.real() * x.imag());
+  }
+  return s * x;
+}
+
+/// Whether every element of m is finite (both parts of a complex one).
+template <class T> bool all_finite(const Mat<T>& m) {
+  for (I j = 0; j < m.cols; ++j)
+    for (I i = 0; i < m.rows; ++i) {
+      const T v = m.at(i, j);
+      if (!std::isfinite(std::real(v)) || !std::isfinite(std::imag(v))) return false;
+    }
+  return true;
+}
+
 /// C = beta * C (zeros when beta == 0, never reading C).
 template <class T> void scale(const Mat<T>& c, T beta) {
   for (I j = 0; j < c.cols; ++j)
-    for (I i = 0; i < c.rows; ++i) c.at(i, j) = beta == T(0) ? T(0) : beta * c.at(i, j);
+    for (I i = 0; i < c.rows; ++i) c.at(i, j) = beta == T(0) ? T(0) : coef(beta, c.at(i, j));
 }
 
 /// Direct strided loop for tiny products (any strides, K >= 1).
@@ -125,7 +145,7 @@ template <class T> void direct(const Mat<T>& a, const Mat<T>& b, const Mat<T>& c
     for (I i = 0; i < c.rows; ++i) {
       T acc(0);
       for (I k = 0; k < a.cols; ++k) acc += conj_if(a.at(i, k), ca) * conj_if(b.at(k, j), cb);
-      c.at(i, j) = beta == T(0) ? alpha * acc : alpha * acc + beta * c.at(i, j);
+      c.at(i, j) = beta == T(0) ? coef(alpha, acc) : coef(alpha, acc) + coef(beta, c.at(i, j));
     }
 }
 
@@ -135,6 +155,11 @@ template <class T> void gemm_one(Mat<T> a, Mat<T> b, Mat<T> c, bool ca, bool cb,
   if (c.rows == 0 || c.cols == 0) return;
   if (a.cols == 0) return scale(c, beta);
   if (c.rows * c.cols <= kTinyWork / a.cols) return direct(a, b, c, ca, cb, alpha, beta);
+  // BLAS applies alpha and beta as complex products (1 * (Inf, NaN) = (NaN, NaN)): complex
+  // operands holding Inf or NaN take the direct loops (rare; slow but as every other path).
+  if constexpr (kComplex<T>) {
+    if (!all_finite(a) || !all_finite(b) || (beta != T(0) && !all_finite(c))) return direct(a, b, c, ca, cb, alpha, beta);
+  }
   I ldc = 0;
   Form fc = classify(c, ldc);
   if (fc == Form::row) {
