@@ -149,16 +149,50 @@ template <class T> void direct(const Mat<T>& a, const Mat<T>& b, const Mat<T>& c
     }
 }
 
+/// Complex C = alpha op(A) op(B) + beta C through four real BLAS products of the parts (Re =
+/// Ar Br - Ai Bi, Im = Ar Bi + Ai Br; real alpha = 1 is exact there), then coef: for operands
+/// holding Inf or NaN, whose complex BLAS call would apply alpha as a complex product.
+template <class T> void gemm_parts(const Mat<T>& a, const Mat<T>& b, const Mat<T>& c, bool ca, bool cb, T alpha,
+                                   T beta) {
+  using R = typename T::value_type;
+  const I M = c.rows, N = c.cols, K = a.cols;
+  std::vector<R> ar(static_cast<std::size_t>(M * K)), ai(ar.size()), br(static_cast<std::size_t>(K * N)),
+      bi(br.size()), re(static_cast<std::size_t>(M * N)), im(re.size());
+  for (I k = 0; k < K; ++k)
+    for (I i = 0; i < M; ++i) {
+      const T v = conj_if(a.at(i, k), ca);
+      ar[static_cast<std::size_t>(i + k * M)] = v.real();
+      ai[static_cast<std::size_t>(i + k * M)] = v.imag();
+    }
+  for (I j = 0; j < N; ++j)
+    for (I k = 0; k < K; ++k) {
+      const T v = conj_if(b.at(k, j), cb);
+      br[static_cast<std::size_t>(k + j * K)] = v.real();
+      bi[static_cast<std::size_t>(k + j * K)] = v.imag();
+    }
+  const int m = static_cast<int>(M), n = static_cast<int>(N), k = static_cast<int>(K);
+  blas(CblasNoTrans, CblasNoTrans, m, n, k, R(1), ar.data(), m, br.data(), k, R(0), re.data(), m);
+  blas(CblasNoTrans, CblasNoTrans, m, n, k, R(-1), ai.data(), m, bi.data(), k, R(1), re.data(), m);
+  blas(CblasNoTrans, CblasNoTrans, m, n, k, R(1), ar.data(), m, bi.data(), k, R(0), im.data(), m);
+  blas(CblasNoTrans, CblasNoTrans, m, n, k, R(1), ai.data(), m, br.data(), k, R(1), im.data(), m);
+  for (I j = 0; j < N; ++j)
+    for (I i = 0; i < M; ++i) {
+      const auto at = static_cast<std::size_t>(i + j * M);
+      const T v = coef(alpha, T(re[at], im[at]));
+      c.at(i, j) = beta == T(0) ? v : v + coef(beta, c.at(i, j));
+    }
+}
+
 /// One batch: C = alpha op(A) op(B) + beta C. A [M,K], B [K,N], C [M,N]; extents fit in int.
 template <class T> void gemm_one(Mat<T> a, Mat<T> b, Mat<T> c, bool ca, bool cb, T alpha, T beta,
                                  Scratch<T>& s) {
   if (c.rows == 0 || c.cols == 0) return;
   if (a.cols == 0) return scale(c, beta);
   if (c.rows * c.cols <= kTinyWork / a.cols) return direct(a, b, c, ca, cb, alpha, beta);
-  // BLAS applies alpha and beta as complex products (1 * (Inf, NaN) = (NaN, NaN)): complex
-  // operands holding Inf or NaN take the direct loops (rare; slow but as every other path).
+  // Complex BLAS applies alpha and beta as complex products (1 * (Inf, NaN) = (NaN, NaN)):
+  // complex operands holding Inf or NaN take four real products of the parts instead.
   if constexpr (kComplex<T>) {
-    if (!all_finite(a) || !all_finite(b) || (beta != T(0) && !all_finite(c))) return direct(a, b, c, ca, cb, alpha, beta);
+    if (!all_finite(a) || !all_finite(b) || (beta != T(0) && !all_finite(c))) return gemm_parts(a, b, c, ca, cb, alpha, beta);
   }
   I ldc = 0;
   Form fc = classify(c, ldc);
