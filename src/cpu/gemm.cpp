@@ -122,6 +122,17 @@ template <class T> T coef(T s, T x) {
   return s * x;
 }
 
+/// acc + x y; complex: the textbook product (re re - im im, re im + im re), as BLAS, the parts'
+/// products and the Vulkan kernels compute it, not std::complex's C99 Annex G recovery of
+/// infinities ((-Inf, 3) (NaN, 6038) is (NaN, NaN) here, (NaN, -Inf) under Annex G).
+template <class T> T madd(T acc, T x, T y) {
+  if constexpr (kComplex<T>) {
+    return T(acc.real() + (x.real() * y.real() - x.imag() * y.imag()),
+             acc.imag() + (x.real() * y.imag() + x.imag() * y.real()));
+  }
+  return acc + x * y;
+}
+
 /// Whether every element of m is finite (both parts of a complex one).
 template <class T> bool all_finite(const Mat<T>& m) {
   for (I j = 0; j < m.cols; ++j)
@@ -144,7 +155,7 @@ template <class T> void direct(const Mat<T>& a, const Mat<T>& b, const Mat<T>& c
   for (I j = 0; j < c.cols; ++j)
     for (I i = 0; i < c.rows; ++i) {
       T acc(0);
-      for (I k = 0; k < a.cols; ++k) acc += conj_if(a.at(i, k), ca) * conj_if(b.at(k, j), cb);
+      for (I k = 0; k < a.cols; ++k) acc = madd(acc, conj_if(a.at(i, k), ca), conj_if(b.at(k, j), cb));
       c.at(i, j) = beta == T(0) ? coef(alpha, acc) : coef(alpha, acc) + coef(beta, c.at(i, j));
     }
 }

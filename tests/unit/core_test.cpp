@@ -190,6 +190,14 @@ TEST(TensorView, ViewsOutsideStorageAreRejected) {
   EXPECT_NO_THROW(TensorView(t.storage(), DType::F64, Layout{{2}, {-3}, 3}));
   // An empty view reaches nothing, wherever its offset points.
   EXPECT_NO_THROW(TensorView(t.storage(), DType::F64, Layout{{0}, {1}, 100}));
+  // Reaches that wrap int64 (4 * 2^62 wraps to 0) are out of range too.
+  Tensor big = iota_f64({60});
+  for (std::int64_t s : {std::int64_t{1} << 62, -(std::int64_t{1} << 62)})
+    EXPECT_EQ(kind_of([&] { TensorView(big.storage(), DType::F64, Layout{{3, 4, 5}, {1, 3, s}, 0}); }),
+              ErrorKind::invalid_argument)
+        << s;
+  EXPECT_EQ(kind_of([&] { TensorView(big.storage(), DType::F64, Layout{{2}, {1}, INT64_MAX}); }),
+            ErrorKind::invalid_argument);
 }
 
 TEST(HostMapping, CheckedSpansRejectOutOfRangeOverflowAndMisalignedTypes) {

@@ -11,6 +11,7 @@
 #include "bench_cmd.hpp"
 #include "cli_backend.hpp"
 #include "cli_exit.hpp"
+#include "json_tensor.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -51,7 +52,7 @@ std::vector<Pattern> load_patterns(const std::string& file) {
   if (!in) throw std::runtime_error("cannot open pattern file " + file);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = parse_json(in);
   } catch (const std::exception& e) {
     throw std::runtime_error("pattern file " + file + " is not valid JSON: " + e.what());
   }

@@ -2,6 +2,7 @@
 #include "einsum_cmd.hpp"
 #include "cli_backend.hpp"
 #include "cli_exit.hpp"
+#include "json_tensor.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -68,8 +69,8 @@ Instance read_instance(const std::string& file, const std::string& layout) {
   if (!in) throw InputError("cannot open instance file '" + file + "'");
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
+    j = parse_json(in);
+  } catch (const std::exception& e) {
     throw InputError("instance file '" + file + "' is not valid JSON: " + e.what());
   }
   Instance inst;

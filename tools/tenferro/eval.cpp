@@ -167,8 +167,8 @@ std::vector<json> load_cases(const std::string& file) {
   ss << in.rdbuf();
   json root;
   try {
-    root = json::parse(ss.str());
-  } catch (const json::exception& e) {
+    root = parse_json(ss.str());
+  } catch (const std::exception& e) {
     throw CaseError(std::string("invalid JSON: ") + e.what());
   }
   if (root.is_array()) return root.get<std::vector<json>>();

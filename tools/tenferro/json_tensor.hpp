@@ -7,6 +7,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,18 @@ class CaseError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+/// nlohmann::json::parse with the nesting limited to kMaxJsonDepth levels: deeper input throws
+/// std::runtime_error naming the limit (copying a value nested 150000 deep overflowed the stack:
+/// `tenferro eval` crashed, twenty-fifth session's fuzzing).
+inline constexpr int kMaxJsonDepth = 1000;
+template <class Input> nlohmann::json parse_json(Input&& in) {
+  return nlohmann::json::parse(std::forward<Input>(in), [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > kMaxJsonDepth)
+      throw std::runtime_error("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    return true;
+  });
+}
 
 /// Builds a compact host (CPU backend) tensor from a JSON tensor object.
 /// Integers are read exactly as int64 (i32 out of range, fractions, bools for numbers: error);
