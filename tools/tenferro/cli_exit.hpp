@@ -4,6 +4,7 @@
 #pragma once
 
 #include <exception>
+#include <new>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,9 @@ template <class F> void run_subcommand(const char* name, F&& run) {
   int code = 0;
   try {
     code = run();
+  } catch (const std::bad_alloc&) {  // (its what() says only "std::bad_alloc")
+    std::cerr << "tenferro " << name << ": out of host memory (the tensors or the plan do not fit this machine)\n";
+    code = 2;
   } catch (const std::exception& e) {
     std::cerr << "tenferro " << name << ": " << e.what() << "\n";
     code = 2;

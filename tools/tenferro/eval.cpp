@@ -2,6 +2,7 @@
 // `tenferro devices`: list the usable devices.
 #include "eval.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -161,6 +162,8 @@ void report(Tally& tally, Status status, const std::string& what, const std::str
 
 // Reads and parses one file into its list of case objects; throws CaseError.
 std::vector<json> load_cases(const std::string& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) throw CaseError("is a directory, not a case file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw CaseError("cannot open file");
   std::ostringstream ss;
