@@ -17,7 +17,7 @@ struct BackendChoice {
 
 inline void add_backend_options(CLI::App* cmd, BackendChoice& c) {
   cmd->add_option("--backend", c.backend, "cpu or vulkan (default: the default backend)");
-  cmd->add_option("--device", c.device, "Vulkan device ordinal");
+  cmd->add_option("--device", c.device, "Vulkan device ordinal")->check(CLI::Range(0, 4095));
 }
 
 inline Backend& chosen_backend(const BackendChoice& c) {

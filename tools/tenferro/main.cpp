@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
   eval->add_option("files", opts.files, "Case files: one case object or {\"cases\": [...]} each")->required();
   eval->add_option("--backend", opts.backend, "Backend to run on: cpu, vulkan or all (default cpu)")
       ->check(CLI::IsMember({"cpu", "vulkan", "all"}));
-  eval->add_option("--device", opts.device, "Vulkan device ordinal (default: the default Vulkan device)");
+  eval->add_option("--device", opts.device, "Vulkan device ordinal (default: the default Vulkan device)")
+      ->check(CLI::Range(0, 4095));
 
   CLI::App* devices = app.add_subcommand("devices", "List the usable devices (CPU and Vulkan)");
   tenferro::cli::add_einsum_command(app);
