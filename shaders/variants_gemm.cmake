@@ -2,7 +2,8 @@
 # gemm_<dtype>: shaders/gemm/gemm.comp; tile configuration and operand modes are
 # specialization constant 1 (shaders/gemm/gemm_params.h), so one variant per dtype. Offsets are
 # 64-bit throughout, so there is no _idx64 form.
-list(APPEND TENFERRO_SHADER_INCLUDES ${TENFERRO_SHADER_DIR}/gemm/gemm_params.h ${TENFERRO_SHADER_DIR}/gemm/gemm_chains.glsl)
+list(APPEND TENFERRO_SHADER_INCLUDES ${TENFERRO_SHADER_DIR}/gemm/gemm_params.h ${TENFERRO_SHADER_DIR}/gemm/gemm_chains.glsl
+     ${TENFERRO_SHADER_DIR}/gemm/gemm_coef.glsl)
 foreach(_t f32 f64 c32 c64)
   string(TOUPPER "${_t}" _T)
   tenferro_shader(gemm_${_t} gemm/gemm.comp DEFINES DT_${_T})

@@ -52,11 +52,7 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Dim
 
 #ifdef COMPLEX
 T conj_if(T x, bool c) { return c ? T(x.x, -x.y) : x; }
-T mul(T a, T b) { return T(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
-// alpha * x, beta * c: a real coefficient (imaginary part 0) scales both parts, with no 0 * Inf
-// cross terms: a dot product of (Inf, NaN) times 1 stays (Inf, NaN), as the CPU backend's and
-// NumPy's (twenty-fifth session's differential fuzzing: it had become (NaN, NaN)).
-T scale(T s, T x) { return s.y == 0.0 ? s.x * x : mul(s, x); }
+#include "gemm/gemm_coef.glsl"
 T mac(T a, T b, T c) {
   c.x = fma(a.x, b.x, c.x);
   c.x = fma(-a.y, b.y, c.x);
