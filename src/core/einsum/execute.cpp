@@ -259,6 +259,20 @@ class Planner {
   Labels consumer_order(int id, const Labels& want, const Labels& order) const;
   void unit_stride_first(const Val& L, const Val& R, const Labels& store, Labels& fl, Labels& fr, const Labels& c,
                          const Labels& bt) const;
+  // The out view dot_general_into writes: a value stored compact in `store` order, its axes in
+  // `dot_order` (the product's lhs free, rhs free, batch labels).
+  Layout out_view(const Labels& store, const Labels& dot_order) const {
+    Shape shape;
+    for (int l : store) shape.push_back(extent(l));
+    const Layout stored = Layout::compact(shape);
+    Layout view;
+    for (int l : dot_order) {
+      const auto ax = static_cast<std::size_t>(std::find(store.begin(), store.end(), l) - store.begin());
+      view.shape.push_back(stored.shape[ax]);
+      view.strides.push_back(stored.strides[ax]);
+    }
+    return view;
+  }
   bool split_free(const StepInfo& si, int& sa, int& sb, StepInfo& out);
   int contract_mul(int k, int sa, int sb, EinsumStepStats& st);
   void report_gemm(const Val& L, const Val& R, const Instr& in, const Labels& order, std::size_t nl, std::size_t nr,
@@ -578,17 +592,7 @@ void Planner::unit_stride_first(const Val& L, const Val& R, const Labels& store,
   if (out * es_ < kUnitStrideMinBytes) return;
   const Labels dot_order = concat({&fl, &fr, &bt});
   if (dot_order == store) return;
-  const Layout stored = Layout::compact([&] {
-    Shape s;
-    for (int l : store) s.push_back(extent(l));
-    return s;
-  }());
-  Layout view;
-  for (int l : dot_order) {
-    const auto ax = static_cast<std::size_t>(std::find(store.begin(), store.end(), l) - store.begin());
-    view.shape.push_back(stored.shape[ax]);
-    view.strides.push_back(stored.strides[ax]);
-  }
+  const Layout view = out_view(store, dot_order);
   if (detail::dot_out_in_place(view, fl.size(), fr.size()) || !detail::dot_out_in_chains(view, fl.size(), fr.size()))
     return;
   const auto u = std::find_if(store.begin(), store.end(), [&](int l) { return extent(l) != 1; });
@@ -719,19 +723,14 @@ int Planner::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStep
   }
   const Labels dot_order = concat({&fl, &fr, &bt});
   for (int l : store) in.shape.push_back(extent(l));
-  const Layout stored = Layout::compact(in.shape);
   in.out_compact = store == dot_order;
-  for (int l : dot_order) {
-    const auto ax = static_cast<std::size_t>(std::find(store.begin(), store.end(), l) - store.begin());
-    in.layout.shape.push_back(stored.shape[ax]);
-    in.layout.strides.push_back(stored.strides[ax]);
-  }
+  in.layout = out_view(store, dot_order);
   in.out_direct = in.out_compact || detail::dot_out_in_place(in.layout, fl.size(), fr.size());
 
   // The report: dot_general's own lowering decision.
   if (report_) report_gemm(L, R, in, store, fl.size(), fr.size(), st);
   Val r;
-  r.layout = stored;
+  r.layout = Layout::compact(in.shape);
   r.labels = store;
   r.path_id = id;
   const int dst = in.dst = add(std::move(r));
