@@ -185,6 +185,12 @@ struct EinsumStats {
   std::int64_t packed_bytes = 0;   // lhs + rhs packing copies
   std::int64_t copied_bytes = 0;   // packing + out temps + final transpose (bytes written)
   int launches = 0;
+  // The order execute runs the steps in (independent steps back to back, within the planned
+  // order's peak of live intermediates): its dispatch levels (runs of dispatches that read
+  // nothing written within the run; the Vulkan backend puts one barrier between levels) and
+  // its peak of live intermediate elements (at most the path's peak_live_intermediates).
+  int levels = 0;
+  double order_peak_elements = 0;
 };
 
 /// The decisions execute would take for operands of these layouts (offsets included) and

@@ -207,7 +207,9 @@ nlohmann::json stats_json(const EinsumStats& s) {
           {"gemm_flops", s.gemm_flops},
           {"packed_bytes", s.packed_bytes},
           {"copied_bytes", s.copied_bytes},
-          {"launches", s.launches}};
+          {"launches", s.launches},
+          {"levels", s.levels},
+          {"order_peak_elements", s.order_peak_elements}};
 }
 
 std::string stats_text(const EinsumStats& s) {
@@ -243,6 +245,8 @@ std::string stats_text(const EinsumStats& s) {
     << mib(s.packed_bytes) << " MiB, copied " << mib(s.copied_bytes) << " MiB";
   if (chained) o << " (" << mib(chained) << " MiB of it outputs in stride chains: no copy where the GEMM writes chains)";
   o << ", " << s.launches << " launches\n";
+  o << "order        steps run in " << s.levels << " dispatch level(s) (barriers + 1 on Vulkan), live intermediates "
+    << "peak " << s.order_peak_elements << " elements\n";
   return o.str();
 }
 

@@ -103,12 +103,15 @@ const char* step_kind(std::int64_t M, std::int64_t N, std::int64_t K) {
 // once instead of one after the other (e.g. the two halves of lm_batch_likelihood_sentence_*).
 // Greedy: the earliest ready instruction (planned order) that reads nothing written since the
 // last barrier; when every ready instruction does, the earliest one (a barrier). Memory: an
-// instruction out of the planned order is taken only while the live intermediates stay within
-// their peak in the planned order (with room for the next planned one), and an order whose peak
-// exceeds it is dropped for the planned one. Views are free and taken as soon as ready.
-void interleave(std::vector<Instr>& instrs, const std::vector<Val>& vals, std::size_t num_inputs, int result) {
+// instruction out of the planned order is taken only if the rest, run in the planned order
+// after it, keeps the live intermediates within their peak in the planned order (checked by
+// simulation, at most kMaxChecks candidates per position), so the order's peak never exceeds
+// the planned one. Views are free and taken as soon as ready. Records in `stats` the order's
+// dispatch levels (runs of dispatches that read nothing written within the run: barriers + 1
+// on Vulkan) and its peak of live intermediate elements.
+void interleave(std::vector<Instr>& instrs, const std::vector<Val>& vals, std::size_t num_inputs, int result,
+                EinsumStats& stats) {
   const std::size_t n = instrs.size(), ns = vals.size();
-  if (n < 3 || !options().einsum_interleave) return;
   auto u = [](int i) { return static_cast<std::size_t>(i); };
   // Storage: a view's slot shares the storage (root) of its source; bytes per root.
   std::vector<int> root(ns);
@@ -150,13 +153,34 @@ void interleave(std::vector<Instr>& instrs, const std::vector<Val>& vals, std::s
   };
   Sim planned{uses0, bytes, num_inputs};
   for (const Instr& in : instrs) planned.step(in, reads(in));
+  // Dispatch levels of the final order: a dispatch reading a root written since the last
+  // barrier starts a new level.
+  auto record = [&](double peak) {
+    std::vector<char> written(ns, 0);
+    std::vector<int> list;
+    stats.levels = 0;
+    for (const Instr& in : instrs) {
+      if (in.kind == Instr::Kind::view) continue;
+      const Reads rd = reads(in);
+      if (stats.levels == 0 || written[u(rd.r[0])] || (rd.r[1] >= 0 && written[u(rd.r[1])])) {
+        ++stats.levels;
+        for (int x : list) written[u(x)] = 0;
+        list.clear();
+      }
+      written[u(root[u(in.dst)])] = 1;
+      list.push_back(root[u(in.dst)]);
+    }
+    stats.order_peak_elements = peak;
+  };
+  if (n < 3 || !options().einsum_interleave) return record(planned.peak);
   Sim sim{uses0, bytes, num_inputs};
   std::vector<char> done(n, 0), ready(ns, 0), pending(ns, 0);
   for (std::size_t s = 0; s < std::min(num_inputs, ns); ++s) ready[s] = 1;
   std::vector<int> pend_list, order;
   order.reserve(n);
+  constexpr int kMaxChecks = 8;  // full checks per emitted instruction (O(n) each)
   for (std::size_t emitted = 0; emitted < n; ++emitted) {
-    int pick = -1, first = -1;
+    int pick = -1, first = -1, checks = 0;
     for (std::size_t k = 0; k < n && pick < 0; ++k) {
       const Instr& in = instrs[k];
       if (done[k] || !ready[u(in.a)] || (in.b >= 0 && !ready[u(in.b)])) continue;
@@ -169,9 +193,20 @@ void interleave(std::vector<Instr>& instrs, const std::vector<Val>& vals, std::s
       const Reads rd = reads(in);
       const bool conflict = pending[u(rd.r[0])] || (rd.r[1] >= 0 && pending[u(rd.r[1])]);
       if (conflict) continue;
-      // Out of the planned order only with room for the planned instruction after it.
-      const double room = kk == first ? 0.0 : bytes[u(instrs[u(first)].dst)];
-      if (kk == first || sim.live + bytes[u(in.dst)] + room <= planned.peak) pick = kk;
+      if (kk == first) {
+        pick = kk;
+        break;
+      }
+      // Out of the planned order only with room for the planned instruction after it (a quick
+      // test), and only if the rest, run in the planned order after it, stays within the peak.
+      const double room = bytes[u(instrs[u(first)].dst)];
+      if (sim.live + bytes[u(in.dst)] + room > planned.peak || checks == kMaxChecks) continue;
+      ++checks;
+      Sim rest = sim;
+      rest.step(in, rd);
+      for (std::size_t j = 0; j < n && rest.peak <= planned.peak; ++j)
+        if (!done[j] && j != k) rest.step(instrs[j], reads(instrs[j]));
+      if (rest.peak <= planned.peak) pick = kk;
     }
     TENFERRO_ASSERT(first >= 0);
     if (pick < 0) {  // every ready instruction conflicts: a barrier, then the planned one
@@ -189,11 +224,12 @@ void interleave(std::vector<Instr>& instrs, const std::vector<Val>& vals, std::s
     }
     order.push_back(pick);
   }
-  if (sim.peak > planned.peak) return;
+  if (sim.peak > planned.peak) return record(planned.peak);  // not expected (checked above)
   std::vector<Instr> out;
   out.reserve(n);
   for (int k : order) out.push_back(std::move(instrs[u(k)]));
   instrs = std::move(out);
+  record(sim.peak);
 }
 
 class Planner {
@@ -985,7 +1021,7 @@ Program Planner::run(const Path& path, std::span<const Layout> layouts) {
     prog.result = in.dst;
     instrs_.push_back(std::move(in));
   }
-  interleave(instrs_, vals_, n_, prog.result);
+  interleave(instrs_, vals_, n_, prog.result, prog.stats);
   // Last uses.
   std::vector<int> last(vals_.size(), -1);
   for (std::size_t k = 0; k < instrs_.size(); ++k) {
