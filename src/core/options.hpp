@@ -85,6 +85,11 @@ struct Options {
   // its free groups' orders even where the result's unit-stride label sits behind others of its
   // group (core/einsum/execute.cpp, unit_stride_first). Comparison runs only; default on.
   bool einsum_unit_stride = true;
+  // TENFERRO_EINSUM_CONSUMER_ORDER: bytes from which an intermediate that its consumer could not
+  // read in place is stored in the order the consumer reads in place, on a backend whose GEMM
+  // writes stride chains (core/einsum/execute.cpp, consumer_order; elsewhere the packing piece
+  // size, 64 MiB). Comparison runs only.
+  std::uint64_t einsum_consumer_order_bytes = 1ull << 20;
   // TENFERRO_DOT_BATCH_REPACK=0: dot_general reads an operand whose unit stride is a batch axis
   // in place even in large products with a long partner extent (core/ops/dot_general.cpp,
   // lower_dot_general). Comparison runs only; default on.

@@ -392,6 +392,29 @@ TEST(Einsum, UnitStrideLabelLeadsAChainedResult) {
   run_case(c, 98, nullptr, {DType::F64, DType::C32});
 }
 
+// An intermediate its consumer cannot read in place in any arrangement of the product's blocks
+// (w m | k g: the consumer contracts (m, g)) is stored in the consumer's order (k m g w) from 1
+// MiB where the GEMM writes that order in stride chains (Vulkan): the consumer packs nothing
+// (lm_batch_likelihood_sentence_3_12d's steps 12-13; execute.cpp, consumer_order). A backend
+// writing no chains keeps the block order and the consumer packs it (below 64 MiB).
+TEST(Einsum, SmallIntermediateTakesItsConsumersOrderWhereTheGemmWritesChains) {
+  const std::vector<Shape> shapes{{64, 8, 4}, {4, 8, 32}, {4, 8, 32, 64}};
+  std::vector<Layout> layouts;
+  for (const auto& sh : shapes) layouts.push_back(Layout::compact(sh));
+  const EinsumSpec spec = make_spec("wml,lkg,cmgw->ckw", shapes);
+  const std::int64_t bytes = 64 * 8 * 8 * 32 * 8;  // the intermediate: 1 MiB
+  for (bool chains : {true, false}) {
+    const EinsumStats s = explain(spec, Path{{0, 1}, {0, 1}}, layouts, DType::F64, chains);
+    ASSERT_EQ(s.steps.size(), 2u);
+    EXPECT_EQ(s.steps[0].out_chained, chains) << "chains " << chains;
+    EXPECT_EQ(s.steps[1].lhs_packed_bytes + s.steps[1].rhs_packed_bytes, chains ? 0 : bytes) << "chains " << chains;
+    EXPECT_EQ(s.steps[0].lhs_packed_bytes + s.steps[0].rhs_packed_bytes, 0) << "chains " << chains;
+  }
+  const Case c{"wml,lkg,cmgw->ckw", {U"wml", U"lkg", U"cmgw"}, U"ckw", shapes};
+  const Path path{{0, 1}, {0, 1}};
+  run_case(c, 99, &path, {DType::F64, DType::C32});
+}
+
 TEST(Einsum, EquivalentToDotGeneralAndTranspose) {
   std::mt19937_64 rng(7);
   Backend& be = cpu_backend();

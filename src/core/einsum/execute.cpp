@@ -292,7 +292,8 @@ class Planner {
   int order_score(const Target& t, const Labels& order) const;
 
   int contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStepStats& st);
-  Labels consumer_order(int id, const Labels& want, const Labels& order) const;
+  Labels consumer_order(int id, const Labels& want, const Labels& order, const Labels& fa, const Labels& fb,
+                        const Labels& bt) const;
   void unit_stride_first(const Val& L, const Val& R, const Labels& store, Labels& fl, Labels& fr, const Labels& c,
                          const Labels& bt) const;
   // The out view dot_general_into writes: a value stored compact in `store` order, its axes in
@@ -589,26 +590,46 @@ void Planner::report_gemm(const Val& L, const Val& R, const Instr& in, const Lab
 }
 
 // The stored order of intermediate `id` when no arrangement of its blocks lets its consumer
-// read it in place (`order`, the best arrangement, is kept otherwise): when it is at least
-// detail::pack_chunk_bytes() (64 MiB), the order the consumer reads in place, [free][contracted]
-// [batch] with the contracted and batch orders of the consumer's partner (group_order). The
-// consumer then packs nothing, and dot_general_into writes this order through a temp made in
-// pieces: the same bytes copied once, but the consumer's product runs whole instead of in the
-// pieces a large packed copy is made in (H200, str_nw_mera_closed_120's 399 x 270 x 4320 x 27
-// product: 2.74 ms whole, 1.71 + 1.6 ms in two batch pieces).
-Labels Planner::consumer_order(int id, const Labels& want, const Labels& order) const {
+// read it in place (`order`, the best arrangement, is kept otherwise): the order the consumer
+// reads in place, [free][contracted][batch] with the contracted and batch orders of the
+// consumer's partner (group_order), so that the consumer packs nothing,
+// - when it is at least detail::pack_chunk_bytes() (64 MiB): dot_general_into writes this order
+//   through a temp made in pieces where the GEMM cannot write it (the same bytes copied once,
+//   but the consumer's product runs whole instead of in the pieces a large packed copy is made
+//   in; H200, str_nw_mera_closed_120's 399 x 270 x 4320 x 27 product: 2.74 ms whole, 1.71 + 1.6
+//   ms in two batch pieces);
+// - on a backend whose GEMM writes stride chains, from options().einsum_consumer_order_bytes
+//   (1 MiB), where the GEMM writes this order in place (its groups at most a few stride chains
+//   each: no copy at all instead of the consumer's packing copy; twenty-sixth session).
+// `fa`, `fb`, `bt`: the step's free and batch labels (the GEMM's groups in `order`).
+Labels Planner::consumer_order(int id, const Labels& want, const Labels& order, const Labels& fa, const Labels& fb,
+                               const Labels& bt) const {
   const int ci = consumer_[static_cast<std::size_t>(id)];
   const StepInfo& cs = steps_[static_cast<std::size_t>(ci)];
   if (cs.c.empty()) return order;  // K = 1 there: a mul of broadcast views, any order
   std::int64_t bytes = es_;
   for (int l : order) bytes *= extent(l);
-  if (static_cast<std::uint64_t>(bytes) < detail::pack_chunk_bytes()) return order;
+  const bool large = static_cast<std::uint64_t>(bytes) >= detail::pack_chunk_bytes();
+  if (!large && !(chains_ && static_cast<std::uint64_t>(bytes) >= options().einsum_consumer_order_bytes)) return order;
   const Val* p = known(id);
   const Labels gf = restrict_to(want, cs.a == id ? cs.fa : cs.fb), gc = group_order(p, want, cs.c),
                gb = group_order(p, want, cs.bt);
   const Labels ideal = concat({&gf, &gc, &gb});
   // Labels the consumer sums within this operand first (a reduction makes a new layout anyway).
-  return ideal.size() == order.size() ? ideal : order;
+  if (ideal.size() != order.size()) return order;
+  if (large) return ideal;
+  // The GEMM's groups as contract_gemm orders them: the free block that comes first in `order`
+  // is lhs.
+  Labels fl = restrict_to(order, fa), fr = restrict_to(order, fb);
+  for (int l : order) {
+    if (has(fl, l) && extent(l) != 1) break;
+    if (has(fr, l) && extent(l) != 1) {
+      std::swap(fl, fr);
+      break;
+    }
+  }
+  const Labels bo = restrict_to(order, bt), dot_order = concat({&fl, &fr, &bo});
+  return detail::dot_out_in_chains(out_view(ideal, dot_order), fl.size(), fr.size()) ? ideal : order;
 }
 
 // A result written through stride chains (its groups not one chain each: dot_general_into's
@@ -737,7 +758,7 @@ int Planner::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStep
   // dot_general_into then writes it through a temp, in pieces when large, instead of a final
   // transpose of the whole result (which would hold it twice). A large intermediate that its
   // consumer could not read in place is stored in an order it can (consumer_order).
-  const Labels store = ci < 0 ? want : best < 16 ? consumer_order(id, want, order) : order;
+  const Labels store = ci < 0 ? want : best < 16 ? consumer_order(id, want, order, si.fa, si.fb, si.bt) : order;
   unit_stride_first(swap ? B : A, swap ? A : B, store, fl, fr, c, bt);
   const int lhs = emit_view(swap ? sb : sa, concat({&fl, &c, &bt}));
   const int rhs = emit_view(swap ? sa : sb, concat({&c, &fr, &bt}));

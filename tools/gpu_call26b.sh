@@ -1,0 +1,29 @@
+#!/bin/sh
+# Twenty-sixth session, the one call (carry [".gl", ".gpubench"]; the device was refused for an
+# hour before it): A/B rounds of the session's two einsum changes, then the figure run.
+# 1. einsum's reordering keeps every order within the planned peak by simulation instead of
+#    dropping it whole (it was dropped for the lm_* instances and gm_queen5_5_3):
+#    TENFERRO_EINSUM_INTERLEAVE "1 0" (for these instances the new code against the old);
+# 2. intermediates stored in their consumer's order from 1 MiB where the GEMM writes that order
+#    in stride chains: TENFERRO_EINSUM_CONSUMER_ORDER 1 MiB against 64 MiB (the old rule);
+# 3. lm_batch_likelihood_sentence_3_12d per dispatch (--profile), both consumer-order rules;
+# 4. tools/gpu_bench.sh (PyTorch and JAX in the same run).
+set -u
+. tools/gpu_env.sh
+sh tools/gpu_einsum_ab.sh TENFERRO_EINSUM_INTERLEAVE "1 0" 3 lm_batch_likelihood_sentence_3_12d \
+  lm_batch_likelihood_sentence_4_4d gm_queen5_5_3.wcsp > "$OUT/ab_interleave.txt" 2>&1
+mv "$OUT/ab.jsonl" "$OUT/ab_interleave.jsonl"
+sh tools/gpu_einsum_ab.sh TENFERRO_EINSUM_CONSUMER_ORDER "1048576 67108864" 3 lm_batch_likelihood_sentence_3_12d \
+  lm_batch_likelihood_sentence_4_4d str_nw_mera_open_26 str_nw_mera_closed_120 > "$OUT/ab_consumer.txt" 2>&1
+mv "$OUT/ab.jsonl" "$OUT/ab_consumer.jsonl"
+for v in 1048576 67108864; do
+  TENFERRO_EINSUM_CONSUMER_ORDER=$v timeout 120 "$B/tenferro" einsum "$B/instances/lm_batch_likelihood_sentence_3_12d.json" \
+    --backend vulkan --dtype f64 --path opt_size --repeat 7 --steps --profile > "$OUT/lm312_profile_$v.txt" 2>&1
+done
+{
+  for f in "$OUT"/lm312_profile_*.txt; do echo "== $f"; grep -E "^time|^order|busy|gemm:|permute:" "$f"; done
+  echo "== interleave"; head -4 "$OUT/ab_interleave.txt"
+  echo "== consumer order"; head -5 "$OUT/ab_consumer.txt"
+} > "$OUT/ab_summary.txt"
+cat "$OUT/ab_summary.txt"
+sh tools/gpu_bench.sh
