@@ -70,6 +70,11 @@ struct Options {
   // TENFERRO_VK_PERMUTE_TILES=0: strided copies of rank >= 2 take the generic strided kernel
   // instead of the tiled permute kernel (comparison runs only; default on).
   bool vk_permute_tiles = true;
+  // TENFERRO_VK_STRIDED_ELEMS: the most elements one invocation of the generic strided path
+  // (rank <= 2 or no inner-block table) visits, keeping at least kStridedGroups workgroups
+  // (src/vulkan/kernels/dispatch.cpp); 0 = the earlier rule (4 from 2^22 elements, else 1).
+  // Comparison runs only.
+  std::uint32_t vk_strided_elems = 16;
   // TENFERRO_VK_SPIN_US: microseconds a synchronization polls the GPU's progress before it
   // blocks in the driver (not on CPU devices such as lavapipe). Default 2000; 0 = block at once.
   std::uint32_t vk_spin_us = 2000;

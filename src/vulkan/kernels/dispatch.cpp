@@ -29,6 +29,7 @@ constexpr std::uint32_t kContigVec = 16;   // every stride-1 operand is aligned 
 constexpr std::int64_t kContigElems = 4;   // elements per invocation per grid-stride step
 // Generic strided path: elements per invocation for outputs of at least kStridedMinNumel.
 constexpr std::int64_t kStridedElems = 4, kStridedMinNumel = std::int64_t{1} << 22;
+constexpr std::int64_t kStridedGroups = 1024;  // workgroups kept at least (options().vk_strided_elems)
 // Inner-block table of the strided path for rank > 2 (shaders/common/index.glsl): the first axes
 // holding kTabMin..kTab elements, at most kTabOuter axes left; at most kTabGroups workgroups,
 // each walking many blocks so that its table pays off.
@@ -268,11 +269,16 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d) {
     L.aux = 1;  // the table's shared memory is declared only in these pipelines
     L.groups = std::min(numel / block, kTabGroups);
   } else {
-    // One invocation per element, or kStridedElems per invocation (the grid-stride loop visits
-    // them, warp-coalesced each pass) for large outputs, where the per-invocation reads of the
-    // layout block would otherwise cost as much as the element (H200, f64 4096 x 4096 outer
-    // product).
-    const std::int64_t per_inv = numel >= kStridedMinNumel ? kStridedElems : 1;
+    // Several elements per invocation (the grid-stride loop visits them, warp-coalesced each
+    // pass) for large outputs, where the per-invocation reads of the layout block and the
+    // workgroups' launches would otherwise cost as much as the elements (H200, f64 4096 x 4096
+    // outer product): the largest power of two up to options().vk_strided_elems that leaves at
+    // least kStridedGroups workgroups.
+    std::int64_t per_inv = numel >= kStridedMinNumel ? kStridedElems : 1;
+    if (const std::int64_t most = options().vk_strided_elems; most > 0) {
+      per_inv = 1;
+      while (per_inv * 2 <= most && numel / (L.local * per_inv * 2) >= kStridedGroups) per_inv *= 2;
+    }
     L.groups = (numel + L.local * per_inv - 1) / (L.local * per_inv);
   }
   std::optional<FamilyScope> family;
