@@ -343,7 +343,9 @@ TEST(EinsumExplain, ExecutionOrderOverlapsIndependentStepsWithinThePlannedPeak) 
     EXPECT_LE(s.order_peak_elements, cost.peak_live_intermediates) << inst.name;
     EXPECT_GE(s.levels, max_depth) << inst.name;
     EXPECT_LE(s.levels, planned) << inst.name;
-    if (inst.name.rfind("lm_batch_likelihood", 0) == 0) EXPECT_LT(s.levels, planned) << inst.name;
+    if (inst.name.rfind("lm_batch_likelihood", 0) == 0) {
+      EXPECT_LT(s.levels, planned) << inst.name;
+    }
   }
 }
 
