@@ -37,6 +37,7 @@ const Options& options() {
     r.einsum_interleave = env_u64("TENFERRO_EINSUM_INTERLEAVE", 1) != 0;
     r.einsum_unit_stride = env_u64("TENFERRO_EINSUM_UNIT_STRIDE", 1) != 0;
     r.einsum_consumer_order_bytes = env_u64("TENFERRO_EINSUM_CONSUMER_ORDER", r.einsum_consumer_order_bytes);
+    r.einsum_consumer_swap = env_u64("TENFERRO_EINSUM_CONSUMER_SWAP", 1) != 0;
     r.dot_batch_repack = env_u64("TENFERRO_DOT_BATCH_REPACK", 1) != 0;
     const std::uint64_t early = env_u64("TENFERRO_VK_EARLY_COMMANDS", r.vk_early_commands);
     r.vk_early_commands = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, early));

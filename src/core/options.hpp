@@ -95,6 +95,10 @@ struct Options {
   // writes stride chains (core/einsum/execute.cpp, consumer_order; elsewhere the packing piece
   // size, 64 MiB). Comparison runs only.
   std::uint64_t einsum_consumer_order_bytes = 1ull << 20;
+  // TENFERRO_EINSUM_CONSUMER_SWAP=0: a product whose stored order comes from its consumer keeps
+  // the lhs / rhs roles of its block arrangement instead of taking as lhs the operand whose free
+  // block leads the stored order. Comparison runs only; default on.
+  bool einsum_consumer_swap = true;
   // TENFERRO_DOT_BATCH_REPACK=0: dot_general reads an operand whose unit stride is a batch axis
   // in place even in large products with a long partner extent (core/ops/dot_general.cpp,
   // lower_dot_general). Comparison runs only; default on.

@@ -395,8 +395,9 @@ TEST(Einsum, UnitStrideLabelLeadsAChainedResult) {
 // An intermediate its consumer cannot read in place in any arrangement of the product's blocks
 // (w m | k g: the consumer contracts (m, g)) is stored in the consumer's order (k m g w) from 1
 // MiB where the GEMM writes that order in stride chains (Vulkan): the consumer packs nothing
-// (lm_batch_likelihood_sentence_3_12d's steps 12-13; execute.cpp, consumer_order). A backend
-// writing no chains keeps the block order and the consumer packs it (below 64 MiB).
+// (lm_batch_likelihood_sentence_3_12d's steps 12-13; execute.cpp, consumer_order), and the
+// operand whose free block leads that order is lhs. A backend writing no chains keeps the block
+// order and the consumer packs it (below 64 MiB).
 TEST(Einsum, SmallIntermediateTakesItsConsumersOrderWhereTheGemmWritesChains) {
   const std::vector<Shape> shapes{{64, 8, 4}, {4, 8, 32}, {4, 8, 32, 64}};
   std::vector<Layout> layouts;
@@ -407,6 +408,8 @@ TEST(Einsum, SmallIntermediateTakesItsConsumersOrderWhereTheGemmWritesChains) {
     const EinsumStats s = explain(spec, Path{{0, 1}, {0, 1}}, layouts, DType::F64, chains);
     ASSERT_EQ(s.steps.size(), 2u);
     EXPECT_EQ(s.steps[0].out_chained, chains) << "chains " << chains;
+    // The stored order's leading free block (k, g) is the GEMM's M (its stores run along M).
+    EXPECT_EQ(s.steps[0].M, chains ? 8 * 32 : 64 * 8) << "chains " << chains;
     EXPECT_EQ(s.steps[1].lhs_packed_bytes + s.steps[1].rhs_packed_bytes, chains ? 0 : bytes) << "chains " << chains;
     EXPECT_EQ(s.steps[0].lhs_packed_bytes + s.steps[0].rhs_packed_bytes, 0) << "chains " << chains;
   }

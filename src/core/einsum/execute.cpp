@@ -759,6 +759,19 @@ int Planner::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStep
   // transpose of the whole result (which would hold it twice). A large intermediate that its
   // consumer could not read in place is stored in an order it can (consumer_order).
   const Labels store = ci < 0 ? want : best < 16 ? consumer_order(id, want, order, si.fa, si.fb, si.bt) : order;
+  // A stored order taken from the consumer and written in stride chains (Vulkan): lhs is again
+  // the operand whose free block leads it (the GEMM's stores run along M).
+  if (ci >= 0 && store != order && chains_ && options().einsum_consumer_swap) {
+    for (int l : store) {
+      if (extent(l) == 1 || !(has(fa_o, l) || has(fb_o, l))) continue;
+      if (has(fb_o, l) != swap &&
+          detail::dot_out_in_chains(out_view(store, concat({&fr, &fl, &bt})), fr.size(), fl.size())) {
+        swap = !swap;
+        std::swap(fl, fr);
+      }
+      break;
+    }
+  }
   unit_stride_first(swap ? B : A, swap ? A : B, store, fl, fr, c, bt);
   const int lhs = emit_view(swap ? sb : sa, concat({&fl, &c, &bt}));
   const int rhs = emit_view(swap ? sa : sb, concat({&c, &fr, &bt}));
