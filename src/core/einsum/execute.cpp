@@ -294,6 +294,17 @@ class Planner {
   int contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStepStats& st);
   Labels consumer_order(int id, const Labels& want, const Labels& order, const Labels& fa, const Labels& fb,
                         const Labels& bt) const;
+  // True when b's free block leads `order` (its first label of extent > 1 from a or b is b's):
+  // the operand whose free block comes first in a stored order is the GEMM's lhs (C's stores
+  // run along M).
+  bool second_leads(const Labels& order, const Labels& a, const Labels& b) const {
+    for (int l : order) {
+      if (extent(l) == 1) continue;
+      if (has(a, l)) return false;
+      if (has(b, l)) return true;
+    }
+    return false;
+  }
   void unit_stride_first(const Val& L, const Val& R, const Labels& store, Labels& fl, Labels& fr, const Labels& c,
                          const Labels& bt) const;
   // The out view dot_general_into writes: a value stored compact in `store` order, its axes in
@@ -621,13 +632,7 @@ Labels Planner::consumer_order(int id, const Labels& want, const Labels& order, 
   // The GEMM's groups as contract_gemm orders them: the free block that comes first in `order`
   // is lhs.
   Labels fl = restrict_to(order, fa), fr = restrict_to(order, fb);
-  for (int l : order) {
-    if (has(fl, l) && extent(l) != 1) break;
-    if (has(fr, l) && extent(l) != 1) {
-      std::swap(fl, fr);
-      break;
-    }
-  }
+  if (second_leads(order, fl, fr)) std::swap(fl, fr);
   const Labels bo = restrict_to(order, bt), dot_order = concat({&fl, &fr, &bo});
   return detail::dot_out_in_chains(out_view(ideal, dot_order), fl.size(), fr.size()) ? ideal : order;
 }
@@ -744,14 +749,7 @@ int Planner::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStep
   const Labels fa_o = restrict_to(order, si.fa), fb_o = restrict_to(order, si.fb);
   bt = restrict_to(order, si.bt);
   // The operand whose free block comes first in the stored order is lhs.
-  bool swap = false;
-  for (int l : order) {
-    if (has(fa_o, l) && extent(l) != 1) break;
-    if (has(fb_o, l) && extent(l) != 1) {
-      swap = true;
-      break;
-    }
-  }
+  bool swap = second_leads(order, fa_o, fb_o);
   Labels fl = swap ? fb_o : fa_o;
   Labels fr = swap ? fa_o : fb_o;
   // The result is stored in output order even when no arrangement of the blocks gives it:
@@ -761,16 +759,11 @@ int Planner::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumStep
   const Labels store = ci < 0 ? want : best < 16 ? consumer_order(id, want, order, si.fa, si.fb, si.bt) : order;
   // A stored order taken from the consumer and written in stride chains (Vulkan): lhs is again
   // the operand whose free block leads it (the GEMM's stores run along M).
-  if (ci >= 0 && store != order && chains_ && options().einsum_consumer_swap) {
-    for (int l : store) {
-      if (extent(l) == 1 || !(has(fa_o, l) || has(fb_o, l))) continue;
-      if (has(fb_o, l) != swap &&
-          detail::dot_out_in_chains(out_view(store, concat({&fr, &fl, &bt})), fr.size(), fl.size())) {
-        swap = !swap;
-        std::swap(fl, fr);
-      }
-      break;
-    }
+  if (ci >= 0 && store != order && chains_ && options().einsum_consumer_swap &&
+      second_leads(store, fa_o, fb_o) != swap &&
+      detail::dot_out_in_chains(out_view(store, concat({&fr, &fl, &bt})), fr.size(), fl.size())) {
+    swap = !swap;
+    std::swap(fl, fr);
   }
   unit_stride_first(swap ? B : A, swap ? A : B, store, fl, fr, c, bt);
   const int lhs = emit_view(swap ? sb : sa, concat({&fl, &c, &bt}));
