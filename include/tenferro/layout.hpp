@@ -38,6 +38,9 @@ struct Layout {
   /// Smallest and largest element offset reached; for an empty layout min > max.
   std::int64_t min_offset() const;
   std::int64_t max_offset() const;
+  /// Smallest and largest element offset of a non-empty layout, each step checked: false when
+  /// one overflows int64 (strides too large for the shape), lo and hi then meaningless.
+  bool offset_range(std::int64_t& lo, std::int64_t& hi) const;
   bool operator==(const Layout&) const = default;
 };
 

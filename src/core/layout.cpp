@@ -1,6 +1,7 @@
 // Layout algebra: numel, compact strides, colex offsets, coalescing.
 #include "tenferro/layout.hpp"
 
+#include <algorithm>
 #include <ostream>
 
 #include "tenferro/error.hpp"
@@ -55,22 +56,29 @@ std::int64_t Layout::offset_of(std::int64_t linear) const {
   return off;
 }
 
-std::int64_t Layout::min_offset() const {
-  std::int64_t m = offset;
+bool Layout::offset_range(std::int64_t& lo, std::int64_t& hi) const {
+  lo = hi = offset;
+  bool wraps = false;
   for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == 0) return 1 + max_offset();  // empty: min > max
-    if (strides[i] < 0) m += (shape[i] - 1) * strides[i];
+    std::int64_t span = 0;
+    wraps = __builtin_mul_overflow(shape[i] - 1, strides[i], &span) ||
+            __builtin_add_overflow(strides[i] < 0 ? lo : hi, span, strides[i] < 0 ? &lo : &hi) || wraps;
   }
-  return m;
+  return !wraps;
+}
+
+std::int64_t Layout::min_offset() const {
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return offset;  // empty: min > max
+  std::int64_t lo = 0, hi = 0;
+  offset_range(lo, hi);
+  return lo;
 }
 
 std::int64_t Layout::max_offset() const {
-  std::int64_t m = offset;
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == 0) return offset - 1;
-    if (strides[i] > 0) m += (shape[i] - 1) * strides[i];
-  }
-  return m;
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return offset - 1;
+  std::int64_t lo = 0, hi = 0;
+  offset_range(lo, hi);
+  return hi;
 }
 
 std::vector<Layout> coalesce_jointly(const std::vector<Layout>& ls) {

@@ -11,15 +11,9 @@ void check_reach(const Storage* s, DType dtype, const Layout& l, const char* op)
                  l.strides.size(), " entries, shape has ", l.shape.size());
   shape_numel(l.shape, op);
   if (l.numel() == 0) return;
-  // min_offset / max_offset, each step checked: strides near 2^62 would wrap them into range.
-  std::int64_t lo = l.offset, hi = l.offset;
-  bool wraps = false;
-  for (std::size_t i = 0; i < l.shape.size(); ++i) {
-    std::int64_t span = 0;
-    wraps = wraps || __builtin_mul_overflow(l.shape[i] - 1, l.strides[i], &span) ||
-            __builtin_add_overflow(l.strides[i] < 0 ? lo : hi, span, l.strides[i] < 0 ? &lo : &hi);
-  }
-  TENFERRO_CHECK(!wraps, invalid_argument, op, "layout", "view reaches elements beyond the int64 range (offset ",
+  // Checked: strides near 2^62 would wrap the offsets into range.
+  std::int64_t lo = 0, hi = 0;
+  TENFERRO_CHECK(l.offset_range(lo, hi), invalid_argument, op, "layout", "view reaches elements beyond the int64 range (offset ",
                  l.offset, ", strides too large for the shape)");
   const auto cap = static_cast<std::int64_t>(s->nbytes() / dtype_size(dtype));
   TENFERRO_CHECK(lo >= 0 && hi < cap, invalid_argument, op, "layout", "view reaches elements [", lo,
