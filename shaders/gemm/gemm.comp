@@ -144,6 +144,13 @@ shared W As[NBUF * A_SIZE];
 shared W Bs[NBUF * B_SIZE];
 // CHAINS: the element offsets of the tile's BM rows and BN columns (one element elsewhere).
 shared int64_t chain_offs[CHAINS ? BM + BN : 1u];
+// STAGE: C's tile leaves through this buffer one block of SW columns at a time (the columns a
+// thread's j / VW selects), SROW elements per column (one element elsewhere).
+const bool STAGE = (SCHED & TFG_SCHED_STAGE) != 0u;
+const bool STAGE_N = (SCHED & TFG_SCHED_STAGE_N) != 0u;
+const uint SW = RN * VW;
+const uint SROW = BM + 1u;
+shared T stage[STAGE ? SW * SROW : 1u];
 
 layout(buffer_reference, std430, buffer_reference_align = ES) readonly buffer ERef { T v; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer WRef { W v; };
@@ -565,38 +572,69 @@ void main() {
                                  : chain_offset(D, min(n0 + i64(i - BM), N - 1), scn, 22u);
         barrier();
       }
-      [[unroll]] for (uint g = 0u; g < TM / VW; ++g) {
-        const uint ml = (g * RM + tx) * VW;
-        const int64_t mrow = m0 + i64(ml);
-        [[unroll]] for (uint j = 0u; j < TN; ++j) {
-          const uint nl = ((j / VW) * RN + ty) * VW + j % VW;
-          const int64_t n = n0 + i64(nl);
-          if (n >= N) continue;
-          uint64_t col;
-          if (CHAINS)
-            col = addr_of(cbase, chain_offs[BM + nl]);
-          else
-            col = addr_of(cbase, mrow * scm + n * scn);
-          if (!CHAINS && C_VEC && mrow + i64(VW) <= M) {
-            W w;
-            const W old = READ_C ? OWRef(col).v : W(0);
-            [[unroll]] for (uint e = 0u; e < VW; ++e) {
-              T v = scale(alpha, acc[(g * VW + e) * TN + j]);
-              if (READ_C) v += scale(beta, wget(old, e));
-              wput(w, e, v);
-            }
-            OWRef(col).v = w;
-          } else {
-            [[unroll]] for (uint e = 0u; e < VW; ++e) {
-              if (mrow + i64(e) >= M) continue;
-              uint64_t at;
-              if (CHAINS)
-                at = addr_of(col, chain_offs[ml + e]);
-              else
-                at = addr_of(col, i64(e) * scm);
-              T v = scale(alpha, acc[(g * VW + e) * TN + j]);
-              if (READ_C) v += scale(beta, OERef(at).v);
-              OERef(at).v = v;
+      if (STAGE) {
+        // A staged C (opt-in, gemm.cpp stages_c): per block of SW columns, every thread puts its
+        // values into `stage`, then invocation q stores element q of the block, consecutive q
+        // along m (along n with STAGE_N): a warp's stores cover whole 32-byte sectors of C, where
+        // the register tile's element stores leave each sector half written per store (C's
+        // columns not 16-byte aligned, a chained C, n at unit stride). H200, f64 177147 x 243 x
+        // 50, C's stores alone: 0.43 ms element by element, 0.16 staged, 0.12 for aligned columns
+        // with 16-byte stores; the whole product 0.48 -> 0.50 (bound by its FMAs; the barriers
+        // lengthen each tile), f32 0.42 -> 0.34 (twenty-seventh session, bench/RESULTS.md).
+        [[unroll]] for (uint jb = 0u; jb < TN / VW; ++jb) {
+          [[unroll]] for (uint g = 0u; g < TM / VW; ++g)
+            [[unroll]] for (uint e = 0u; e < VW; ++e)
+              [[unroll]] for (uint jj = 0u; jj < VW; ++jj)
+                stage[(ty * VW + jj) * SROW + (g * RM + tx) * VW + e] = acc[(g * VW + e) * TN + jb * VW + jj];
+          barrier();
+          [[unroll]] for (uint i = 0u; i < TM * VW; ++i) {
+            const uint q = i * NT + gl_LocalInvocationID.x;
+            const uint ml = STAGE_N ? q / SW : q % BM;
+            const uint cl = STAGE_N ? q % SW : q / BM;
+            const int64_t m = m0 + i64(ml), n = n0 + i64(jb * SW + cl);
+            if (m >= M || n >= N) continue;
+            const uint64_t at = CHAINS ? addr_of(cbase, chain_offs[ml] + chain_offs[BM + jb * SW + cl])
+                                       : addr_of(cbase, m * scm + n * scn);
+            T v = scale(alpha, stage[cl * SROW + ml]);
+            if (READ_C) v += scale(beta, OERef(at).v);
+            OERef(at).v = v;
+          }
+          barrier();  // the block's reads before the next block's (or tile's) writes
+        }
+      } else {  // the register tile's own stores
+        [[unroll]] for (uint g = 0u; g < TM / VW; ++g) {
+          const uint ml = (g * RM + tx) * VW;
+          const int64_t mrow = m0 + i64(ml);
+          [[unroll]] for (uint j = 0u; j < TN; ++j) {
+            const uint nl = ((j / VW) * RN + ty) * VW + j % VW;
+            const int64_t n = n0 + i64(nl);
+            if (n >= N) continue;
+            uint64_t col;
+            if (CHAINS)
+              col = addr_of(cbase, chain_offs[BM + nl]);
+            else
+              col = addr_of(cbase, mrow * scm + n * scn);
+            if (!CHAINS && C_VEC && mrow + i64(VW) <= M) {
+              W w;
+              const W old = READ_C ? OWRef(col).v : W(0);
+              [[unroll]] for (uint e = 0u; e < VW; ++e) {
+                T v = scale(alpha, acc[(g * VW + e) * TN + j]);
+                if (READ_C) v += scale(beta, wget(old, e));
+                wput(w, e, v);
+              }
+              OWRef(col).v = w;
+            } else {
+              [[unroll]] for (uint e = 0u; e < VW; ++e) {
+                if (mrow + i64(e) >= M) continue;
+                uint64_t at;
+                if (CHAINS)
+                  at = addr_of(col, chain_offs[ml + e]);
+                else
+                  at = addr_of(col, i64(e) * scm);
+                T v = scale(alpha, acc[(g * VW + e) * TN + j]);
+                if (READ_C) v += scale(beta, OERef(at).v);
+                OERef(at).v = v;
+              }
             }
           }
         }

@@ -60,6 +60,8 @@ using tfg_u32 = std::uint32_t;
 #define TFG_SCHED_PAIR 16u     // with WARP: lane pairs share A rows (n, n^1) and B columns (n, n^2)
 #define TFG_SCHED_CHAINS 32u   // a chained C (words 16-29; element stores)
 #define TFG_SCHED_CHAINS_WIDE 64u  // with CHAINS: a group of 2^31 elements or more (64-bit divisions)
+#define TFG_SCHED_STAGE 128u   // C's tile leaves through shared memory: consecutive lanes, consecutive elements
+#define TFG_SCHED_STAGE_N 256u  // with STAGE: consecutive lanes along n (C's n stride is the smaller)
 // gemm_small.comp's specialization constant 1: bit 0 64-bit indices, bit 1 four rows per
 // invocation, and
 #define TFG_SMALL_CHAINS 4u    // a chained C

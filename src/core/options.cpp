@@ -23,6 +23,7 @@ const Options& options() {
     if (const char* t = std::getenv("TENFERRO_VK_GEMM_TILE")) r.vk_gemm_tile = t;
     r.vk_gemm_waves = env_u64("TENFERRO_VK_GEMM_WAVES", 1) != 0;
     r.vk_gemm_pair = env_u64("TENFERRO_VK_GEMM_PAIR", 1) != 0;
+    r.vk_gemm_stage = env_u64("TENFERRO_VK_GEMM_STAGE", 0) != 0;
     const std::uint64_t chains = env_u64("TENFERRO_VK_GEMM_CHAINS", 1);
     r.vk_gemm_chains = chains != 0;
     r.vk_gemm_chains_wide = chains == 2;

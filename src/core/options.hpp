@@ -28,6 +28,11 @@ struct Options {
   // instead of the paired warp map (gemm option y, src/vulkan/kernels/gemm.cpp). Comparison
   // runs only; default on.
   bool vk_gemm_pair = true;
+  // TENFERRO_VK_GEMM_STAGE=1: the Vulkan GEMM stores C through shared memory where its register
+  // tile's stores would leave sectors half written (gemm.cpp stages_c). Opt-in: on the H200 it
+  // cut C's stores alone by 2.7x and an f32 short-K product by 20 %, but slowed the f64 einsum
+  // products whose tiles are bound by their FMAs (bench/RESULTS.md, twenty-seventh session).
+  bool vk_gemm_stage = false;
   // Outputs whose groups are several stride chains are written by the Vulkan GEMM in place (a
   // chained GemmCall::c, Backend::gemm_writes_chains) instead of through a compact temp and a
   // copy (H200, thirteenth session: str_nw_mera_open_26 3.52-3.60 -> 3.08-3.14 ms;

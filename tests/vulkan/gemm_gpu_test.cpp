@@ -105,6 +105,7 @@ struct Case {
   Lay la = Lay::col, lb = Lay::col, lc = Lay::col;
   bool conj_a = false, conj_b = false;
   c128 alpha{1, 0}, beta{0, 0};
+  I c_chain = 0;  // > 0: C passed as a chained view (rank 10) whose m is c_chain x M / c_chain
 };
 
 Case make_case(DType d, I m, I n, I k, I b) {
@@ -155,6 +156,14 @@ class GemmGpuTest : public VulkanTest {
     call.a = a.view;
     call.b = b.view;
     call.c = out.view;
+    if (c.c_chain > 0) {  // the same elements through two chains of m: gemm.comp's chained C
+      const Layout& l = out.view.layout();
+      const I m0 = c.c_chain, m1 = c.M / c.c_chain;
+      call.c = TensorView(out.storage.storage(), c.d,
+                          Layout{{m0, m1, 1, 1, c.N, 1, 1, 1, c.B, 1},
+                                 {l.strides[0], l.strides[0] * m0, 0, 0, l.strides[1], 0, 0, 0, l.strides[2], 0},
+                                 l.offset});
+    }
     call.conj_a = c.conj_a;
     call.conj_b = c.conj_b;
     call.alpha = Scalar::of_complex(is_complex(c.d) ? DType::C64 : DType::F64, c.alpha);
@@ -270,6 +279,7 @@ class GemmForcedTest : public GemmGpuTest {
   }
   void TearDown() override {
     vk::set_gemm_config_override(std::nullopt);
+    vk::set_gemm_stage_override(std::nullopt);
     GemmGpuTest::TearDown();
   }
 };
@@ -1145,6 +1155,39 @@ TEST_F(GemmForcedTest, TileGroups) {
   c = make_case(DType::C64, 140, 33, 10, 1);  // 9 x 2 tiles of 16
   c.conj_b = true;
   run_with("16,16,4,2,2,grx,1", c);
+}
+
+// TFG_SCHED_STAGE: C's tile leaves through shared memory, consecutive invocations storing
+// consecutive elements along m (along n where n has the smaller stride: STAGE_N). Every dtype;
+// C with odd columns (unaligned for 16-byte stores), n at unit stride, padded, reversed,
+// misaligned and chained (two chains of m); beta 0 (C starts as NaN and is never read) and not,
+// edge tiles in m and n, two batches. The staged dispatch count proves the staged pipeline ran.
+TEST_F(GemmForcedTest, StagedStores) {
+  vk::set_gemm_stage_override(true);
+  const Lay lays[] = {Lay::col, Lay::row, Lay::padded, Lay::reversed, Lay::misaligned, Lay::col};
+  int i = 0;
+  for (DType d : kTypes) {
+    for (Lay lc : lays) {
+      Case c = make_case(d, 45, 37, 19, 2);
+      c.lc = lc;
+      c.c_chain = i % 6 == 5 ? 9 : 0;
+      c.la = lays[(i + 1) % 5];
+      c.lb = lays[(i + 3) % 5];
+      c.beta = i % 2 ? 0.5 : 0.0;
+      c.conj_b = is_complex(d) && i % 3 == 0;
+      const char* cfg = nullptr;
+      switch (d) {
+        case DType::F32: cfg = i % 2 ? "32,64,16,4,8,wf,1" : "32,32,16,4,4,-,1"; break;
+        case DType::F64: cfg = i % 2 ? "32,64,8,4,8,wfy,1" : "32,32,8,4,4,s,1"; break;
+        case DType::C32: cfg = i % 2 ? "32,32,8,4,4,f,1" : "16,32,8,2,4,-,1"; break;
+        default: cfg = i % 2 ? "32,32,4,4,4,w,1" : "16,16,4,2,2,-,1"; break;
+      }
+      const std::uint64_t before = vk::gemm_staged_dispatches();
+      run_with(cfg, c, static_cast<std::uint64_t>(++i));
+      EXPECT_EQ(vk::gemm_staged_dispatches(), before + 1) << cfg;
+    }
+  }
+  vk::set_gemm_stage_override(std::nullopt);
 }
 
 // TFG_OPT_NOPAD (x): unpadded shared rows; the transposing stores (A along k: row-major A; B

@@ -535,6 +535,33 @@ bool aligned16(I stride, I extent, std::size_t es) {
   return extent <= 1 || (stride * static_cast<I>(es)) % 16 == 0;
 }
 
+/// Whether gemm.comp stores C's tile through shared memory (TFG_SCHED_STAGE; opt-in,
+/// Options::vk_gemm_stage): unless C's columns are 32-byte aligned with m at unit stride and the
+/// register tile's stores are whole words along m (`words`: 16-byte stores, or one element per
+/// word), its element stores leave every sector of C half written per store, which the H200
+/// writes at a quarter of the rate of whole sectors (twenty-seventh session: f64 177147 x 243 x
+/// 50, stores alone, 0.43 ms against 0.12 for 177152 x 256; staged 0.16). Staged, consecutive
+/// invocations store consecutive elements; the barriers per block of columns lengthen every
+/// tile, so products bound by their FMAs (the f64 einsum steps measured) run slower. Only where
+/// the staging buffer fits the shared memory besides the tile's (and a chained C's table).
+std::optional<bool>& stage_override() {
+  static std::optional<bool> o;
+  return o;
+}
+std::uint64_t staged_dispatches = 0;  // gemm_staged_dispatches
+
+bool stages_c(const GemmConfig& t, DType d, const DeviceCaps& caps, bool chained, bool words, std::uint64_t c_addr,
+              I scm, I scn, I scb, I N, I B) {
+  if (!stage_override().value_or(options().vk_gemm_stage)) return false;
+  const I es = static_cast<I>(dtype_size(d));
+  auto aligned32 = [&](I stride, I extent) { return extent <= 1 || (stride * es) % 32 == 0; };
+  if (!chained && words && scm == 1 && c_addr % 32 == 0 && aligned32(scn, N) && aligned32(scb, B)) return false;
+  const std::uint64_t table = chained ? 8u * static_cast<std::uint64_t>(t.bm + t.bn) : 0u;
+  const auto stage = static_cast<std::uint64_t>(es) * static_cast<std::uint64_t>(t.bn / t.tn * gemm_words_of(d)) *
+                     static_cast<std::uint64_t>(t.bm + 1);
+  return gemm_shared_bytes(t, d) + table + stage <= caps.max_shared_memory;
+}
+
 /// True for products whose tiles would be mostly empty (few outputs per matrix, short K): they
 /// run on gemm_small.comp, one invocation per output element. Long K stays on the tiled kernel,
 /// whose shared-memory staging pays off there.
@@ -910,6 +937,8 @@ bool gemm_3m(VulkanBackend& be, const GemmCall& call) {
 }  // namespace
 
 void set_gemm_3m_override(std::optional<int> mode) { three_m_override() = mode; }
+void set_gemm_stage_override(std::optional<bool> on) { stage_override() = on; }
+std::uint64_t gemm_staged_dispatches() { return staged_dispatches; }
 
 bool gemm_takes_3m(DType d, I M, I N, I K, I B, bool chained) {
   const int mode = three_m_override().value_or(static_cast<int>(options().vk_gemm_3m));
@@ -982,7 +1011,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   std::uint32_t cfg = tile_bits(t) | t.opts;
   // Specialization constant 2 (SCHED in gemm.comp): the roll code (0 = unrolled slice, else
   // log2(roll) + 1), TFG_SCHED_INTERIOR, TFG_SCHED_LEAN and TFG_SCHED_PAIR.
-  const std::uint32_t sched = (t.roll == 0 ? 0u : log2u(t.roll) + 1u) | (t.interior_loop ? TFG_SCHED_INTERIOR : 0u) |
+  std::uint32_t sched = (t.roll == 0 ? 0u : log2u(t.roll) + 1u) | (t.interior_loop ? TFG_SCHED_INTERIOR : 0u) |
                               (t.lean ? TFG_SCHED_LEAN : 0u) | (t.pair ? TFG_SCHED_PAIR : 0u);
   GemmParams p{};
   if (have_ab) {
@@ -1033,8 +1062,13 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
 
   if (splits <= 1) {
     p.c = address_of(c);
-    if (!chained && vw > 1 && scm == 1 && p.c % 16 == 0 && aligned16(scn, N, es) && aligned16(scb, B, es))
-      p.flags |= TFG_C_VEC;
+    const bool c_vec = !chained && vw > 1 && scm == 1 && p.c % 16 == 0 && aligned16(scn, N, es) && aligned16(scb, B, es);
+    if (c_vec) p.flags |= TFG_C_VEC;
+    if (!small && stages_c(t, d, caps, chained, c_vec || vw == 1, p.c, scm, scn, scb, N, B))
+    {
+      sched |= TFG_SCHED_STAGE | (std::abs(scn) < std::abs(scm) ? TFG_SCHED_STAGE_N : 0u);
+      ++staged_dispatches;
+    }
     if (read_c) p.flags |= TFG_READ_C;
     scalar_bits(call.alpha, d, p.alpha);
     scalar_bits(call.beta, d, p.beta);

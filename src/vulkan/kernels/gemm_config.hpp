@@ -173,6 +173,12 @@ std::uint64_t gemm_ozaki_runs();
 /// override was set: (gx, gy, 1, 0) where its certificate failed, else zeros. Moved out.
 std::optional<Tensor> gemm_ozaki_take_certificate();
 
+/// Test hook: while set, overrides Options::vk_gemm_stage (C's tile stored through shared
+/// memory where its element stores would leave sectors half written; gemm.cpp stages_c).
+void set_gemm_stage_override(std::optional<bool> on);
+/// Test hook: gemm.comp dispatches recorded with the staged store of C so far.
+std::uint64_t gemm_staged_dispatches();
+
 /// Test / tuning hook: while set, every Vulkan gemm call uses `c` when valid for its dtype and
 /// device. Not synchronized: set it while no gemm call is running.
 void set_gemm_config_override(const std::optional<GemmConfig>& c);
