@@ -215,6 +215,13 @@ int64_t i64(uint x) { return int64_t(x); }  // runtime conversion of spec-consta
 // workgroup's first load); divisions by the tile's powers of two are shifts.
 uint64_t addr_of(uint64_t base, int64_t off) { return base + uint64_t(off * int64_t(ES)); }
 
+// C's element at `at` = alpha x (+ beta C: C is read only with TFG_READ_C).
+void put_c(uint64_t at, T x, T alpha, T beta) {
+  T v = scale(alpha, x);
+  if (READ_C) v += scale(beta, OERef(at).v);
+  OERef(at).v = v;
+}
+
 // ---- per-thread state --------------------------------------------------------------------------
 T acc[TM * TN];
 W la[LA];
@@ -448,9 +455,7 @@ void reduce_partials(DimsRef D, T alpha, T beta) {
     const uint64_t at =
         CHAINS ? addr_of(p.c, chain_offset(D, m, scm, 16u) + chain_offset(D, n, scn, 22u) + chain_batch_offset(D, bi, scb))
                : addr_of(p.c, m * scm + n * scn + bi * scb);
-    T v = scale(alpha, sum);
-    if (READ_C) v += scale(beta, OERef(at).v);
-    OERef(at).v = v;
+    put_c(at, sum, alpha, beta);
   }
 }
 
@@ -595,9 +600,7 @@ void main() {
             if (m >= M || n >= N) continue;
             const uint64_t at = CHAINS ? addr_of(cbase, chain_offs[ml] + chain_offs[BM + jb * SW + cl])
                                        : addr_of(cbase, m * scm + n * scn);
-            T v = scale(alpha, stage[cl * SROW + ml]);
-            if (READ_C) v += scale(beta, OERef(at).v);
-            OERef(at).v = v;
+            put_c(at, stage[cl * SROW + ml], alpha, beta);
           }
           barrier();  // the block's reads before the next block's (or tile's) writes
         }
@@ -631,9 +634,7 @@ void main() {
                   at = addr_of(col, chain_offs[ml + e]);
                 else
                   at = addr_of(col, i64(e) * scm);
-                T v = scale(alpha, acc[(g * VW + e) * TN + j]);
-                if (READ_C) v += scale(beta, OERef(at).v);
-                OERef(at).v = v;
+                put_c(at, acc[(g * VW + e) * TN + j], alpha, beta);
               }
             }
           }

@@ -515,10 +515,11 @@ GemmConfig choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps, bo
 /// 30 s that its chained epilogue caused; with the epilogue in the plain C's loops the tiles
 /// compile as chosen, in 0.2-0.6 s on the H200, and run faster unrolled: f32 4096^3 41.6-42.0
 /// vs 33.4-33.5 TFLOP/s, f64 21.5 vs 18.7; thirteenth session.)
+std::uint64_t chain_table_bytes(const GemmConfig& t) { return 8u * static_cast<std::uint64_t>(t.bm + t.bn); }
+
 GemmConfig chained_config(GemmConfig t, DType d, const DeviceCaps& caps) {
   auto fits = [&](const GemmConfig& c) {
-    return gemm_config_valid(d, c, caps) &&
-           gemm_shared_bytes(c, d) + 8u * static_cast<std::uint64_t>(c.bm + c.bn) <= caps.max_shared_memory;
+    return gemm_config_valid(d, c, caps) && gemm_shared_bytes(c, d) + chain_table_bytes(c) <= caps.max_shared_memory;
   };
   while (!fits(t) && t.bk > gemm_words_of(d)) {
     t.bk /= 2;
@@ -529,11 +530,18 @@ GemmConfig chained_config(GemmConfig t, DType d, const DeviceCaps& caps) {
   return t;
 }
 
-/// True when stepping `stride` elements of `es` bytes keeps 16-byte alignment (or the axis
+/// True when stepping `stride` elements of `es` bytes keeps `bytes`-byte alignment (or the axis
 /// has one element).
-bool aligned16(I stride, I extent, std::size_t es) {
-  return extent <= 1 || (stride * static_cast<I>(es)) % 16 == 0;
+bool aligned_to(I bytes, I stride, I extent, std::size_t es) {
+  return extent <= 1 || (stride * static_cast<I>(es)) % bytes == 0;
 }
+bool aligned16(I stride, I extent, std::size_t es) { return aligned_to(16, stride, extent, es); }
+
+std::optional<bool>& stage_override() {
+  static std::optional<bool> o;
+  return o;
+}
+std::uint64_t staged_dispatches = 0;  // gemm_staged_dispatches
 
 /// Whether gemm.comp stores C's tile through shared memory (TFG_SCHED_STAGE; opt-in,
 /// Options::vk_gemm_stage): unless C's columns are 32-byte aligned with m at unit stride and the
@@ -544,21 +552,15 @@ bool aligned16(I stride, I extent, std::size_t es) {
 /// invocations store consecutive elements; the barriers per block of columns lengthen every
 /// tile, so products bound by their FMAs (the f64 einsum steps measured) run slower. Only where
 /// the staging buffer fits the shared memory besides the tile's (and a chained C's table).
-std::optional<bool>& stage_override() {
-  static std::optional<bool> o;
-  return o;
-}
-std::uint64_t staged_dispatches = 0;  // gemm_staged_dispatches
-
 bool stages_c(const GemmConfig& t, DType d, const DeviceCaps& caps, bool chained, bool words, std::uint64_t c_addr,
               I scm, I scn, I scb, I N, I B) {
   if (!stage_override().value_or(options().vk_gemm_stage)) return false;
-  const I es = static_cast<I>(dtype_size(d));
-  auto aligned32 = [&](I stride, I extent) { return extent <= 1 || (stride * es) % 32 == 0; };
-  if (!chained && words && scm == 1 && c_addr % 32 == 0 && aligned32(scn, N) && aligned32(scb, B)) return false;
-  const std::uint64_t table = chained ? 8u * static_cast<std::uint64_t>(t.bm + t.bn) : 0u;
-  const auto stage = static_cast<std::uint64_t>(es) * static_cast<std::uint64_t>(t.bn / t.tn * gemm_words_of(d)) *
-                     static_cast<std::uint64_t>(t.bm + 1);
+  const std::size_t es = dtype_size(d);
+  if (!chained && words && scm == 1 && c_addr % 32 == 0 && aligned_to(32, scn, N, es) && aligned_to(32, scb, B, es))
+    return false;
+  const std::uint64_t table = chained ? chain_table_bytes(t) : 0u;
+  // gemm.comp's `stage`: SW = RN * VW columns of SROW = BM + 1 elements.
+  const auto stage = es * static_cast<std::uint64_t>(t.bn / t.tn * gemm_words_of(d)) * static_cast<std::uint64_t>(t.bm + 1);
   return gemm_shared_bytes(t, d) + table + stage <= caps.max_shared_memory;
 }
 
@@ -1010,9 +1012,10 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
 
   std::uint32_t cfg = tile_bits(t) | t.opts;
   // Specialization constant 2 (SCHED in gemm.comp): the roll code (0 = unrolled slice, else
-  // log2(roll) + 1), TFG_SCHED_INTERIOR, TFG_SCHED_LEAN and TFG_SCHED_PAIR.
+  // log2(roll) + 1), TFG_SCHED_INTERIOR, TFG_SCHED_LEAN and TFG_SCHED_PAIR; TFG_SCHED_STAGE(_N)
+  // below, with C's address.
   std::uint32_t sched = (t.roll == 0 ? 0u : log2u(t.roll) + 1u) | (t.interior_loop ? TFG_SCHED_INTERIOR : 0u) |
-                              (t.lean ? TFG_SCHED_LEAN : 0u) | (t.pair ? TFG_SCHED_PAIR : 0u);
+                        (t.lean ? TFG_SCHED_LEAN : 0u) | (t.pair ? TFG_SCHED_PAIR : 0u);
   GemmParams p{};
   if (have_ab) {
     p.a = address_of(a);
@@ -1064,8 +1067,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
     p.c = address_of(c);
     const bool c_vec = !chained && vw > 1 && scm == 1 && p.c % 16 == 0 && aligned16(scn, N, es) && aligned16(scb, B, es);
     if (c_vec) p.flags |= TFG_C_VEC;
-    if (!small && stages_c(t, d, caps, chained, c_vec || vw == 1, p.c, scm, scn, scb, N, B))
-    {
+    if (!small && stages_c(t, d, caps, chained, c_vec || vw == 1, p.c, scm, scn, scb, N, B)) {
       sched |= TFG_SCHED_STAGE | (std::abs(scn) < std::abs(scm) ? TFG_SCHED_STAGE_N : 0u);
       ++staged_dispatches;
     }
