@@ -560,7 +560,8 @@ bool stages_c(const GemmConfig& t, DType d, const DeviceCaps& caps, bool chained
     return false;
   const std::uint64_t table = chained ? chain_table_bytes(t) : 0u;
   // gemm.comp's `stage`: SW = RN * VW columns of SROW = BM + 1 elements.
-  const auto stage = es * static_cast<std::uint64_t>(t.bn / t.tn * gemm_words_of(d)) * static_cast<std::uint64_t>(t.bm + 1);
+  const std::uint64_t stage =
+      es * static_cast<std::uint64_t>(t.bn / t.tn * gemm_words_of(d)) * static_cast<std::uint64_t>(t.bm + 1);
   return gemm_shared_bytes(t, d) + table + stage <= caps.max_shared_memory;
 }
 
