@@ -492,6 +492,10 @@ void main() {
     ty = gl_LocalInvocationID.x / RM;
   }
 
+  // The tile loop stays one block of code here. Split into functions over private globals (to
+  // share it with a persistent loop), NVIDIA's driver ran the same tiles 7-12 % slower at 4096^3
+  // and the chained-C einsum products 4-5x slower; a persistent grid and a rolled last slice
+  // were slower too (twenty-eighth session, bench/RESULTS.md).
   for (int64_t bi = int64_t(gl_WorkGroupID.y); bi < NB; bi += int64_t(gl_NumWorkGroups.y)) {
     const uint64_t abase = addr_of(p.a, bi * sab + kbeg * sak), bbase = addr_of(p.b, bi * sbb + kbeg * sbk);
     const uint64_t cbase = addr_of(p.c, (CHAINS ? chain_batch_offset(D, bi, scb) : bi * scb) + int64_t(gl_WorkGroupID.z) * D.v[14]);

@@ -31,7 +31,9 @@ struct Options {
   // TENFERRO_VK_GEMM_STAGE=1: the Vulkan GEMM stores C through shared memory where its register
   // tile's stores would leave sectors half written (gemm.cpp stages_c). Opt-in: on the H200 it
   // cut C's stores alone by 2.7x and an f32 short-K product by 20 %, but slowed the f64 einsum
-  // products whose tiles are bound by their FMAs (bench/RESULTS.md, twenty-seventh session).
+  // products whose tiles are bound by their FMAs (bench/RESULTS.md, twenty-seventh session); in
+  // f32 / c32 it gains 10-25 % on tall products with full tiles and loses 10-26 % elsewhere
+  // (twenty-eighth session).
   bool vk_gemm_stage = false;
   // Outputs whose groups are several stride chains are written by the Vulkan GEMM in place (a
   // chained GemmCall::c, Backend::gemm_writes_chains) instead of through a compact temp and a
