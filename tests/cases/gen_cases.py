@@ -859,6 +859,9 @@ def gen_errors():
     e("shape_broadcast_extent", "broadcast_in_dim", [V("f64", [1, 2, 3])], {"shape": [2, 4], "broadcast_dimensions": [1]},
       error="shape_mismatch")
     e("shape_reshape_count", "reshape", [x23], {"shape": [4]}, error="shape_mismatch")
+    # A count past int64 is a count mismatch too (SEMANTICS: reshape, same element count).
+    e("shape_reshape_count_past_int64", "reshape", [V("f64", [1.0])], {"shape": [1 << 32, 1 << 32]},
+      error="shape_mismatch")
     e("shape_clamp_bounds", "clamp", [V("f64", [1, 2]), V("f64", [0, 0, 0]), S("f64", 1.0)], error="shape_mismatch")
     # rank_mismatch
     e("rank_transpose_permutation_length", "transpose", [x23], {"permutation": [0]}, error="rank_mismatch")

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "tenferro/backend.hpp"
@@ -244,7 +245,22 @@ Tensor tensor_from_json(const json& j) {
   });
 }
 
+std::int64_t json_nested_items(const Shape& shape) {
+  std::int64_t items = 1, lists = 1;  // the outermost list (rank 0: the bare value)
+  for (std::int64_t e : shape) {
+    if (__builtin_mul_overflow(lists, e, &lists) || __builtin_add_overflow(items, lists, &items))
+      return std::numeric_limits<std::int64_t>::max();
+    if (lists == 0) break;
+  }
+  return items;
+}
+
 std::string tensor_to_json(const TensorView& t) {
+  const std::int64_t items = json_nested_items(t.shape());
+  if (items > kMaxJsonItems)
+    throw std::runtime_error("a tensor of shape " + format_list(t.shape()) + " is " + std::to_string(items) +
+                             " nested lists and elements in JSON, more than the " + std::to_string(kMaxJsonItems) +
+                             " printed; give the case an `expected` to check it instead");
   std::ostringstream os;
   os << "{\"dtype\": \"" << dtype_name(t.dtype()) << "\", \"shape\": " << format_list(t.shape()) << ", \"data\": ";
   visit_dtype(t.dtype(), [&](auto tag) {

@@ -41,8 +41,15 @@ template <class Input> nlohmann::json parse_json(Input&& in) {
 /// or the nesting of `data` does not match `shape`.
 Tensor tensor_from_json(const nlohmann::json& j);
 
+/// The number of lists and elements that `data` of a tensor of this shape holds in nested lists:
+/// for [2^62, 0], 2^62 + 1 empty lists, though it holds no element. Saturates at INT64_MAX.
+std::int64_t json_nested_items(const Shape& shape);
+/// The most lists and elements tensor_to_json writes (2^28, a few GB of text).
+inline constexpr std::int64_t kMaxJsonItems = std::int64_t{1} << 28;
+
 /// The tensor (any host view) as one line of JSON in the case-file format; non-finite floats
 /// are written as "nan", "inf", "-inf". @pre t is host-visible (CPU backend).
+/// @throws std::runtime_error when json_nested_items(t.shape()) > kMaxJsonItems.
 std::string tensor_to_json(const TensorView& t);
 
 /// Default relative tolerance of EVAL_FORMAT.md: 1e-5 for f32/c32, 1e-12 for f64/c64, 0 else.
