@@ -73,6 +73,9 @@ R c_exp_add(R w, int j) {
   if (int((u.y >> 20) & 0x7ffu) + j >= 0x7ff) return c_copysign(c_inf(), w);
   return packDouble2x32(uvec2(u.x, u.y + (uint(j) << 20)));
 }
+// (f64 subnormals are kept by every device measured: no rescue, below.)
+bool c_flushable(T z) { return false; }
+T c_up64(T z) { return z; }
 #else
 #define C_EMAX 126
 int c_ilogb(R m) { return clamp(int((floatBitsToUint(m) >> 23) & 0xffu) - 127, -C_EMAX, C_EMAX); }
@@ -82,6 +85,19 @@ R c_exp_add(R w, int j) {
   if (int((u >> 23) & 0xffu) + j >= 0xff) return c_copysign(c_inf(), w);
   return uintBitsToFloat(u + (uint(j) << 23));
 }
+// Devices that flush f32 subnormal operands (NVIDIA) read them as zeros in comparisons and
+// arithmetic. c_flushable(z): both parts subnormal or zero, not both zero (on the bits);
+// c_up64(z): z * 2^64 exactly, a subnormal part m 2^-149 rebuilt from its bits as float(m) 2^-85.
+bool c_flushable(T z) {
+  const uvec2 u = floatBitsToUint(z);
+  return ((u.x | u.y) & 0x7f800000u) == 0u && ((u.x | u.y) & 0x7fffffu) != 0u;
+}
+R c_up64_part(R v) {
+  const uint u = floatBitsToUint(v);
+  const R m = R(u & 0x7fffffu) * c_pow2(-85);
+  return (u & 0x80000000u) != 0u ? -m : m;
+}
+T c_up64(T z) { return T(c_up64_part(z.x), c_up64_part(z.y)); }
 #endif
 R c_inv_scale(R m, out R up) {
   const int e = c_ilogb(m);
@@ -151,7 +167,7 @@ T c_div_finite(T a, T b) {
 // a / b: finite operands through c_div_finite; Annex G special values otherwise (libgcc
 // __divdc3): a / 0 = copysign(inf, b.x) * a (each part as IEEE 1/0, 0/0); a result computed as
 // NaN + NaN i is recovered for infinite / finite (infinite) and finite / infinite (zero).
-T c_div(T a, T b) {
+T c_div_any(T a, T b) {
   if (b.x == R(0) && b.y == R(0)) {
     R s = c_copysign(c_inf(), b.x);
     return T(c_sgnmul(s, a.x), c_sgnmul(s, a.y));
@@ -168,6 +184,22 @@ T c_div(T a, T b) {
     return T(c_sgnmul(R(0), a.x * u + a.y * v), c_sgnmul(R(0), a.y * u - a.x * v));
   }
   return q;
+}
+// c_div_any, with an f32 divisor or dividend whose parts are all subnormal scaled up by 2^64
+// first (c_up64) and the quotient scaled back: on a device that flushes them the division then
+// sees their values, not zeros ((1 + 0i) / (1e-40 + 0i) = 1e40 on the H200, inf + NaN i before).
+T c_div(T a, T b) {
+  int k = 0;
+  if (c_flushable(b)) {
+    b = c_up64(b);
+    k += 64;
+  }
+  if (c_flushable(a)) {
+    a = c_up64(a);
+    k -= 64;
+  }
+  const T q = c_div_any(a, b);
+  return k == 0 ? q : T(c_scale2(q.x, k), c_scale2(q.y, k));
 }
 
 // |z| without overflow or underflow in the squares (hypot): both parts scaled exactly by a power

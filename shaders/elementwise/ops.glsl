@@ -48,6 +48,7 @@ T op_conj(T a) { return a; }
 T op_neg(T a) { return -a; }
 T op_conj(T a) { return T(a.x, -a.y); }
 T op_sign(T a) {
+  if (c_flushable(a)) a = c_up64(a);  // (f32: subnormal parts kept where the device flushes them)
   if (a.x == R(0) && a.y == R(0)) return T(0);
   if (isnan(a.x) || isnan(a.y)) return T(tf_nan(), tf_nan());
   const R m = max(abs(a.x), abs(a.y));
