@@ -87,7 +87,8 @@ R c_exp_add(R w, int j) {
 }
 // Devices that flush f32 subnormal operands (NVIDIA) read them as zeros in comparisons and
 // arithmetic. c_flushable(z): both parts subnormal or zero, not both zero (on the bits);
-// c_up64(z): z * 2^64 exactly, a subnormal part m 2^-149 rebuilt from its bits as float(m) 2^-85.
+// c_up64(z) for such z: z * 2^64 exactly, a subnormal part m 2^-149 rebuilt from its bits as
+// float(m) 2^-85 (a normal part would lose its exponent: callers test c_flushable first).
 bool c_flushable(T z) {
   const uvec2 u = floatBitsToUint(z);
   return ((u.x | u.y) & 0x7f800000u) == 0u && ((u.x | u.y) & 0x7fffffu) != 0u;
@@ -187,7 +188,8 @@ T c_div_any(T a, T b) {
 }
 // c_div_any, with an f32 divisor or dividend whose parts are all subnormal scaled up by 2^64
 // first (c_up64) and the quotient scaled back: on a device that flushes them the division then
-// sees their values, not zeros ((1 + 0i) / (1e-40 + 0i) = 1e40 on the H200, inf + NaN i before).
+// sees their values, not zeros ((1 + 0i) / (1e-40 + 0i) gave inf + NaN i on the H200; with the
+// scaling 1e40, checked on lavapipe, where the branch runs with exact arithmetic).
 T c_div(T a, T b) {
   int k = 0;
   if (c_flushable(b)) {
