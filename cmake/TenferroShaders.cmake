@@ -51,6 +51,7 @@ set(TENFERRO_SHADER_INCLUDES
   ${TENFERRO_SHADER_DIR}/common/index.glsl
   ${TENFERRO_SHADER_DIR}/common/errors.glsl
   ${TENFERRO_SHADER_DIR}/common/complex.glsl
+  ${TENFERRO_SHADER_DIR}/common/f32_bits.glsl
   ${TENFERRO_SHADER_DIR}/common/minmax.glsl
   ${TENFERRO_SHADER_DIR}/common/divmod.glsl
   ${TENFERRO_SHADER_DIR}/elementwise/ops.glsl

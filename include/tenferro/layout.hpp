@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 
 #include <vector>
 
@@ -19,6 +20,8 @@ using Axes = SmallVector<std::int64_t, 8>;
 
 /// Product of extents; throws Error{invalid_argument} on a negative extent or int64 overflow.
 std::int64_t shape_numel(const Shape& shape, const char* op = "shape");
+/// Product of non-negative extents, or nullopt where it overflows int64 (0 if any extent is 0).
+std::optional<std::int64_t> numel_if_fits(const Shape& shape);
 /// Compact column-major strides [1, d0, d0*d1, ...].
 Strides compact_strides(const Shape& shape);
 

@@ -77,6 +77,7 @@ R c_exp_add(R w, int j) {
 bool c_flushable(T z) { return false; }
 T c_up64(T z) { return z; }
 #else
+#include "common/f32_bits.glsl"
 #define C_EMAX 126
 int c_ilogb(R m) { return clamp(int((floatBitsToUint(m) >> 23) & 0xffu) - 127, -C_EMAX, C_EMAX); }
 R c_pow2(int e) { return uintBitsToFloat(uint(127 + e) << 23); }
@@ -87,18 +88,12 @@ R c_exp_add(R w, int j) {
 }
 // Devices that flush f32 subnormal operands (NVIDIA) read them as zeros in comparisons and
 // arithmetic. c_flushable(z): both parts subnormal or zero, not both zero (on the bits);
-// c_up64(z) for such z: z * 2^64 exactly, a subnormal part m 2^-149 rebuilt from its bits as
-// float(m) 2^-85 (a normal part would lose its exponent: callers test c_flushable first).
+// c_up64(z): z * 2^64 exactly, subnormal parts too (f32_up64).
 bool c_flushable(T z) {
   const uvec2 u = floatBitsToUint(z);
   return ((u.x | u.y) & 0x7f800000u) == 0u && ((u.x | u.y) & 0x7fffffu) != 0u;
 }
-R c_up64_part(R v) {
-  const uint u = floatBitsToUint(v);
-  const R m = R(u & 0x7fffffu) * c_pow2(-85);
-  return (u & 0x80000000u) != 0u ? -m : m;
-}
-T c_up64(T z) { return T(c_up64_part(z.x), c_up64_part(z.y)); }
+T c_up64(T z) { return T(f32_up64(z.x), f32_up64(z.y)); }
 #endif
 R c_inv_scale(R m, out R up) {
   const int e = c_ilogb(m);

@@ -10,6 +10,7 @@
 // residual correction (f_div).
 #ifndef TF_MATH_F32_GLSL
 #define TF_MATH_F32_GLSL
+#include "common/f32_bits.glsl"
 
 // ---- Payne-Hanek: bits of 2/pi, 64 leading zero bits (so windows may start before the point) ----
 const uint TF_2OPI[42] = uint[42](0u, 0u,
@@ -130,14 +131,6 @@ float m_div(float a, float b) { return f_div(a, b); }
 float f_nan() { return uintBitsToFloat(0x7fc00000u); }
 float f_inf() { return uintBitsToFloat(0x7f800000u); }
 float f_pow2(int k) { return intBitsToFloat((k + 127) << 23); }  // -126 <= k <= 127
-// x * 2^64 for |x| < 2^60, exact also for subnormal x on devices that flush subnormal operands
-// (NVIDIA: there x * 2^64 is 0): a subnormal m 2^-149 is rebuilt from its bits as float(m) 2^-85.
-float f_up64(float x) {
-  const uint u = floatBitsToUint(x);
-  if ((u & 0x7f800000u) != 0u) return x * f_pow2(64);
-  const float m = float(u & 0x7fffffu) * f_pow2(-85);
-  return (u & 0x80000000u) != 0u ? -m : m;
-}
 
 // ---- sqrt ------------------------------------------------------------------------------------
 // The builtin (inherited from inversesqrt in Vulkan) plus one Newton step on the exact residual.
@@ -148,7 +141,7 @@ float m_sqrt(float x) {
   if ((u & 0x7fffffffu) == 0u || u >= 0x7f800000u) return u > 0x80000000u ? f_nan() : x;  // +-0, +inf, NaN, x < 0
   // Scale into [2^-100, 2^100) by an even power of 2: the residual stays normal and finite.
   const int e = u < 0x0da24260u ? 64 : (x > 1.0e30 ? -64 : 0);  // (0x0da24260: 1e-30 as f32)
-  precise float a = e == 64 ? f_up64(x) : x * f_pow2(e);
+  precise float a = e == 64 ? f32_up64(x) : x * f_pow2(e);
   float s = sqrt(a);
   vec2 sq = f_two_prod(s, s);
   precise float r = (a - sq.x) - sq.y;
@@ -162,7 +155,7 @@ float m_rsqrt(float x) {
   if (u > 0x80000000u) return f_nan();         // x < 0
   if (u >= 0x7f800000u) return u == 0x7f800000u ? 0.0 : x;  // +inf: 0; NaN
   const int e = u < 0x0da24260u ? 64 : (x > 1.0e30 ? -64 : 0);
-  precise float a = e == 64 ? f_up64(x) : x * f_pow2(e);
+  precise float a = e == 64 ? f32_up64(x) : x * f_pow2(e);
   float s = m_sqrt(a);
   float y = 1.0 / s;
   vec2 p = f_two_prod(s, y);

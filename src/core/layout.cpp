@@ -8,17 +8,23 @@
 
 namespace tenferro {
 
-std::int64_t shape_numel(const Shape& shape, const char* op) {
+std::optional<std::int64_t> numel_if_fits(const Shape& shape) {
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
   std::int64_t n = 1;
+  for (std::int64_t e : shape)
+    if (__builtin_mul_overflow(n, e, &n)) return std::nullopt;
+  return n;
+}
+
+std::int64_t shape_numel(const Shape& shape, const char* op) {
   for (std::size_t i = 0; i < shape.size(); ++i) {
     TENFERRO_CHECK(shape[i] >= 0, invalid_argument, op, "shape", "extent ", shape[i], " at axis ", i,
                    " is negative");
     if (shape[i] == 0) return 0;
   }
-  for (std::int64_t e : shape)
-    TENFERRO_CHECK(!__builtin_mul_overflow(n, e, &n), invalid_argument, op, "shape",
-                   "element count of ", shape, " overflows int64");
-  return n;
+  const std::optional<std::int64_t> n = numel_if_fits(shape);
+  TENFERRO_CHECK(n.has_value(), invalid_argument, op, "shape", "element count of ", shape, " overflows int64");
+  return *n;
 }
 
 Strides compact_strides(const Shape& shape) {

@@ -50,11 +50,15 @@ void check_rank_list(std::size_t size, std::int64_t rank, const char* op, const 
                  " entries, expected ", rank, " (operand rank)");
 }
 
-/// Extents must be non-negative and their product must fit in int64.
-void check_shape(const Shape& shape, const char* op, const char* arg) {
+/// Extents must be non-negative.
+void check_extents(const Shape& shape, const char* op, const char* arg) {
   for (std::size_t i = 0; i < shape.size(); ++i)
     TENFERRO_CHECK(shape[i] >= 0, invalid_argument, op, arg, "extent ", shape[i], " at axis ", i,
                    " is negative");
+}
+/// Extents must be non-negative and their product must fit in int64.
+void check_shape(const Shape& shape, const char* op, const char* arg) {
+  check_extents(shape, op, arg);
   shape_numel(shape, op);
 }
 
@@ -196,16 +200,12 @@ Tensor transpose(Backend& be, const TensorView& x, const Axes& perm) {
 Tensor reshape(Backend& be, const TensorView& x, const Shape& shape) {
   const char* op = "reshape";
   check_input(be, OpId::reshape, x);
-  for (std::size_t i = 0; i < shape.size(); ++i)
-    TENFERRO_CHECK(shape[i] >= 0, invalid_argument, op, "shape", "extent ", shape[i], " at axis ", i,
-                   " is negative");
+  check_extents(shape, op, "shape");
   // The element count must be x's: a count past int64 cannot be, so it is a shape_mismatch too.
-  std::int64_t n = std::find(shape.begin(), shape.end(), 0) != shape.end() ? 0 : 1;
-  bool too_many = false;
-  for (std::size_t i = 0; n != 0 && i < shape.size() && !too_many; ++i)
-    too_many = __builtin_mul_overflow(n, shape[i], &n);
-  TENFERRO_CHECK(!too_many, shape_mismatch, op, "shape", "new shape ", shape,
+  const std::optional<std::int64_t> count = numel_if_fits(shape);
+  TENFERRO_CHECK(count.has_value(), shape_mismatch, op, "shape", "new shape ", shape,
                  " has more than 2^63 - 1 elements, expected ", x.numel(), " (operand shape ", x.shape(), ")");
+  const std::int64_t n = *count;
   TENFERRO_CHECK(n == x.numel(), shape_mismatch, op, "shape", "new shape ", shape, " has ", n,
                  " elements, expected ", x.numel(), " (operand shape ", x.shape(), ")");
   Tensor out = be.allocate(x.dtype(), shape);
