@@ -1,5 +1,5 @@
 // Vulkan provider benchmark (issue 3 figures): device copy bandwidth (the ceiling), add f32
-// 2^28 (and div, correctly rounded in software) as a fraction of it, upload/download
+// 2^28 (and div, correctly rounded in software; exp, sin, reduce_sum) as a fraction of it, upload/download
 // bandwidth, and per-op overhead of small ops inside a session (2000 chained adds of 1000
 // elements, as tools/peer_bench.py `overhead` does).
 // Host clock around the work plus synchronize(); 3 warm-ups; medians of >= 20 samples; large
@@ -132,6 +132,20 @@ int main(int argc, char** argv) {
   };
   const Record addr = binary_row("add", [&] { Tensor z = add(be, x, y); });
   const Record divr = binary_row("div", [&] { Tensor z = div(be, x, y); });
+  // f32 ops of the families that compute in f64 where the device flushes f32 subnormals (the "w"
+  // variants, docs/accuracy.md; TENFERRO_VK_F32_VIA_F64 compares the two): exp and sin through
+  // the shader math library (8 bytes per element) and a whole-tensor sum (4).
+  auto stream_row = [&](const char* name, double bytes_per_element, auto&& op) {
+    Record r = make_record(name, copy.shape);
+    r.t = timed(op);
+    r.bytes = bytes_per_element * static_cast<double>(n);
+    r.ceiling = copy_gbps;
+    r.ceiling_name = "device copy (same run)";
+    rows.push_back(r);
+  };
+  stream_row("exp", 8.0, [&] { Tensor z = exp(be, x); });
+  stream_row("sin", 8.0, [&] { Tensor z = sin(be, y); });
+  stream_row("reduce_sum", 4.0, [&] { Tensor z = reduce_sum(be, x, {0}); });
 
   // Copy again, after add (warm clocks): the 2026-11-29 H200 copy samples were bimodal (p10
   // 520 us, median 1337 us) while add was steady; copy_again and copy_fresh (a new output per

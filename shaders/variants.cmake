@@ -23,6 +23,15 @@ foreach(_t f32 f64 i32 i64)
   string(TOUPPER "${_t}" _T)
   tenferro_shader_widths(clamp_${_t} elementwise/clamp.comp DEFINES DT_${_T})
 endforeach()
+# f32 / c32 elements computed in f64 / c64 (TF_F32_STORAGE, types.glsl), taken where the device
+# flushes f32 subnormals (src/vulkan/kernels/dispatch.cpp arith_tag); compare and select work on
+# the bits and need none. The _contig forms below.
+foreach(_k unary binary)
+  tenferro_shader_widths(${_k}_f32w elementwise/${_k}.comp DEFINES DT_F64 TF_F32_STORAGE)
+  tenferro_shader_widths(${_k}_c32w elementwise/${_k}.comp DEFINES DT_C64 TF_F32_STORAGE)
+endforeach()
+tenferro_shader_widths(unary_abs_c32w elementwise/unary.comp DEFINES DT_C64 TF_F32_STORAGE ABS_COMPLEX)
+tenferro_shader_widths(clamp_f32w elementwise/clamp.comp DEFINES DT_F64 TF_F32_STORAGE)
 
 # Contiguous fast path (record_dispatch picks it when every coalesced operand is rank <= 1 with
 # stride 1 or 0): <kernel>_<dtype>_contig, 32-bit indexing only, 4 elements per invocation.
@@ -47,6 +56,12 @@ foreach(_t f32 f64 i32 i64)
   string(TOUPPER "${_t}" _T)
   tenferro_shader(clamp_${_t}_contig elementwise/clamp.comp DEFINES DT_${_T} TF_CONTIG)
 endforeach()
+foreach(_k unary binary)
+  tenferro_shader(${_k}_f32w_contig elementwise/${_k}.comp DEFINES DT_F64 TF_F32_STORAGE TF_CONTIG)
+  tenferro_shader(${_k}_c32w_contig elementwise/${_k}.comp DEFINES DT_C64 TF_F32_STORAGE TF_CONTIG)
+endforeach()
+tenferro_shader(unary_abs_c32w_contig elementwise/unary.comp DEFINES DT_C64 TF_F32_STORAGE ABS_COMPLEX TF_CONTIG)
+tenferro_shader(clamp_f32w_contig elementwise/clamp.comp DEFINES DT_F64 TF_F32_STORAGE TF_CONTIG)
 
 # Strided copies of rank >= 2 (record_permute): 32x32 tiles through shared memory, 32-bit
 # indexing only (larger copies use copy_<b>_idx64).

@@ -1,7 +1,9 @@
 # Shader variants of the analytic family (explicit list, STYLE.md B7): analytic_<t> for the nine
 # (ten for reals: erf) analytic ops, pow_<t> for the pows through the math library (pow_f32
-# computes in double, TF_POW_VIA_F64: devices with shaderFloat64; elsewhere f32 pow stays in
+# computes in double from f32 storage: devices with shaderFloat64; elsewhere f32 pow stays in
 # elementwise/ops.glsl). Ops are specialization constant 1 (elementwise/analytic_ops.h).
+# <kernel>_f32w / _c32w: f32 / c32 elements computed in f64 / c64 (TF_F32_STORAGE, types.glsl),
+# taken where the device flushes f32 subnormals (src/vulkan/kernels/dispatch.cpp arith_tag).
 list(APPEND TENFERRO_SHADER_INCLUDES
   ${TENFERRO_SHADER_DIR}/common/math_f32.glsl
   ${TENFERRO_SHADER_DIR}/common/math_f64.glsl
@@ -16,4 +18,7 @@ foreach(_t f64 c32 c64)
   string(TOUPPER "${_t}" _T)
   tenferro_shader_widths(pow_${_t} elementwise/pow.comp DEFINES DT_${_T})
 endforeach()
-tenferro_shader_widths(pow_f32 elementwise/pow.comp DEFINES DT_F32 TF_POW_VIA_F64)
+tenferro_shader_widths(pow_f32 elementwise/pow.comp DEFINES DT_F64 TF_F32_STORAGE)
+tenferro_shader_widths(pow_c32w elementwise/pow.comp DEFINES DT_C64 TF_F32_STORAGE)
+tenferro_shader_widths(analytic_f32w elementwise/analytic.comp DEFINES DT_F64 TF_F32_STORAGE)
+tenferro_shader_widths(analytic_c32w elementwise/analytic.comp DEFINES DT_C64 TF_F32_STORAGE)

@@ -5,3 +5,6 @@ foreach(_t f32 f64 i32 i64 c32 c64)
   string(TOUPPER "${_t}" _T)
   tenferro_shader_widths(reduce_${_t} reduce/reduce.comp DEFINES DT_${_T})
 endforeach()
+# f32 / c32 computed in f64 / c64 where the device flushes f32 subnormals (variants_analytic.cmake).
+tenferro_shader_widths(reduce_f32w reduce/reduce.comp DEFINES DT_F64 TF_F32_STORAGE)
+tenferro_shader_widths(reduce_c32w reduce/reduce.comp DEFINES DT_C64 TF_F32_STORAGE)

@@ -44,16 +44,25 @@ int src_real(SRC_T s) { return uint(s) != 0u ? 1 : 0; }
 SRC_T src_real(SRC_T s) { return s; }
 #endif
 
+// f32 / c32 parts into f64 / c64 from their bits: exact also for subnormals, which the device's
+// conversion reads as zero where it flushes them (NVIDIA).
+#if (defined(SRC_F32) || defined(SRC_C32)) && defined(TF_F64)
+#include "common/f32_bits.glsl"
+double widen(float x) { return f32_widen(floatBitsToUint(x)); }
+#else
+#define widen(x) (x)
+#endif
+
 #if defined(TF_KIND_COMPLEX)
 T convert(SRC_T s) {
 #if defined(SRC_KIND_COMPLEX)
-  return T(R(s.x), R(s.y));
+  return T(R(widen(s.x)), R(widen(s.y)));
 #else
-  return T(R(src_real(s)), R(0));
+  return T(R(widen(src_real(s))), R(0));
 #endif
 }
 #elif defined(TF_KIND_FLOAT)
-T convert(SRC_T s) { return T(src_real(s)); }
+T convert(SRC_T s) { return T(widen(src_real(s))); }
 #elif defined(TF_KIND_INT)
 #if defined(SRC_KIND_FLOAT) || defined(SRC_KIND_COMPLEX)
 // Truncation toward zero: x fits when -2^(bits-1) - 1 < x < 2^(bits-1) (bounds exact in every

@@ -11,11 +11,27 @@
     NAME##Ref(base + uint64_t(off) * uint64_t(SIZE)).v = x;                               \
   }
 
+#ifdef TF_F32_STORAGE
+// f32 / c32 elements computed as f64 / c64 (types.glsl): widened exactly from their bits, also
+// subnormals where the device flushes them (f32_bits.glsl), and rounded once when stored.
+#include "common/f32_bits.glsl"
+#ifdef TF_KIND_COMPLEX
+TF_ACCESS(Bits, uvec2, 8)
+#else
+TF_ACCESS(Bits, uint, 4)
+#endif
+TF_ACCESS(RBits, uint, 4)
+T load_T(uint64_t base, IDX off) { return f32_widen(load_Bits(base, off)); }
+void store_T(uint64_t base, IDX off, T x) { store_Bits(base, off, f32_narrow(x)); }
+R load_R(uint64_t base, IDX off) { return f32_widen(load_RBits(base, off)); }
+void store_R(uint64_t base, IDX off, R x) { store_RBits(base, off, f32_narrow(x)); }
+#else
 TF_ACCESS(T, T, TF_SIZE)
-TF_ACCESS(Bool, uint8_t, 1)
 #ifdef R
 TF_ACCESS(R, R, TF_RSIZE)
 #endif
+#endif
+TF_ACCESS(Bool, uint8_t, 1)
 
 bool load_bool(uint64_t base, IDX off) { return uint(load_Bool(base, off)) != 0u; }
 void store_bool(uint64_t base, IDX off, bool b) { store_Bool(base, off, uint8_t(b ? 1u : 0u)); }
@@ -41,7 +57,12 @@ void tf_unbits(uvec2 w, out uvec2 x) { x = w; }
 void tf_unbits(uvec2 w, out int64_t x) { x = int64_t(packUint2x32(w)); }
 void tf_unbits(uvec4 w, out uvec4 x) { x = w; }
 void tf_unbits(uint w, out uint8_t x) { x = uint8_t(w & 0xffu); }
-#ifdef TF_F64
+#if defined(TF_F32_STORAGE)
+uint tf_bits(double x) { return f32_narrow(x); }
+uvec2 tf_bits(dvec2 x) { return f32_narrow(x); }
+void tf_unbits(uint w, out double x) { x = f32_widen(w); }
+void tf_unbits(uvec2 w, out dvec2 x) { x = f32_widen(w); }
+#elif defined(TF_F64)
 uvec2 tf_bits(double x) { return unpackDouble2x32(x); }
 uvec4 tf_bits(dvec2 x) { return uvec4(unpackDouble2x32(x.x), unpackDouble2x32(x.y)); }
 void tf_unbits(uvec2 w, out double x) { x = packDouble2x32(w); }

@@ -31,6 +31,7 @@ const Options& options() {
     // 1 (default): certified; 0: off; 8 to 20: the normwise product on that many moduli.
     const std::uint64_t oz = env_u64("TENFERRO_VK_GEMM_OZAKI", 1);
     r.vk_gemm_ozaki = oz <= 1 ? static_cast<std::uint32_t>(oz) : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(oz, 8, 20));
+    r.vk_f32_via_f64 = static_cast<std::uint32_t>(std::min<std::uint64_t>(env_u64("TENFERRO_VK_F32_VIA_F64", 2), 2));
     r.vk_permute_tiles = env_u64("TENFERRO_VK_PERMUTE_TILES", 1) != 0;
     r.vk_strided_elems = static_cast<std::uint32_t>(std::min<std::uint64_t>(env_u64("TENFERRO_VK_STRIDED_ELEMS", r.vk_strided_elems), 1024));
     r.vk_spin_us = static_cast<std::uint32_t>(env_u64("TENFERRO_VK_SPIN_US", r.vk_spin_us));

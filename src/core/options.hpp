@@ -74,6 +74,13 @@ struct Options {
   // accuracy (H200 f64 4096^3 28.6-29.0 TFLOP/s with 14 moduli, 32.7-32.8 with 12, against
   // 22.3-22.8; nineteenth session, tools/gpu_call19e.sh).
   std::uint32_t vk_gemm_ozaki = 1;
+  // TENFERRO_VK_F32_VIA_F64: f32 / c32 elementwise ops and reductions computed in f64 / c64 from
+  // exactly widened operands and rounded once (the "w" shader variants, docs/accuracy.md), so
+  // that subnormal operands and results are kept where the driver flushes f32 subnormals and a
+  // shader cannot ask it not to (NVIDIA's). 2 (default): where the device is such a one
+  // (DeviceCaps::flushes_f32) and has shaderFloat64; 1: on every device with shaderFloat64 (the
+  // tests' way to run them on lavapipe); 0: never (the f32 kernels, flushing there).
+  std::uint32_t vk_f32_via_f64 = 2;
   // TENFERRO_VK_PERMUTE_TILES=0: strided copies of rank >= 2 take the generic strided kernel
   // instead of the tiled permute kernel (comparison runs only; default on).
   bool vk_permute_tiles = true;

@@ -366,7 +366,7 @@ TEST_F(AnalyticAccuracy, PowF64AndComplex) {
 }
 
 // f32 pow: computed in double and rounded once where the device has f64 (pow_f32,
-// TF_POW_VIA_F64); the driver's exp2(y log2 x) it replaced was off by up to ~600 ulp on
+// f32 storage, TF_F32_STORAGE); the driver's exp2(y log2 x) it replaced was off by up to ~600 ulp on
 // lavapipe once |y log x| grows (0.99^-8000: relative error 6.8e-5) and wrong for subnormal
 // bases (thirteenth session). Results kept in the normal range (|y ln x| <= 87) so that devices
 // that flush f32 subnormals (NVIDIA) are measured on the same points; subnormals separately.

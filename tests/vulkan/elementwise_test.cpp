@@ -5,8 +5,11 @@
 #include <limits>
 #include <string>
 
+#include "core/options.hpp"
 #include "tenferro/ops.hpp"
 #include "vk_test_util.hpp"
+#include "vulkan/backend.hpp"
+#include "vulkan/kernels/dispatch.hpp"
 
 namespace tenferro::vktest {
 namespace {
@@ -349,6 +352,22 @@ TEST_F(ElementwiseTest, AlternatingPipelinesAcrossBatches) {
   });
   const Tensor h = be().download(z);
   for (std::int64_t i = 0; i < 64; ++i) EXPECT_EQ(host_at(h, i).c.real(), double(kOps / 3)) << i;
+}
+
+// The f32 / c32 "w" variants (computed in f64 / c64, docs/accuracy.md) are taken where the driver
+// flushes f32 subnormals, and everywhere with f64 when TENFERRO_VK_F32_VIA_F64=1: the ctest
+// entries *_f32_via_f64 run the conformance tests that way, and this asserts they do take them.
+TEST_F(ElementwiseTest, F32ViaF64VariantsFollowTheOptionAndTheDevice) {
+  auto& vb = static_cast<vk::VulkanBackend&>(be());
+  const vk::DeviceCaps& caps = vb.device().caps();
+  const std::uint32_t mode = options().vk_f32_via_f64;
+  const bool wide = caps.f64 && (mode == 1 || (mode == 2 && caps.flushes_f32));
+  if (mode == 1) {
+    EXPECT_EQ(wide, caps.f64);
+  }
+  EXPECT_EQ(vk::arith_tag(vb, DType::F32), wide ? "f32w" : "f32");
+  EXPECT_EQ(vk::arith_tag(vb, DType::C32), wide ? "c32w" : "c32");
+  for (DType d : {DType::F64, DType::C64, DType::I32, DType::I64}) EXPECT_EQ(vk::arith_tag(vb, d), vk::type_tag(d));
 }
 
 }  // namespace

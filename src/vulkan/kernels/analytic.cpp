@@ -56,7 +56,7 @@ void analytic_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Tens
                  "[vulkan] ", dtype_name(x.dtype()), " is not supported on this device");
   Dispatch d;
   d.kernel = "analytic";
-  d.type = type_tag(x.dtype());
+  d.type = arith_tag(be, x.dtype());
   d.op = analytic_code(op);
   d.tag = static_cast<std::uint32_t>(op) + 1;
   d.add(out);
@@ -65,14 +65,14 @@ void analytic_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Tens
 }
 
 bool pow_via_math_library(VulkanBackend& be, std::span<const TensorView> inputs, const TensorView& out) {
-  // F32 computes in double (pow_f32, TF_POW_VIA_F64), so only where the device has f64; without
+  // F32 computes in double (pow_f32: f32 storage, TF_F32_STORAGE), so only where the device has f64; without
   // it f32 pow stays on the driver's exp2/log2 (elementwise/ops.glsl; docs/accuracy.md).
   const DType t = out.dtype();
   const DeviceCaps& caps = be.device().caps();
   if (inputs.size() != 2 || !dtype_ok(caps, t) || (t == DType::F32 && !caps.f64)) return false;
   Dispatch d;
   d.kernel = "pow";
-  d.type = type_tag(t);
+  d.type = t == DType::F32 ? type_tag(t) : arith_tag(be, t);
   d.tag = static_cast<std::uint32_t>(OpId::pow) + 1;
   d.add(out);
   d.add(inputs[0]);

@@ -13,6 +13,13 @@ namespace tenferro::vk {
 
 std::string type_tag(DType d) { return std::string(dtype_name(d)); }
 
+std::string arith_tag(const VulkanBackend& be, DType d) {
+  const DeviceCaps& caps = be.device().caps();
+  const std::uint32_t mode = options().vk_f32_via_f64;
+  const bool wide = (d == DType::F32 || d == DType::C32) && caps.f64 && (mode == 1 || (mode == 2 && caps.flushes_f32));
+  return wide ? type_tag(d) + "w" : type_tag(d);
+}
+
 // (Appending avoids a GCC 12 -Wrestrict false positive on "b" + std::string.)
 std::string bits_tag(DType d) {
   std::string tag = "b";

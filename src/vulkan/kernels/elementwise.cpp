@@ -48,13 +48,13 @@ void elementwise_kernel(VulkanBackend& be, OpId op, std::span<const TensorView> 
   switch (op_info(op).family) {
     case OpFamily::unary:
       d.kernel = op == OpId::abs && is_complex(in) ? "unary_abs" : "unary";
-      d.type = type_tag(in);
+      d.type = arith_tag(be, in);
       d.op = op_code(op);
       break;
     case OpFamily::binary:
       if (op == OpId::pow && pow_via_math_library(be, inputs, out)) return;
       d.kernel = "binary";
-      d.type = type_tag(in);
+      d.type = arith_tag(be, in);
       d.op = op_code(op);
       break;
     case OpFamily::compare:
@@ -68,7 +68,7 @@ void elementwise_kernel(VulkanBackend& be, OpId op, std::span<const TensorView> 
       break;
     case OpFamily::clamp:
       d.kernel = "clamp";
-      d.type = type_tag(in);
+      d.type = arith_tag(be, in);
       break;
     case OpFamily::analytic: analytic_kernel(be, op, inputs[0], out); return;
     case OpFamily::cast:

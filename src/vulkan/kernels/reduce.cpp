@@ -130,7 +130,7 @@ void record_pass(VulkanBackend& be, OpId op, const Pass& ps, const TensorView& x
     bytes += r.end - r.begin;
     kp.addr[j] = VulkanBackend::storage_of(v).allocation().address;
   }
-  const std::string variant = "reduce_" + type_tag(x.dtype()) + (reach >= kIdx32Limit ? "_idx64" : "");
+  const std::string variant = "reduce_" + arith_tag(be, x.dtype()) + (reach >= kIdx32Limit ? "_idx64" : "");
   kp.numel = ps.O;
   kp.tag = static_cast<std::uint32_t>(op) + 1;
 

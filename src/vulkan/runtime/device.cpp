@@ -93,6 +93,7 @@ DeviceCaps query_caps(VkPhysicalDevice pd, VkInstance instance) {
   c.driver = drv.driverName[0] ? drv.driverName : "unknown";
   c.driver_info = drv.driverInfo;
   c.denorm_preserve_f32 = p12.shaderDenormPreserveFloat32;
+  c.flushes_f32 = !c.denorm_preserve_f32 && drv.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
   c.f64 = f.features.shaderFloat64;
   c.f64_fast = c.f64 && fast_f64_device(c.name);
   c.i64 = f.features.shaderInt64;
@@ -230,7 +231,9 @@ std::vector<std::string> DeviceCaps::describe() const {
     d.push_back("cooperative matrix shapes (NV, subgroup): " + list);
   }
   d.push_back("pipeline executable properties: " + yes(executable_properties));
-  d.push_back("f32 denormals: " + std::string(denorm_preserve_f32 ? "preserved (shaders ask for it)" : "device default"));
+  d.push_back("f32 denormals: " + std::string(denorm_preserve_f32 ? "preserved (shaders ask for it)"
+                                               : flushes_f32 ? "flushed by the driver"
+                                                             : "device default"));
   const std::string miss = missing();
   d.push_back("usable: " + (miss.empty() ? std::string("yes") : "no (needs " + miss + ")"));
   return d;

@@ -33,6 +33,11 @@ struct DeviceCaps {
   bool nv_coopmat_u8 = false;
   bool executable_properties = false;  // VK_KHR_pipeline_executable_properties
   bool denorm_preserve_f32 = false;    // shaderDenormPreserveFloat32: shaders get DenormPreserve 32
+  // The driver flushes f32 subnormals (operands and results of arithmetic, f32 -> f64
+  // conversions) and cannot be asked not to: NVIDIA's proprietary driver without
+  // shaderDenormPreserveFloat32 (H200, driver 580: docs/accuracy.md). Other drivers that report
+  // no preserve mode (lavapipe) keep subnormals by default.
+  bool flushes_f32 = false;
   std::uint32_t subgroup_size = 0;
   // Streaming multiprocessors (NVIDIA, VK_NV_shader_sm_builtins); 0 when the device does not
   // say (the gemm tile choice then does not model waves of workgroups: gemm.cpp).
