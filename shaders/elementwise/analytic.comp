@@ -17,6 +17,30 @@ layout(push_constant) uniform Push { KernelParams p; };
 #include "common/math_f32.glsl"
 #endif
 
+#ifdef TF_F32_STORAGE
+// exp of an f32 operand for a result rounded to f32 (the real "w" variant): x = k ln2 + r with
+// |r| <= ln2 / 2 (ln2 in two parts, k ln2_hi exact), e^r by its Taylor polynomial to r^11
+// (truncation below 2^-47 relative) and the exact scaling by 2^k; the one rounding to f32 is
+// the store's. m_exp's full f64 accuracy (a division per element) cost 1.33x the time on the H200
+// (bench/RESULTS.md, thirtieth session). Results beyond f32's range: inf, or 0 below 2^-150.
+double w_exp(double x) {
+  if (isnan(x)) return x;
+  if (x > 89.0lf) return packDouble2x32(uvec2(0u, 0x7ff00000u));
+  if (x < -105.0lf) return 0.0lf;
+  const double k = floor(D_INVLN2 * x + 0.5lf);
+  const double r = (x - k * D_LN2_HI) - k * D_LN2_LO;
+  double p = 1.0lf / 39916800.0lf;  // 1 / 11!
+  const double c[10] = double[](1.0lf / 3628800.0lf, 1.0lf / 362880.0lf, 1.0lf / 40320.0lf, 1.0lf / 5040.0lf,
+                                1.0lf / 720.0lf, 1.0lf / 120.0lf, 1.0lf / 24.0lf, 1.0lf / 6.0lf, 0.5lf, 1.0lf);
+  for (int i = 0; i < 10; ++i) p = p * r + c[i];
+  p = p * r + 1.0lf;
+  return p * packDouble2x32(uvec2(0u, uint(int(k) + 1023) << 20));  // 2^k, k in [-152, 129]
+}
+#define TF_EXP w_exp
+#else
+#define TF_EXP m_exp
+#endif
+
 #ifdef TF_KIND_COMPLEX
 #include "common/math_complex.glsl"
 T analytic_op(T z) {
@@ -37,7 +61,7 @@ T analytic_op(T z) {
 T analytic_op(T x) {
   R s, c;
   switch (OP) {
-    case TF_AN_EXP: return m_exp(x);
+    case TF_AN_EXP: return TF_EXP(x);
     case TF_AN_LOG: return m_log(x);
     case TF_AN_SIN: m_sincos(x, s, c); return s;
     case TF_AN_COS: m_sincos(x, s, c); return c;
