@@ -12,3 +12,6 @@ foreach(_t f32 f64 i32 i64 c32 c64 bool)
   string(TOUPPER "${_t}" _T)
   tenferro_shader_widths(scatter_${_t} indexing/scatter.comp DEFINES DT_${_T})
 endforeach()
+# f32 / c32 combined in double where the driver flushes f32 subnormals (variants_analytic.cmake).
+tenferro_shader_widths(scatter_f32w indexing/scatter.comp DEFINES DT_F64 TF_F32_STORAGE)
+tenferro_shader_widths(scatter_c32w indexing/scatter.comp DEFINES DT_C64 TF_F32_STORAGE)

@@ -14,6 +14,10 @@
 //   everything else (f64, c64, c32 mul, i64 mul/max/min/replace): a spin lock per element, hashed into
 //   the lock table, held for one read-modify-write. Only 32-bit atomics are used: the device is
 //   created without shaderBufferInt64Atomics.
+// The "w" variants (DT_F64 / DT_C64 with TF_F32_STORAGE: f32 / c32 elements combined in double,
+// where the driver flushes f32 subnormals; types.glsl) keep the f32 / c32 paths above on the
+// 32-bit words: CAS loops on each f32 part (add, mul, max, min), the lock for c32 mul / replace,
+// the words widened exactly and the combined value rounded once (f32_widen / f32_narrow).
 // Lavapipe workaround: with a memory barrier compiled into the lock loop (even one never
 // executed), Mesa lavapipe loses locked updates; its LLVM atomics are sequentially consistent,
 // so CPU devices get the variant without fences (constant-false FENCES removes the barriers).
@@ -59,17 +63,25 @@ T combine(T d, T s) {
 }
 #endif
 
-#if defined(TF_KIND_FLOAT) || defined(TF_KIND_COMPLEX)
-// One float at byte address `a`: v = OP(v, s) by compare-and-swap on its bits.
-void cas_f32(uint64_t a, float s) {
+#if defined(DT_F32) || defined(DT_C32) || defined(TF_F32_STORAGE)
+// One float at byte address `a`: v = OP(v, s) by compare-and-swap on its bits (the "w" variants:
+// R is double, the bits widened and the result rounded once).
+#ifdef TF_F32_STORAGE
+R f32_of(uint u) { return f32_widen(u); }
+uint bits_of(R x) { return f32_narrow(x); }
+#else
+R f32_of(uint u) { return uintBitsToFloat(u); }
+uint bits_of(R x) { return floatBitsToUint(x); }
+#endif
+void cas_f32(uint64_t a, R s) {
   U32Ref r = U32Ref(a);
   uint cur = r.v;
   for (;;) {
-    float d = uintBitsToFloat(cur), n;
+    R d = f32_of(cur), n;
     if (OP == TF_SC_ADD) n = d + s;
     else if (OP == TF_SC_MUL) n = d * s;
     else n = OP == TF_SC_MAX ? tf_fmax(d, s) : tf_fmin(d, s);
-    const uint nb = floatBitsToUint(n);
+    const uint nb = bits_of(n);
     if (nb == cur) return;
     const uint prev = atomicCompSwap(r.v, cur, nb);
     if (prev == cur) return;
@@ -80,7 +92,13 @@ void cas_f32(uint64_t a, float s) {
 
 #if defined(DT_F64) || defined(DT_C64) || defined(DT_I64) || defined(DT_C32)
 // The 32-bit words of a value (TF_SIZE / 4 of them, little endian) and back.
-#if defined(DT_F64)
+#if defined(TF_F32_STORAGE) && defined(DT_C64)
+T from_words(uvec4 w) { return f32_widen(w.xy); }
+uvec4 to_words(T x) { return uvec4(f32_narrow(x), 0u, 0u); }
+#elif defined(TF_F32_STORAGE)
+T from_words(uvec4 w) { return f32_widen(w.x); }
+uvec4 to_words(T x) { return uvec4(f32_narrow(x), 0u, 0u, 0u); }
+#elif defined(DT_F64)
 T from_words(uvec4 w) { return packDouble2x32(w.xy); }
 uvec4 to_words(T x) { return uvec4(unpackDouble2x32(x), 0u, 0u); }
 #elif defined(DT_C64)
@@ -147,9 +165,9 @@ void apply(IDX o, T s) {
       cur = prev;
     }
   }
-#elif defined(DT_F32)
+#elif defined(DT_F32) || (defined(TF_F32_STORAGE) && defined(DT_F64))
   cas_f32(p.addr[0] + uint64_t(o) * 4ul, s);
-#elif defined(DT_C32)
+#elif defined(DT_C32) || (defined(TF_F32_STORAGE) && defined(DT_C64))
   if (OP == TF_SC_ADD) {
     cas_f32(p.addr[0] + uint64_t(o) * 8ul, s.x);
     cas_f32(p.addr[0] + uint64_t(o) * 8ul + 4ul, s.y);

@@ -246,7 +246,7 @@ void scatter_kernel(VulkanBackend& be, const TensorView& out, const TensorView& 
     else max_groups = 1;
     operands.push_back(locks);
   }
-  const std::string variant = "scatter_" + type_tag(out.dtype()) + (g.reach >= kIdx32Limit ? "_idx64" : "");
+  const std::string variant = "scatter_" + arith_tag(be, out.dtype()) + (g.reach >= kIdx32Limit ? "_idx64" : "");
   record_indexing(be, variant, op, OpId::scatter, updates, operands, g.words, max_groups);
 }
 

@@ -109,4 +109,24 @@ def cmul1(a, b):
         return complex(float(F(a.real) * F(b.real)), float(F(a.imag) * F(b.real)))
     return complex(float(-(F(a.imag) * F(b.imag))), float(F(a.real) * F(b.imag)))
 f.add("mul_c32", "mul", [T("c32", ca), T("c32", cb)], expected=T("c32", [cmul1(a, b) for a, b in zip(ca, cb)]), rtol=R0)
+# scatter with duplicate targets: the combiners' read-modify-writes (CAS loops on f32 bits).
+SC = {"update_window_dims": [], "inserted_window_dims": [0], "scatter_dims_to_operand_dims": [0],
+      "index_vector_dim": 1}
+idx = {"dtype": "i32", "shape": [4, 1], "data": [[0], [0], [1], [2]]}
+op0 = [1e-40, 0.0, 1e-20]
+up = [1e-40, 1e-45, 2e-40, 1e-20]
+o, u = [F(v) for v in op0], [F(v) for v in up]
+for comb, fn in (("add", lambda a, b: a + b), ("mul", lambda a, b: a * b)):
+    want = [fn(fn(o[0], u[0]), u[1]), fn(o[1], u[2]), fn(o[2], u[3])]
+    f.add(f"scatter_{comb}_f32", "scatter", [T("f32", op0), idx, T("f32", up)], dict(SC, combiner=comb),
+          expected=T("f32", [float(v) for v in want]), rtol=R0)
+f.add("scatter_max_f32", "scatter", [T("f32", [-1.0, 0.0, -1e-40]), idx, T("f32", [1e-45, 1e-40, 2e-40, -2e-40])],
+      dict(SC, combiner="max"), expected=T("f32", [1e-40, 2e-40, -1e-40]), rtol=R0)
+co = [complex(1e-40, 0.0), complex(0.0, -1e-45), complex(1.0, 1e-40)]
+cu = [complex(1e-40, 1e-45), complex(2e-45, 0.0), complex(0.0, 3e-40), complex(-1.0, 1e-40)]
+cof = [complex(float(F(z.real)), float(F(z.imag))) for z in co]
+cuf = [complex(float(F(z.real)), float(F(z.imag))) for z in cu]
+def cadd(a, b): return complex(float(F(a.real) + F(b.real)), float(F(a.imag) + F(b.imag)))
+f.add("scatter_add_c32", "scatter", [T("c32", co), idx, T("c32", cu)], dict(SC, combiner="add"),
+      expected=T("c32", [cadd(cadd(cof[0], cuf[0]), cuf[1]), cadd(cof[1], cuf[2]), cadd(cof[2], cuf[3])]), rtol=R0)
 f.write()
