@@ -1,5 +1,6 @@
 // Vulkan provider benchmark (issue 3 figures): device copy bandwidth (the ceiling), add f32
-// 2^28 (and div, correctly rounded in software; exp, sin, reduce_sum) as a fraction of it, upload/download
+// 2^28 (and div, correctly rounded in software; exp, sin, reduce_sum, c32 exp / mul, scatter-add)
+// as a fraction of it, upload/download
 // bandwidth, and per-op overhead of small ops inside a session (2000 chained adds of 1000
 // elements, as tools/peer_bench.py `overhead` does).
 // Host clock around the work plus synchronize(); 3 warm-ups; medians of >= 20 samples; large
@@ -146,6 +147,33 @@ int main(int argc, char** argv) {
   stream_row("exp", 8.0, [&] { Tensor z = exp(be, x); });
   stream_row("sin", 8.0, [&] { Tensor z = sin(be, y); });
   stream_row("reduce_sum", 4.0, [&] { Tensor z = reduce_sum(be, x, {0}); });
+  // c32 (n / 2 elements: 8 bytes per f32 element in and out for exp, 12 for mul) and scatter-add
+  // of n / 4 f32 updates at spread, partly repeated targets (the result a fresh copy of x: 8 bytes
+  // per element, plus 16 per update); mul_c64 on the same values in c64 (24 bytes per f32
+  // element). Rows named <op>_c32 / _c64 / scatter_add; `dtype` stays f32.
+  {
+    SliceConfig half{{0}, {n / 2}, {1}};
+    Tensor xc = convert(be, slice(be, x, half), DType::C32);
+    stream_row("exp_c32", 8.0, [&] { Tensor z = exp(be, xc); });
+    stream_row("mul_c32", 12.0, [&] { Tensor z = mul(be, xc, xc); });
+    {
+      Tensor xz = convert(be, xc, DType::C64);
+      stream_row("mul_c64", 24.0, [&] { Tensor z = mul(be, xz, xz); });
+      stream_row("add_c32", 12.0, [&] { Tensor z = add(be, xc, xc); });
+    }
+    const std::int64_t m = n / 4;
+    std::vector<std::int32_t> iv(static_cast<std::size_t>(m));
+    for (std::int64_t i = 0; i < m; ++i) iv[static_cast<std::size_t>(i)] = static_cast<std::int32_t>((i * 7919) % n);
+    Tensor idx = upload(be, host_tensor<std::int32_t>({m, 1}, iv));
+    SliceConfig quarter{{0}, {m}, {1}};
+    Tensor upd = slice(be, y, quarter);
+    ScatterConfig sc;
+    sc.inserted_window_dims = {0};
+    sc.scatter_dims_to_operand_dims = {0};
+    sc.index_vector_dim = 1;
+    sc.combiner = ScatterCombiner::add;
+    stream_row("scatter_add", 8.0 + 16.0 / 4.0, [&] { Tensor z = scatter(be, x, idx, upd, sc); });
+  }
 
   // Copy again, after add (warm clocks): the 2026-11-29 H200 copy samples were bimodal (p10
   // 520 us, median 1337 us) while add was steady; copy_again and copy_fresh (a new output per

@@ -77,9 +77,10 @@ struct Options {
   // TENFERRO_VK_F32_VIA_F64: f32 / c32 elementwise ops and reductions computed in f64 / c64 from
   // exactly widened operands and rounded once (the "w" shader variants, docs/accuracy.md), so
   // that subnormal operands and results are kept where the driver flushes f32 subnormals and a
-  // shader cannot ask it not to (NVIDIA's). 2 (default): where the device is such a one
-  // (DeviceCaps::flushes_f32) and has shaderFloat64; 1: on every device with shaderFloat64 (the
-  // tests' way to run them on lavapipe); 0: never (the f32 kernels, flushing there).
+  // shader cannot ask it not to (NVIDIA's). 2 (default): f32 where the device is such a one
+  // (DeviceCaps::flushes_f32) and has shaderFloat64, c32 not (its wide mul measured 3.6x slower
+  // on the H200; the fix, complex.glsl's [[dont_flatten]], is not yet measured); 1: f32 and c32
+  // on every device with shaderFloat64 (the tests' way to run them on lavapipe); 0: never.
   std::uint32_t vk_f32_via_f64 = 2;
   // TENFERRO_VK_PERMUTE_TILES=0: strided copies of rank >= 2 take the generic strided kernel
   // instead of the tiled permute kernel (comparison runs only; default on).
