@@ -14,12 +14,7 @@ timeout 200 "$B/tenferro" eval tests/cases/*.json --backend all > "$OUT/cases.tx
 TENFERRO_VK_F32_VIA_F64=0 timeout 60 "$B/tenferro" eval tests/cases/subnormal.json --backend vulkan > "$OUT/subnormal_off.txt" 2>&1
 for be in cpu vulkan; do timeout 100 "$B/tenferro" eval "$B/audit/d1.json" --backend $be > "$OUT/d1_$be.txt" 2>&1; done
 TENFERRO_ACCURACY_POINTS=1048576 timeout 200 "$B/vk_analytic_accuracy_test" > "$OUT/accuracy.txt" 2>&1
-for r in 1 2; do
-  for m in 2 0; do
-    echo "== round $r TENFERRO_VK_F32_VIA_F64=$m" >> "$OUT/bench.txt"
-    TENFERRO_VK_F32_VIA_F64=$m timeout 120 "$B/tenferro_bench_vk" >> "$OUT/bench.txt" 2>&1
-  done
-done
+bench_vk_modes "$OUT/bench.txt" 2 120 2 0
 grep "f32 denormals" "$OUT/devices.txt"
 grep -h "^FAIL" "$OUT/cases.txt" | head; tail -1 "$OUT/cases.txt"
 tail -1 "$OUT/subnormal_off.txt"

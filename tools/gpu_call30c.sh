@@ -17,12 +17,7 @@ for i in lm_batch_likelihood_sentence_3_12d str_nw_mera_open_26; do
       > "$OUT/einsum_${i}_$t.txt" 2>&1
   done
 done
-for r in 1 2; do
-  for m in 2 0; do
-    echo "== round $r TENFERRO_VK_F32_VIA_F64=$m" >> "$OUT/bench.txt"
-    TENFERRO_VK_F32_VIA_F64=$m timeout 120 "$B/tenferro_bench_vk" >> "$OUT/bench.txt" 2>&1
-  done
-done
+bench_vk_modes "$OUT/bench.txt" 2 120 2 0
 grep "f32 denormals" "$OUT/devices.txt"
 grep -h "^FAIL" "$OUT/cases.txt" | head; tail -1 "$OUT/cases.txt"
 grep -hE "^(instance|check|time)" "$OUT"/einsum_*.txt

@@ -4,10 +4,5 @@
 # (TENFERRO_VK_F32_VIA_F64 unset: the H200's default) and without (=0), alternating, two rounds.
 set -u
 . tools/gpu_env.sh
-for r in 1 2; do
-  for m in 2 0; do
-    echo "== round $r TENFERRO_VK_F32_VIA_F64=$m" >> "$OUT/bench.txt"
-    TENFERRO_VK_F32_VIA_F64=$m timeout 150 "$B/tenferro_bench_vk" >> "$OUT/bench.txt" 2>&1
-  done
-done
+bench_vk_modes "$OUT/bench.txt" 2 150 2 0
 grep -E "^== |\"op\":\"(copy|add|div|exp|sin|reduce_sum|exp_c32|mul_c32|scatter_add)\"" "$OUT/bench.txt" | sed -E "s/\"(dtype|shape|layout|backend|threads)\":[^,]*,//g" | cut -c1-110

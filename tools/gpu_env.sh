@@ -109,3 +109,19 @@ ab_gemm() {
   done
 }
 ab_gemm_table() { sort -s -k3,3 "$OUT/ab.txt" | awk '{print $1, $2, $3, $12, $14, $NF}'; }
+
+# bench_vk_modes FILE ROUNDS TIMEOUT MODE...: per round, tenferro_bench_vk once per
+# TENFERRO_VK_F32_VIA_F64 mode (alternating), each run headed "== round R ...=M" in FILE
+# (thirtieth session's calls 2, 3, 5).
+bench_vk_modes() {
+  bvm_file=$1 bvm_rounds=$2 bvm_timeout=$3
+  shift 3
+  bvm_r=1
+  while [ $bvm_r -le "$bvm_rounds" ]; do
+    for bvm_m in "$@"; do
+      echo "== round $bvm_r TENFERRO_VK_F32_VIA_F64=$bvm_m" >> "$bvm_file"
+      TENFERRO_VK_F32_VIA_F64=$bvm_m timeout "$bvm_timeout" "$B/tenferro_bench_vk" >> "$bvm_file" 2>&1
+    done
+    bvm_r=$((bvm_r + 1))
+  done
+}
