@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tenferro/backend/gemm_call.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/op_info.hpp"
 #include "tenferro/tensor.hpp"
@@ -78,20 +79,6 @@ struct FusionPlan {
   std::vector<FusionStep> steps;
 };
 
-/// Chains per group of a chained GemmCall::c (below): free groups, batch group.
-inline constexpr int kGemmFreeChains = 4, kGemmBatchChains = 2;
-
-/// A batched matrix product C[m,n,b] = alpha * sum_k op(A)[m,k,b] op(B)[k,n,b] + beta*C.
-/// a, b are rank-3 views [M,K,B], [K,N,B]; c is a rank-3 view [M,N,B] or, on a backend whose
-/// gemm_writes_chains() is true, a rank-10 view [M0,M1,M2,M3, N0,N1,N2,N3, B0,B1] (chained: M =
-/// M0*M1*M2*M3 with m = m0 + M0*(m1 + M1*(m2 + M2*m3)), likewise n and b; any strides; c has no
-/// overlap). beta == 0 never reads c. conj_* conjugates that operand (complex only).
-struct GemmCall {
-  TensorView a, b, c;
-  bool conj_a = false, conj_b = false;
-  Scalar alpha, beta;
-};
-
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -109,9 +96,8 @@ class Backend {
   virtual bool supports(OpId op, DType d) const = 0;
   /// True for the CPU backend: its tensors are host tensors.
   virtual bool is_host() const { return false; }
-  /// True when gemm takes a chained (rank-10) c (GemmCall): an output whose groups are not one
-  /// stride chain each is then written in place instead of through a compact temp.
-  virtual bool gemm_writes_chains() const { return false; }
+  /// What gemm accepts beyond rank-3 views (GemmCaps).
+  virtual GemmCaps gemm_caps() const { return {}; }
 
   // --- memory and transfers -------------------------------------------------------------
   /// Uninitialized compact tensor. Throws out_of_memory.
@@ -148,6 +134,7 @@ class Backend {
   /// out = reduction of x over `axes` (sorted, unique, non-empty, every extent > 0).
   /// out has x's shape without those axes.
   virtual void reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) = 0;
+  /// The product of GemmCall; a, b, c of one dtype of the dot family the backend supports.
   virtual void gemm(const GemmCall& call) = 0;
   /// tril (lower = true) or triu on axes 0, 1; later axes are batch. out compact.
   virtual void triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) = 0;

@@ -165,8 +165,8 @@ struct EinsumStepStats {
   std::int64_t out_bytes = 0;     // the result
   std::int64_t out_copy_bytes = 0;  // out view not writable in place: GEMM into a temp + copy
   bool out_chained = false;       // with out_copy_bytes: its groups form few enough stride chains
-                                  // (GemmCall) to be written in place where
-                                  // Backend::gemm_writes_chains (Vulkan unless TENFERRO_VK_GEMM_CHAINS=0),
+                                  // (GemmCall::c) to be written in place where
+                                  // GemmCaps::chained_output (the Vulkan backend),
                                   // through the temp elsewhere
   std::int64_t reduce_bytes = 0;  // read by reduce_sum on this step's operands before the GEMM
   int launches = 0;               // backend calls: reduce_sum, copy (packing), gemm
@@ -195,7 +195,7 @@ struct EinsumStats {
 
 /// The decisions execute would take for operands of these layouts (offsets included) and
 /// dtype, without running anything: the same planning code, so the report is what runs on a
-/// backend whose gemm writes chained outputs (Backend::gemm_writes_chains: the Vulkan backend)
+/// backend whose gemm writes chained outputs (GemmCaps::chained_output: the Vulkan backend)
 /// when writes_chains, else on one that does not (the CPU backend). Throws like execute for a
 /// bad path or shapes.
 EinsumStats explain(const EinsumSpec& spec, const Path& path, std::span<const Layout> operand_layouts, DType dtype,

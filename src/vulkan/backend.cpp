@@ -291,7 +291,7 @@ void VulkanBackend::reduce(OpId op, const TensorView& x, const Axes& axes, const
   FamilyScope f(KernelFamily::reduce);
   reduce_kernel(*this, op, x, axes, out);
 }
-bool VulkanBackend::gemm_writes_chains() const { return options().vk_gemm_chains; }
+GemmCaps VulkanBackend::gemm_caps() const { return {.chained_output = options().vk_gemm_chains}; }
 void VulkanBackend::gemm(const GemmCall& call) {
   FamilyScope f(KernelFamily::gemm);
   gemm_kernel(*this, call);

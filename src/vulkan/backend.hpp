@@ -65,7 +65,7 @@ class VulkanBackend final : public Backend {
   void elementwise(OpId op, std::span<const TensorView> inputs, const TensorView& out, CompareDir dir) override;
   void reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) override;
   void gemm(const GemmCall& call) override;
-  bool gemm_writes_chains() const override;
+  GemmCaps gemm_caps() const override;
   void triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) override;
   void gather(const TensorView& operand, const TensorView& indices, const GatherConfig& cfg,
               const TensorView& out) override;

@@ -411,7 +411,7 @@ class CountingBackend final : public Backend {
   Placement placement() const override { return in_.placement(); }
   bool supports(OpId op, DType d) const override { return in_.supports(op, d); }
   bool is_host() const override { return in_.is_host(); }
-  bool gemm_writes_chains() const override { return in_.gemm_writes_chains(); }
+  GemmCaps gemm_caps() const override { return in_.gemm_caps(); }
   Tensor allocate(DType dtype, const Shape& shape) override {
     ++allocations;
     return in_.allocate(dtype, shape);
@@ -557,7 +557,7 @@ TEST(DotGeneralCanonicalTest, IntoChainOutIsWrittenInPlaceOtherOutsThroughOneTem
 TEST(DotGeneralCanonicalTest, ChainedOutsAreWrittenInPlaceWhereTheBackendCan) {
   // Out views with every axis reversed: each axis its own stride chain. Up to kGemmFreeChains
   // chains per free group and kGemmBatchChains for the batch group, a backend whose
-  // gemm_writes_chains() is true (Vulkan) gets one gemm with a chained c and nothing else; the
+  // gemm_caps().chained_output is true (Vulkan) gets one gemm with a chained c and nothing else; the
   // CPU backend and groups of more chains go through one temp (two copies: beta reads out).
   DotCase three;  // free groups of 3 (lhs) and 2 (rhs) axes, batch group of 2 axes
   three.lhs = {3, 4, 5, 6, 2, 3};
@@ -589,7 +589,7 @@ TEST(DotGeneralCanonicalTest, ChainedOutsAreWrittenInPlaceWhereTheBackendCan) {
     for (const auto& k : cases) {
       SCOPED_TRACE(tb.name + " " + k.c.describe());
       CountingBackend be(*tb.be);
-      const bool chained = k.fits && be.gemm_writes_chains();
+      const bool chained = k.fits && be.gemm_caps().chained_output;
       std::mt19937_64 rng(seed++);
       const RefTensor l = random_ref(DType::F64, k.c.lhs, rng), r = random_ref(DType::F64, k.c.rhs, rng);
       const RefTensor out0 = random_ref(DType::F64, ref_dot_general_shape(k.c.lhs, k.c.rhs, k.c.cfg), rng);

@@ -110,7 +110,7 @@ TEST_F(GemmOzakiTest, NonFiniteLinesTakeDotProducts) {
 }
 
 // Issue 6's memory bound with the scheme: einsum hands each product only the optional scratch
-// that 1.5x its plan's live tensors leaves (detail::scratch_limit). The scheme's planes for a
+// that 1.5x its plan's live tensors leaves (GemmCall::scratch_limit). The scheme's planes for a
 // 96 x 80 x 600 product are about 3x its tensors: the einsum runs it on the FMA kernels within
 // the bound, while dot_general (no limit) and a limit as large as the planes run the scheme,
 // above the bound. Every result against the reference (componentwise and normwise bounds).
@@ -159,14 +159,12 @@ TEST_F(GemmOzakiTest, EinsumStepScratchWithinMemoryBound) {
   cfg.rhs_contracting_dims = {0};
   EXPECT_LE(measure("einsum", false, [&] { return einsum(be(), "ij,jk->ik", ops); }), 1.5);
   EXPECT_GT(measure("dot_general", true, [&] { return dot_general(be(), a, b, cfg); }), 1.5);
-  {
-    const detail::ScratchLimit limit(static_cast<std::uint64_t>(3.5 * live));
-    EXPECT_GT(measure("limit 3.5x", true, [&] { return dot_general(be(), a, b, cfg); }), 1.5);
-  }
-  {
-    const detail::ScratchLimit limit(static_cast<std::uint64_t>(0.5 * live));
-    EXPECT_LE(measure("limit 0.5x", false, [&] { return dot_general(be(), a, b, cfg); }), 1.5);
-  }
+  EXPECT_GT(measure("limit 3.5x", true,
+                    [&] { return detail::dot_general_consuming(be(), a, b, cfg, static_cast<std::uint64_t>(3.5 * live)); }),
+            1.5);
+  EXPECT_LE(measure("limit 0.5x", false,
+                    [&] { return detail::dot_general_consuming(be(), a, b, cfg, static_cast<std::uint64_t>(0.5 * live)); }),
+            1.5);
 }
 
 // The certified Ozaki-II product (the default on devices with the tensor-core kernel, where the

@@ -289,7 +289,7 @@ int run_einsum(const EinsumArgs& a) {
     std::vector<double> ts;
     for (int r = 0; r < (a.no_run ? a.repeat : 1); ++r) {
       const auto t0 = std::chrono::steady_clock::now();
-      stats = explain(plan->spec, plan->path, layouts, dtype, be.gemm_writes_chains());
+      stats = explain(plan->spec, plan->path, layouts, dtype, be.gemm_caps().chained_output);
       ts.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     explain_seconds = median(ts);

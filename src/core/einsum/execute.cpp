@@ -54,7 +54,7 @@ struct Program {
   EinsumStats stats;
   // The device-memory bound (bytes): 1.5x the largest sum of simultaneously live tensors the
   // plan implies (PathCost: inputs and intermediates), and the inputs' bytes (always held).
-  // execute() gives each product the rest as optional scratch (detail::scratch_limit).
+  // execute() gives each product the rest as optional scratch (GemmCall::scratch_limit).
   double memory_bound = 0, input_bytes = 0;
 };
 
@@ -235,7 +235,7 @@ void interleave(std::vector<Instr>& instrs, const std::vector<Val>& vals, std::s
 class Planner {
  public:
   /// report: fill the step report (label strings, dot_general's lowering) too.
-  /// chains: the backend's gemm writes chained outputs (Backend::gemm_writes_chains).
+  /// chains: the backend's gemm writes chained outputs (GemmCaps::chained_output).
   Planner(const EinsumSpec& spec, DType dtype, bool use_mul, bool chains, bool report)
       : spec_(spec), dtype_(dtype), es_(static_cast<std::int64_t>(dtype_size(dtype))), use_mul_(use_mul),
         chains_(chains), report_(report) {}
@@ -1200,7 +1200,7 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
   }
   check_path(n, path);  // before any work
 
-  const std::shared_ptr<const Program> prog_ptr = program_for(spec, path, layouts, d, be.supports(OpId::mul, d), be.gemm_writes_chains());
+  const std::shared_ptr<const Program> prog_ptr = program_for(spec, path, layouts, d, be.supports(OpId::mul, d), be.gemm_caps().chained_output);
   const Program& prog = *prog_ptr;
   std::vector<TensorView> v(static_cast<std::size_t>(prog.num_slots));
   std::vector<Tensor> own(static_cast<std::size_t>(prog.num_slots));
@@ -1226,20 +1226,20 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
         // A value in an order no GEMM writes: a small one is computed in GEMM order and copied
         // once (its operands freed as they are packed); a large one goes through
         // dot_general_into, which makes its temp in pieces (detail::pack_chunk_bytes).
-        // On a backend writing outputs in a few stride chains per group (Backend::gemm_writes_chains),
+        // On a backend writing outputs in a few stride chains per group (GemmCaps::chained_output),
         // such an order is written in place by dot_general_into, whatever its size.
         const std::size_t nl = static_cast<std::size_t>(a.rank()) - in.cfg.lhs_contracting_dims.size() -
                                in.cfg.lhs_batching_dims.size();
         const std::size_t nr = static_cast<std::size_t>(b.rank()) - in.cfg.rhs_contracting_dims.size() -
                                in.cfg.rhs_batching_dims.size();
-        const bool chained = !in.out_direct && be.gemm_writes_chains() && detail::dot_out_in_chains(in.layout, nl, nr);
+        const bool chained = !in.out_direct && be.gemm_caps().chained_output && detail::dot_out_in_chains(in.layout, nl, nr);
         const std::uint64_t out_bytes = static_cast<std::uint64_t>(shape_numel(in.shape, kOp)) * dtype_size(d);
         const bool copy_after = !in.out_direct && !chained && out_bytes < detail::pack_chunk_bytes();
         // Optional scratch (Ozaki-II planes, split K, 3M planes): what the memory bound leaves
         // beside the held tensors and this step's result (twice when copied after).
         const double step_bytes = static_cast<double>(out_bytes) * (copy_after ? 2.0 : 1.0);
         const double room = std::max(0.0, prog.memory_bound - held - step_bytes);
-        const detail::ScratchLimit scratch(static_cast<std::uint64_t>(std::min(room, 0x1p63)));
+        const auto scratch = static_cast<std::uint64_t>(std::min(room, 0x1p63));
         auto store = [&](Tensor t) {
           if (!copy_after) return t;
           Tensor r = be.allocate(d, in.shape);
@@ -1258,13 +1258,13 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
             return t;
           };
           TensorView la = hand_over(in.a), lb = hand_over(in.b);
-          own[dst] = store(detail::dot_general_consuming(be, std::move(la), std::move(lb), in.cfg));
+          own[dst] = store(detail::dot_general_consuming(be, std::move(la), std::move(lb), in.cfg, scratch));
         } else if (in.out_compact || copy_after) {
-          own[dst] = store(dot_general(be, a, b, in.cfg));
+          own[dst] = store(detail::dot_general_consuming(be, a, b, in.cfg, scratch));
         } else {
           own[dst] = be.allocate(d, in.shape);
-          dot_general_into(be, a, b, in.cfg, false, false, one, zero,
-                           TensorView(own[dst].storage(), d, in.layout));
+          detail::dot_general_into(be, a, b, in.cfg, false, false, one, zero,
+                                   TensorView(own[dst].storage(), d, in.layout), scratch);
         }
         break;
       }

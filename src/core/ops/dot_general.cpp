@@ -36,6 +36,8 @@ struct DotPlan {
   Axes lhs_free, rhs_free;
   Shape out_shape;
   I M = 1, N = 1, K = 1, B = 1;
+  /// GemmCall::scratch_limit of the products it runs.
+  std::uint64_t scratch_limit = kNoScratchLimit;
 };
 
 /// One stride chain: the group acts as one axis of `extent` elements `stride` apart.
@@ -92,8 +94,8 @@ void out_groups(const Layout& out, std::size_t nl, std::size_t nr, Axes (&g)[3])
   }
 }
 
-/// The chained rank-10 layout of an out view (GemmCall), or nullopt when a group has more
-/// chains than GemmCall takes.
+/// The chained layout of an out view (GemmCall::c), or nullopt when a group has more chains
+/// than GemmCall takes.
 std::optional<Layout> chained_layout(const Layout& out, std::size_t nl, std::size_t nr) {
   Axes g[3];
   out_groups(out, nl, nr, g);
@@ -242,9 +244,6 @@ bool unit_stride_on(const Layout& x, const Axes& batch) {
 /// A packed copy at least this large is made in pieces (detail::set_pack_chunk_bytes).
 std::atomic<std::uint64_t> g_pack_chunk_bytes{64ull << 20};
 
-/// detail::scratch_limit() of this thread.
-thread_local std::uint64_t t_scratch_limit = ~std::uint64_t{0};
-
 /// x with axis `ax` narrowed to indices [i, i + len).
 TensorView narrow(const TensorView& x, I ax, I i, I len) {
   Layout l = x.layout();
@@ -305,12 +304,12 @@ bool run_gemm_in_pieces(Backend& be, const TensorView& lhs, const TensorView& rh
   const I pieces = std::min<I>(extent, std::max<I>(2, static_cast<I>((pack + kPieceBytes - 1) / kPieceBytes)));
   const I len = (extent + pieces - 1) / pieces;  // indices of the axis per piece (the last: fewer)
   const I pre = (c_axis == 0 ? p.M : c_axis == 1 ? p.N : p.B) / extent;  // C elements along c_axis per index of the axis
-  // The axis of c3 the piece narrows: c_axis of a rank-3 c; of a chained c (GemmCall) the
+  // The axis of c3 the piece narrows: c_axis of a rank-3 c; of a chained c (GemmCall::c) the
   // group's last chain of extent > 1, which holds the group's last axis of extent > 1 (the one
   // sliced). step: c3 indices along that axis per index of the sliced operand axis.
   std::size_t cax = static_cast<std::size_t>(c_axis);
   I step = pre;
-  if (c3.rank() != 3) {
+  if (c3.rank() == kGemmChainedRank) {
     const std::size_t first = static_cast<std::size_t>(c_axis) * kGemmFreeChains;
     const std::size_t n = c_axis == 2 ? kGemmBatchChains : kGemmFreeChains;
     cax = first;
@@ -333,7 +332,7 @@ bool run_gemm_in_pieces(Backend& be, const TensorView& lhs, const TensorView& rh
   return true;
 }
 
-/// Runs c = alpha * dot + beta * c for c a rank-3 [M,N,B] view (or a chained one, GemmCall). drop_lhs / drop_rhs (the caller's
+/// Runs c = alpha * dot + beta * c for c a rank-3 [M,N,B] view (or a chained one, GemmCall::c). drop_lhs / drop_rhs (the caller's
 /// own copies of lhs / rhs, or null): cleared as soon as that operand is packed, so that its
 /// storage can be freed before the other operand is packed (its bytes are reused in stream
 /// order); lhs / rhs are not read after their packing. A large packed copy is made in pieces
@@ -354,6 +353,7 @@ void run_gemm(Backend& be, const TensorView& lhs, const TensorView& rhs, const D
   call.conj_b = rhs_conj && is_complex(p.dtype);
   call.alpha = alpha;
   call.beta = beta;
+  call.scratch_limit = p.scratch_limit;
   be.gemm(call);
 }
 
@@ -374,8 +374,10 @@ bool ranges_overlap(const TensorView& a, const TensorView& b) {
 
 /// dot_general into a new compact tensor; drop_lhs / drop_rhs as in run_gemm.
 Tensor dot_general_new(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
-                       bool lhs_conj, bool rhs_conj, TensorView* drop_lhs, TensorView* drop_rhs) {
-  const DotPlan p = validate(be, lhs, rhs, cfg, "dot_general");
+                       bool lhs_conj, bool rhs_conj, TensorView* drop_lhs, TensorView* drop_rhs,
+                       std::uint64_t scratch_limit) {
+  DotPlan p = validate(be, lhs, rhs, cfg, "dot_general");
+  p.scratch_limit = scratch_limit;
   Tensor out = be.allocate(p.dtype, p.out_shape);
   if (out.numel() == 0) return out;
   const TensorView c3(out.storage(), p.dtype, Layout::compact({p.M, p.N, p.B}));
@@ -430,7 +432,8 @@ void into_pieces(Backend& be, const TensorView& lhs, const TensorView& rhs, cons
   for (I i = 0; i < extent; i += len) {
     const I n = std::min(len, extent - i);
     const TensorView l = ax_l >= 0 ? narrow(lhs, ax_l, i, n) : lhs, r = ax_r >= 0 ? narrow(rhs, ax_r, i, n) : rhs;
-    const DotPlan q = validate(be, l, r, cfg, "dot_general_into");
+    DotPlan q = validate(be, l, r, cfg, "dot_general_into");
+    q.scratch_limit = p.scratch_limit;
     through_temp(be, l, r, cfg, q, lhs_conj, rhs_conj, alpha, beta, narrow(out, ax, i, n));
   }
 }
@@ -443,10 +446,6 @@ bool is_stride_chain(const Layout& l, const Axes& axes) { return chain_of(l, axe
 
 std::uint64_t set_pack_chunk_bytes(std::uint64_t bytes) { return g_pack_chunk_bytes.exchange(bytes); }
 std::uint64_t pack_chunk_bytes() { return g_pack_chunk_bytes.load(std::memory_order_relaxed); }
-
-std::uint64_t scratch_limit() { return t_scratch_limit; }
-ScratchLimit::ScratchLimit(std::uint64_t bytes) : previous_(t_scratch_limit) { t_scratch_limit = bytes; }
-ScratchLimit::~ScratchLimit() { t_scratch_limit = previous_; }
 
 bool dot_out_in_place(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free) {
   Axes g[3];
@@ -514,23 +513,31 @@ DotLowering lower_dot_general(const Layout& lhs, const Layout& rhs, const DotGen
   return lw;
 }
 
-Tensor dot_general_consuming(Backend& be, TensorView lhs, TensorView rhs, const DotGeneralConfig& cfg) {
+Tensor dot_general_consuming(Backend& be, TensorView lhs, TensorView rhs, const DotGeneralConfig& cfg,
+                             std::uint64_t scratch_limit) {
   // lhs / rhs are this call's own references: run_gemm clears each once it is packed.
-  return dot_general_new(be, lhs, rhs, cfg, false, false, &lhs, &rhs);
+  return dot_general_new(be, lhs, rhs, cfg, false, false, &lhs, &rhs, scratch_limit);
 }
 
 }  // namespace detail
 
 Tensor dot_general(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
                    bool lhs_conj, bool rhs_conj) {
-  return dot_general_new(be, lhs, rhs, cfg, lhs_conj, rhs_conj, nullptr, nullptr);
+  return dot_general_new(be, lhs, rhs, cfg, lhs_conj, rhs_conj, nullptr, nullptr, kNoScratchLimit);
 }
 
 void dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
                       bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
                       const TensorView& out) {
+  detail::dot_general_into(be, lhs, rhs, cfg, lhs_conj, rhs_conj, alpha, beta, out, kNoScratchLimit);
+}
+
+void detail::dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
+                              bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta,
+                              const TensorView& out, std::uint64_t scratch_limit) {
   const char* op = "dot_general_into";
-  const DotPlan p = validate(be, lhs, rhs, cfg, op);
+  DotPlan p = validate(be, lhs, rhs, cfg, op);
+  p.scratch_limit = scratch_limit;
   detail::check_resident(be, out, op, "out");
   TENFERRO_CHECK(out.dtype() == p.dtype, dtype_mismatch, op, "out", "out dtype: got ", dtype_name(out.dtype()),
                  ", expected ", dtype_name(p.dtype), " (the operands' dtype)");
@@ -558,9 +565,9 @@ void dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs,
     run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, c3);
     return;
   }
-  // Groups in a few stride chains each: a chained C (GemmCall) on backends that write it (a
+  // Groups in a few stride chains each: a chained C (GemmCall::c) on backends that write it (a
   // permuted einsum result or intermediate, e.g. str_nw_mera_open_26's last product).
-  if (be.gemm_writes_chains()) {
+  if (be.gemm_caps().chained_output) {
     if (std::optional<Layout> c10 = chained_layout(out.layout(), p.lhs_free.size(), p.rhs_free.size())) {
       run_gemm(be, lhs, rhs, cfg, p, lhs_conj, rhs_conj, a, b, TensorView(out.storage(), p.dtype, std::move(*c10)));
       return;

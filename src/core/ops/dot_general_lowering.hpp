@@ -31,14 +31,22 @@ bool dot_out_in_place(const Layout& out, std::size_t n_lhs_free, std::size_t n_r
 
 /// True when `out`'s first n_lhs_free axes and its next n_rhs_free axes each form at most
 /// kGemmFreeChains stride chains and the rest at most kGemmBatchChains (dot_general_into writes
-/// such an out in place on a backend whose gemm_writes_chains() is true, else through a temp).
+/// such an out in place on a backend whose gemm_caps().chained_output is true, else through a
+/// temp).
 bool dot_out_in_chains(const Layout& out, std::size_t n_lhs_free, std::size_t n_rhs_free);
 
 /// dot_general(lhs, rhs, cfg) without conjugation that takes its own references to the
 /// operands and drops each as soon as it has been packed, so that an operand at its last use
 /// (the caller passes its only reference) is freed before the other one is packed and the
-/// product runs (einsum steps: a packed operand no longer costs its bytes twice).
-Tensor dot_general_consuming(Backend& be, TensorView lhs, TensorView rhs, const DotGeneralConfig& cfg);
+/// product runs (einsum steps: a packed operand no longer costs its bytes twice). Its products
+/// hold at most `scratch_limit` bytes of optional scratch (GemmCall::scratch_limit).
+Tensor dot_general_consuming(Backend& be, TensorView lhs, TensorView rhs, const DotGeneralConfig& cfg,
+                             std::uint64_t scratch_limit = kNoScratchLimit);
+
+/// dot_general_into whose products hold at most `scratch_limit` bytes of optional scratch.
+void dot_general_into(Backend& be, const TensorView& lhs, const TensorView& rhs, const DotGeneralConfig& cfg,
+                      bool lhs_conj, bool rhs_conj, const Scalar& alpha, const Scalar& beta, const TensorView& out,
+                      std::uint64_t scratch_limit);
 
 /// Packed operand copies of at least this many bytes (default 64 MiB) are made in pieces:
 /// dot_general runs once per index of one axis (the last batch axis of extent > 1, else the
@@ -49,27 +57,6 @@ std::uint64_t set_pack_chunk_bytes(std::uint64_t bytes);
 /// The current value. dot_general_into also makes a temp (its out view's groups not stride
 /// chains) of at least this many bytes in pieces, a quarter of out each at most.
 std::uint64_t pack_chunk_bytes();
-
-/// Bytes of optional scratch that products recorded by the calling thread may hold: the
-/// scratch of a backend's faster forms of one product (the Vulkan backend's Ozaki-II planes,
-/// split K's partial tiles, 3M planes), which the product could do without. No limit
-/// (~0) unless a ScratchLimit is alive on this thread. einsum sets one per step, so that a
-/// contraction's device peak stays within 1.5x of the live tensors its plan implies; a product
-/// whose faster form needs more scratch takes a form within the limit (the FMA kernels,
-/// unsplit, the 4-multiply complex form).
-std::uint64_t scratch_limit();
-
-/// Sets scratch_limit() on this thread for its lifetime (nested: the previous one comes back).
-class ScratchLimit {
- public:
-  explicit ScratchLimit(std::uint64_t bytes);
-  ~ScratchLimit();
-  ScratchLimit(const ScratchLimit&) = delete;
-  ScratchLimit& operator=(const ScratchLimit&) = delete;
-
- private:
-  std::uint64_t previous_;
-};
 
 /// One stride chain of `axes` of l in the given order (extent-1 axes skipped): consecutive
 /// non-trivial axes satisfy stride[i+1] == stride[i] * extent[i].

@@ -25,7 +25,6 @@
 #include <string>
 #include <vector>
 
-#include "core/ops/dot_general_lowering.hpp"
 #include "core/options.hpp"
 #include "shaders/common/params.h"
 #include "shaders/gemm/gemm_params.h"
@@ -329,8 +328,8 @@ constexpr I kLargeMinTiles = 264;  // two waves of an H200's 132 SMs
 
 // Automatic split K: when the output has at most kSplitMaxTiles tiles (all batches) and
 // K >= kSplitMinK (or the short-K rule below); aims at kSplitTargetGroups workgroups, at least
-// kSplitMinSliceK of K per split, scratch at most kSplitMaxScratch bytes and the thread's
-// detail::scratch_limit() (einsum's step budget). At 128 tiles splitting
+// kSplitMinSliceK of K per split, scratch at most kSplitMaxScratch bytes and the call's
+// scratch_limit (einsum's step budget). At 128 tiles splitting
 // lost on the H200 (f64 1024^3: 14.5 TFLOP/s unsplit, 9.3 in 2-4 splits).
 constexpr I kSplitMaxTiles = 64, kSplitMinK = 512, kSplitTargetGroups = 512, kSplitMinSliceK = 128;
 // Shorter K (kSplitShortMinK <= K < kSplitMinK) is split too when the output has at most
@@ -751,7 +750,7 @@ double gemm_fma_seconds(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
   return us * 1e-6;
 }
 
-int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
+int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B, std::uint64_t scratch_limit) {
   if (K <= 0 || c.split == 1) return 1;
   const I slices = (K + c.bk - 1) / c.bk;
   I s = c.split;
@@ -765,7 +764,7 @@ int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B) {
       s = std::min(kSplitTargetGroups / tiles, K / kSplitMinSliceK);
   }
   const std::uint64_t out_bytes = static_cast<std::uint64_t>(M * N * B) * dtype_size(d);
-  const std::uint64_t limit = std::min(kSplitMaxScratch, detail::scratch_limit());  // (einsum's step budget)
+  const std::uint64_t limit = std::min(kSplitMaxScratch, scratch_limit);
   s = std::min({s, slices, kSplitMaxSplits, static_cast<I>(limit / std::max<std::uint64_t>(out_bytes, 1))});
   if (s < 2) return 1;
   // Whole BK slices per split; the last split may be shorter, none is empty.
@@ -930,6 +929,7 @@ bool gemm_3m(VulkanBackend& be, const GemmCall& call) {
     part.c = plane_view(pp, call.c, k);
     part.alpha = Scalar::of(r, 1.0);
     part.beta = Scalar::of(r, 0.0);
+    part.scratch_limit = call.scratch_limit;
     gemm_kernel(be, part);
   }
   plane_pass(be, 1, call.c, pp, false, call.alpha, call.beta);
@@ -943,20 +943,20 @@ void set_gemm_3m_override(std::optional<int> mode) { three_m_override() = mode; 
 void set_gemm_stage_override(std::optional<bool> on) { stage_override() = on; }
 std::uint64_t gemm_staged_dispatches() { return staged_dispatches; }
 
-bool gemm_takes_3m(DType d, I M, I N, I K, I B, bool chained) {
+bool gemm_takes_3m(DType d, I M, I N, I K, I B, bool chained, std::uint64_t scratch_limit) {
   const int mode = three_m_override().value_or(static_cast<int>(options().vk_gemm_3m));
   if (mode == 0 || !is_complex(d) || chained || std::min({M, N, K, B}) <= 0) return false;
   if (mode == 1 && std::min({M, N, K}) < kGemm3MMinExtent) return false;
   const double planes = 3.0 * (double(M) * double(K) + double(K) * double(N) + double(M) * double(N)) * double(B);
-  const std::uint64_t limit = std::min(kGemm3MMaxScratch, detail::scratch_limit());  // (einsum's step budget)
+  const std::uint64_t limit = std::min(kGemm3MMaxScratch, scratch_limit);
   return planes * double(dtype_size(d) / 2) <= double(limit);  // (in double: no overflow)
 }
 
 void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const TensorView &a = call.a, &b = call.b, &c = call.c;
   const DType d = c.dtype();
-  // C: [M, N, B], or chained (GemmCall): [M0..M3, N0..N3, B0, B1].
-  const bool chained = c.rank() == 2 * kGemmFreeChains + kGemmBatchChains;
+  // C: [M, N, B], or chained (GemmCall::c): [M0..M3, N0..N3, B0, B1].
+  const bool chained = call.chained();
   TENFERRO_ASSERT(a.rank() == 3 && b.rank() == 3 && (c.rank() == 3 || chained));
   auto group = [&](int first, int n) {
     I e = 1;
@@ -967,12 +967,12 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const I N = chained ? group(kGemmFreeChains, kGemmFreeChains) : c.dim(1);
   const I B = chained ? group(2 * kGemmFreeChains, kGemmBatchChains) : c.dim(2), K = a.dim(1);
   if (M == 0 || N == 0 || B == 0) return;
-  if (gemm_takes_3m(d, M, N, K, B, chained) && gemm_3m(be, call)) return;
+  if (gemm_takes_3m(d, M, N, K, B, chained, call.scratch_limit) && gemm_3m(be, call)) return;
   const DeviceCaps& caps = be.device().caps();
   // Ozaki-II: the normwise opt-in returns here; a certified product is recorded below, before
   // the FMA kernel's dispatch that recomputes C where its certificate fails.
   // A shape whose certificate failed lately runs on the FMA kernels alone for a while.
-  const int ozaki = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_u8, &caps);
+  const int ozaki = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_u8, &caps, call.scratch_limit);
   const bool certified_mode = ozaki > 0 && gemm_ozaki_certified();
   if (ozaki > 0 && !certified_mode && gemm_ozaki(be, call, ozaki)) return;
   const bool certified = certified_mode && !gemm_ozaki_recently_failed(be, d, M, N, K, B);
@@ -983,7 +983,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const bool wide_rows = forced ? t.small : short_columns(M, N, K, B);  // gemm_small with four rows
   const bool small = wide_rows || (!forced && small_product(M, N, K));
   // (A certified Ozaki product's FMA recomputation runs unsplit: one indirect dispatch.)
-  const I splits = small || certified ? 1 : gemm_splits(t, d, M, N, K, B);
+  const I splits = small || certified ? 1 : gemm_splits(t, d, M, N, K, B, call.scratch_limit);
   // The chained epilogue runs in the unsplit tile (split K: only in the reduction pass).
   if (chained && !small && splits <= 1) t = chained_config(t, d, caps);
 

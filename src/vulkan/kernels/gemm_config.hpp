@@ -68,7 +68,9 @@ GemmConfig gemm_default_config(DType d, std::int64_t M, std::int64_t N, std::int
                                const DeviceCaps& caps);
 /// Number of K splits a call runs with: c.split when >= 1 (clamped to the number of BK slices),
 /// else a heuristic (few tiles, long K). 1 means no split.
-int gemm_splits(const GemmConfig& c, DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B);
+/// The partial tiles of all splits hold at most `scratch_limit` bytes (GemmCall::scratch_limit).
+int gemm_splits(const GemmConfig& c, DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B,
+                std::uint64_t scratch_limit = kNoScratchLimit);
 /// Estimated seconds of the default FMA kernels' product where the wave model chooses its tile
 /// (the model's estimate for its choice, before the short-K and interior-loop rules: f64 on
 /// devices that report an SM count, at least a wave of tiles, not the kF64Huge tile), else 0:
@@ -95,12 +97,13 @@ std::optional<GemmConfig> parse_gemm_config(std::string_view s);
 /// The opt-in 3-multiply form of complex products (Options::vk_gemm_3m, gemm.cpp gemm_3m): with
 /// mode 1 it takes products with M, N, K >= kGemm3MMinExtent, with mode 2 every complex product
 /// with K > 0; never a chained C, and never when the real planes (3 (MK + KN + MN) B real elements)
-/// would exceed kGemm3MMaxScratch bytes or the thread's detail::scratch_limit(). (H200, sixteenth
+/// would exceed kGemm3MMaxScratch bytes or `scratch_limit` (GemmCall::scratch_limit). (H200, sixteenth
 /// session, 3M / 4M TFLOP/s: c32 1024^3 25.0-25.2 / 32.5-33.0, 2048^3 53.5-54.5 / 43.9-44.5, 4096^3
 /// 60.3-60.5 / 47.7-47.8; c64 1024^3 20.2-20.9 / 20.2-20.6, 2048^3 27.7-27.8 / 21.3-22.1.)
 inline constexpr std::int64_t kGemm3MMinExtent = 2048;
 inline constexpr std::uint64_t kGemm3MMaxScratch = std::uint64_t{4} << 30;
-bool gemm_takes_3m(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained);
+bool gemm_takes_3m(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained,
+                   std::uint64_t scratch_limit = kNoScratchLimit);
 /// Test hook: while set, replaces Options::vk_gemm_3m (0, 1, 2). Not synchronized.
 void set_gemm_3m_override(std::optional<int> mode);
 
@@ -108,8 +111,8 @@ void set_gemm_3m_override(std::optional<int> mode);
 /// n = 8 to 20 the normwise opt-in; gemm_ozaki.cpp), and c64, f32 and c32 (7 moduli) products
 /// where certified: products with K <= TFO_MAX_K
 /// (shaders/ozaki/ozaki_params.h) and scratch (the byte planes of A and B, the residue bytes of
-/// the products; certified: the q planes and their product) <= kOzakiMaxScratch and the thread's
-/// detail::scratch_limit() (einsum's step budget), never a
+/// the products; certified: the q planes and their product) <= kOzakiMaxScratch and
+/// `scratch_limit` (GemmCall::scratch_limit), never a
 /// chained C, on a device with the tensor-core residue kernel (`tensor_cores`:
 /// DeviceCaps::nv_coopmat_u8) where ozaki_faster says so (certified: also K >= 512). Returns the
 /// number of moduli, 0 when not taken. With `caps`, ozaki_faster compares against the FMA
@@ -120,7 +123,8 @@ inline constexpr std::uint64_t kOzakiMaxScratch = std::uint64_t{4} << 30;
 /// scheme at any K).
 inline constexpr std::int64_t kOzakiCertifiedMinK = 512;
 int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained,
-                      bool tensor_cores, const DeviceCaps* caps = nullptr);
+                      bool tensor_cores, const DeviceCaps* caps = nullptr,
+                      std::uint64_t scratch_limit = kNoScratchLimit);
 /// Time model (H200; residue products eighteenth session, tools/gpu_call18e.sh to 18h.sh; element
 /// passes nineteenth session, tools/gpu_call19c.sh): f64 FMA kernels 22.9 TFLOP/s; residue
 /// products 576 / (1 + 781 / K) TOPS (484-491, 526 measured at 4096^3, 8192^3); scan, scale and

@@ -51,7 +51,6 @@
 #include <tuple>
 #include <vector>
 
-#include "core/ops/dot_general_lowering.hpp"
 #include "core/options.hpp"
 #include "shaders/ozaki/ozaki_params.h"
 #include "vulkan/kernels/dispatch.hpp"
@@ -290,7 +289,8 @@ bool gemm_ozaki_certified() {
   return o ? o->certified : options().vk_gemm_ozaki == 1;
 }
 
-int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores, const DeviceCaps* caps) {
+int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores, const DeviceCaps* caps,
+                      std::uint64_t scratch_limit) {
   const auto& o = ozaki_override();
   const bool certified = gemm_ozaki_certified();
   const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().vk_gemm_ozaki);
@@ -308,7 +308,7 @@ int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cor
   if (!o && !(tensor_cores && (!certified || K >= kOzakiCertifiedMinK) && (!single || !caps || caps->f64_fast) &&
               ozaki_faster(n, M, N, K, B, certified, fma_seconds(), d)))
     return 0;
-  const double limit = double(std::min(kOzakiMaxScratch, detail::scratch_limit()));  // (einsum's step budget)
+  const double limit = double(std::min(kOzakiMaxScratch, scratch_limit));
   if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified, d).bytes > limit) return 0;
   return n;
 }
