@@ -174,7 +174,7 @@ int main(int argc, char** argv) {
     stream_row("scatter_add", 8.0 + 16.0 / 4.0, [&] { Tensor z = scatter(be, x, idx, upd, sc); });
   }
 
-  // Copy again, after add (warm clocks): on the H200 the first copy's samples were bimodal (p10
+  // Copy again, after add (warm clocks): on the H200 the copy row's samples were bimodal (p10
   // 520 us, median 1337 us) while add was steady; copy_again and copy_fresh (a new output per
   // copy, like add) tell an ordering/warm-up effect from one of the repeated output buffer.
   Record copy2 = make_record("copy_again", copy.shape);
