@@ -1,8 +1,7 @@
-// Vulkan provider benchmark (issue 3 figures): device copy bandwidth (the ceiling), add f32
-// 2^28 (and div, correctly rounded in software; exp, sin, reduce_sum, c32 exp / mul, scatter-add)
-// as a fraction of it, upload/download
-// bandwidth, and per-op overhead of small ops inside a session (2000 chained adds of 1000
-// elements, as tools/peer_bench.py `overhead` does).
+// Vulkan provider benchmark: device copy bandwidth (the ceiling), add f32 2^28 (and div,
+// correctly rounded in software; exp, sin, reduce_sum, c32 exp / mul, scatter-add) as a fraction
+// of it, upload/download bandwidth, and per-op overhead of small ops inside a session (2000
+// chained adds of 1000 elements, as ../shared/tools/peer_bench.py `overhead` does).
 // Host clock around the work plus synchronize(); 3 warm-ups; medians of >= 20 samples; large
 // ops are timed 10 per sample inside one session so the fence wait is amortised.
 // overhead_small_add_record is the host time to record the chain alone (see below); the
@@ -106,8 +105,8 @@ int main(int argc, char** argv) {
     return t;
   };
   // GPU warm-up: >= 300 ms of back-to-back copies first. After the host-side upload/download
-  // phase the H200 ran the first copies at 40% of their later speed (2026-11-29 runs: copy
-  // 1276 us first, 519 us after add), which made the copy ceiling and add's ratio meaningless.
+  // phase the H200 ran the first copies at 40% of their later speed (copy 1276 us first, 519 us
+  // after add), which made the copy ceiling and add's ratio meaningless.
   run_for(0.3, 1, [&] {
     with_session(be, [&] {
       for (int k = 0; k < per_sample; ++k) copy_into(be, x, out);
@@ -175,7 +174,7 @@ int main(int argc, char** argv) {
     stream_row("scatter_add", 8.0 + 16.0 / 4.0, [&] { Tensor z = scatter(be, x, idx, upd, sc); });
   }
 
-  // Copy again, after add (warm clocks): the 2026-11-29 H200 copy samples were bimodal (p10
+  // Copy again, after add (warm clocks): on the H200 the copy row's samples were bimodal (p10
   // 520 us, median 1337 us) while add was steady; copy_again and copy_fresh (a new output per
   // copy, like add) tell an ordering/warm-up effect from one of the repeated output buffer.
   Record copy2 = make_record("copy_again", copy.shape);

@@ -2,15 +2,15 @@
 """Margins of the certified Ozaki-II product's certificate (docs/gemm.md, "certified"), by a
 host simulation of the check in shaders/ozaki/ozaki.comp certify(): A's rows scaled by their sums
 of |a| to 2^PA, B's columns by their largest to 2^PB (ozaki_bits_certified), q per element in
-units w = 2^(e - 7) of the line's largest, tau = (K - 8) u (twenty-second session). Two forms:
+units w = 2^(e - 7) of the line's largest, tau = (K - 8) u. Two forms:
 dense operands (no zero element; these random ones) take q = floor(x / w) summed over every
 second k from K = 2048 (kHalfQMinK), ratio tau wA wB Q / err; operands with zeros take q =
 floor(x / w) + (x != 0) over every k, ratio tau wA wB (Q - QA - QB) / err with QA = RA / wA +
 NZA; err = (RA + RB) / 2 + min(NZA, NZB) / 4. The certificate needs the ratio >= 1. Prints, per
 K, distribution and form, the smallest and median ratio over 8 x 8 outputs. Plain Python (no
 numpy): python3 tools/cert_margin.py [--moduli N] [--single] [K ...]; --single: f32 products'
-tau = (K - 10) 2^-24 (twenty-fourth session: 7 moduli leave f32 margins of 3-250, 6 moduli
-below 1 for lognormal data), with 7 moduli unless --moduli."""
+tau = (K - 10) 2^-24 (7 moduli leave f32 margins of 3-250, 6 moduli fall below 1 for lognormal
+data), with 7 moduli unless --moduli."""
 import math
 import random
 import sys

@@ -69,8 +69,8 @@ T convert(SRC_T s) { return T(widen(src_real(s))); }
 // float type; in f32, -2^31 - 1 rounds to -2^31, which fits: hence the two lower tests).
 // Comparisons fail for NaN. The tests are on x and floor(x), not on trunc(x): lavapipe compiled
 // trunc(x) >= -2^31 wrongly for f64 x in (-2^31 - 1, -2^31), and its trunc(double) is x itself
-// from 2^24 up, so that fractional index values of 2^24 and more passed as integral
-// (twenty-fifth session's differential fuzzing).
+// from 2^24 up, so that fractional index values of 2^24 and more passed as integral (found by
+// differential fuzzing of the CPU against Vulkan, tests/cases/fuzz.json).
 T convert(SRC_T s) {
   SRC_R x = src_real(s);
 #if defined(DT_I32)

@@ -24,8 +24,8 @@ double f32_widen(uint u) {
 }
 dvec2 f32_widen(uvec2 u) { return dvec2(f32_widen(u.x), f32_widen(u.y)); }
 // x rounded to f32 (to nearest even; overflow to inf), as bits. The conversion's result is not
-// arithmetic on a subnormal, and the H200 keeps its subnormal results (cast f64 -> f32,
-// bench/RESULTS.md thirtieth session); the bits are stored without further arithmetic.
+// arithmetic on a subnormal, and the H200 keeps its subnormal results (casts f64 -> f32 compared
+// against the CPU); the bits are stored without further arithmetic.
 uint f32_narrow(double x) { return floatBitsToUint(float(x)); }
 uvec2 f32_narrow(dvec2 x) { return uvec2(f32_narrow(x.x), f32_narrow(x.y)); }
 #endif

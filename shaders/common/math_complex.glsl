@@ -34,7 +34,7 @@ R cm_pow2(int k) { return f_pow2(k); }
 // 1 (c_ilogb, c_pow2), the scaled values multiplied, and the product scaled by the exponents' sum
 // (c_scale2). Written as (t * h) * h, NVIDIA's compiler evaluated t * (h * h) (c32 exp(88.6 + iy)
 // gave infinite parts for finite results); with the 1/2 of sinh / cosh applied to t first,
-// sin(5e-324 + 1.7e308i) gave 0 for inf (fourteenth session's range probes).
+// sin(5e-324 + 1.7e308i) gave 0 for inf (H200, tools/gpu/probe_range.py).
 R cm_times_sq2_part(R v, R h, int j) {
   if (v == R(0) || !c_isfinite(v)) return v;
   if (isinf(h)) return c_copysign(c_inf(), v);

@@ -21,8 +21,9 @@ layout(push_constant) uniform Push { KernelParams p; };
 // exp of an f32 operand for a result rounded to f32 (the real "w" variant): x = k ln2 + r with
 // |r| <= ln2 / 2 (ln2 in two parts, k ln2_hi exact), e^r by its Taylor polynomial to r^11
 // (truncation below 2^-47 relative) and the exact scaling by 2^k; the one rounding to f32 is
-// the store's. m_exp's full f64 accuracy (a division per element) cost 1.33x the time on the H200
-// (bench/RESULTS.md, thirtieth session). Results beyond f32's range: inf, or 0 below 2^-150.
+// the store's. With m_exp's full f64 accuracy (a division per element) the wide exp took 1.33x
+// the f32 kernel's time on the H200, with this 1.02x (exp, f32 2^28 elements, tenferro_bench_vk).
+// Results beyond f32's range: inf, or 0 below 2^-150.
 double w_exp(double x) {
   if (isnan(x)) return x;
   if (x > 89.0lf) return packDouble2x32(uvec2(0u, 0x7ff00000u));

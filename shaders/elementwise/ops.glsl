@@ -117,20 +117,19 @@ T op_div(T a, T b) { return a / b; }
 #else
 // IEEE division (SEMANTICS.md) also where the device's is not: Vulkan allows OpFDiv 2.5 ulp;
 // NVIDIA's driver was up to 2 ulp off on the H200, and its quotients by divisors from 2^126
-// (whose reciprocal is subnormal) came out 0 (fourteenth session's range probe,
-// tools/probe_range.py); lavapipe's is exact. Finite nonzero operands are divided in integers:
-// the 24-bit mantissas am, bm (subnormals normalized) give the quotient's mantissa
-// qm = floor(am 2^s / bm) (s = 23 or 24: qm has 24 bits), estimated from the device's quotient
-// of the mantissas as floats in [1, 2) and corrected until the remainder rm = am 2^s - qm bm
-// (exact in 32-bit wrapping arithmetic: |rm| < 2^31) lies in [0, bm); then rounded to nearest
-// even from 2 rm against bm, or, for a quotient below 2^-126, from the bits shifted out and rm
-// (no double rounding). The result is assembled in the bits, so a device that flushes f32
-// subnormals still returns exact subnormal quotients. Zeros, infinities and NaN take the device's
-// division, IEEE for them. (Names: R is the real type's macro.) Speed, f32 2^28 elements on the
-// H200 (fifteenth session, bench/RESULTS.md): 1.11 ms, 71 % of the copy bandwidth, against 0.75
-// for add and for PyTorch's div: compute-bound. The previous form (Dekker residuals in floats)
-// took 1.22 ms; this one with every branch made a select (so that a thread's four elements
-// interleave) 1.57 ms.
+// (whose reciprocal is subnormal) came out 0 (tools/gpu/probe_range.py); lavapipe's is exact.
+// Finite nonzero operands are divided in integers: the 24-bit mantissas am, bm (subnormals
+// normalized) give the quotient's mantissa qm = floor(am 2^s / bm) (s = 23 or 24: qm has 24
+// bits), estimated from the device's quotient of the mantissas as floats in [1, 2) and corrected
+// until the remainder rm = am 2^s - qm bm (exact in 32-bit wrapping arithmetic: |rm| < 2^31)
+// lies in [0, bm); then rounded to nearest even from 2 rm against bm, or, for a quotient below
+// 2^-126, from the bits shifted out and rm (no double rounding). The result is assembled in the
+// bits, so a device that flushes f32 subnormals still returns exact subnormal quotients. Zeros,
+// infinities and NaN take the device's division, IEEE for them. (Names: R is the real type's
+// macro.) Speed on the H200 (div, f32 2^28 elements, tenferro_bench_vk): 1.11 ms, 71 % of the
+// copy bandwidth, against 0.75 for add and for PyTorch's div: compute-bound, yet faster than
+// Dekker residuals in floats (1.22 ms) and than this form with every branch made a select
+// (1.57 ms).
 T op_div(T a, T b) {
   const uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);
   const uint xa = (ua >> 23) & 0xffu, xb = (ub >> 23) & 0xffu;
@@ -250,7 +249,7 @@ T op_pow(T x, T y) {
   return exp2(y * log2(x));
 }
 #else
-T op_pow(T x, T y) { return x; }  // TODO(#4): f64 pow needs math_f64.glsl; supports() says no
+T op_pow(T x, T y) { return x; }  // never dispatched: f64 (and f32 "w") pow runs pow.comp
 #endif
 #elif defined(TF_KIND_COMPLEX)
 T op_mul(T a, T b) { return c_mul(a, b); }
@@ -266,7 +265,7 @@ T op_pow(T a, T b) {
   return c_exp(c_mul(b, c_log(a)));
 }
 #else
-T op_pow(T a, T b) { return a; }  // TODO(#4): c64 pow needs math_f64.glsl; supports() says no
+T op_pow(T a, T b) { return a; }  // never dispatched: c64 (and c32 "w") pow runs pow.comp
 #endif
 #endif
 

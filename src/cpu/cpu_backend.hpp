@@ -51,8 +51,8 @@ class CpuBackend final : public Backend {
   std::atomic<std::uint64_t> up_bytes_{0}, down_bytes_{0}, ups_{0}, downs_{0};
 };
 
-// Kernel entry points, one family per file (copy.cpp: fill/copy/triangular, cast.cpp, elementwise.cpp, reduce.cpp, gemm.cpp,
-// indexing.cpp). Arguments are validated by core.
+// Kernel entry points, one family per file (copy.cpp: fill/copy/triangular, cast.cpp,
+// elementwise.cpp, reduce.cpp, gemm.cpp, indexing.cpp). Arguments are validated by core.
 void fill_kernel(const TensorView& out, const Scalar& value);
 void copy_kernel(const TensorView& src, const TensorView& dst);
 void cast_kernel(const TensorView& src, const TensorView& dst, const char* op, bool exact);

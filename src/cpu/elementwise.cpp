@@ -8,10 +8,10 @@
 // Semantics (SEMANTICS.md): integer arithmetic wraps (done in unsigned to avoid UB); integer div
 // truncates with MIN / -1 = MIN, MIN % -1 = 0; float rem is fmod; integer pow by squaring;
 // maximum/minimum/clamp are IEEE 754-2019 (minmax.hpp: NaN propagates, -0 < +0); analytic ops
-// use the element type's std:: functions, with accurate complex expm1/log1p. Elements without a defined result (integer division or
-// remainder by zero, negative integer exponent) set a flag inside the parallel region; the
-// kernel throws numerical_failure naming the op after the region (exceptions must not escape
-// OpenMP).
+// use the element type's std:: functions, with accurate complex expm1/log1p. Elements without a
+// defined result (integer division or remainder by zero, negative integer exponent) set a flag
+// inside the parallel region; the kernel throws numerical_failure naming the op after the region
+// (exceptions must not escape OpenMP).
 #include <array>
 #include <atomic>
 #include <cmath>

@@ -14,7 +14,8 @@
 // loop over batches (OpenBLAS runs such small calls single-threaded, and its pthread build is
 // safe for concurrent calls). Measured on 2 cores (f64, n^3 per batch): the direct loop beats a
 // BLAS call up to n = 8 (2-3x at n <= 6); batch-parallel BLAS beats sequential BLAS 1.5-2x for
-// n = 16..64; at n = 96 OpenBLAS's own threading is 2-4x faster than batch-parallel calls. K == 0 gives C = beta * C (0 when beta == 0); beta == 0 never reads C.
+// n = 16..64; at n = 96 OpenBLAS's own threading is 2-4x faster than batch-parallel calls.
+// K == 0 gives C = beta * C (0 when beta == 0); beta == 0 never reads C.
 #include <cblas.h>
 
 #include <algorithm>

@@ -145,7 +145,7 @@ def gen_elementwise():
           error="unsupported")
     f.add("add_dtype_mismatch", "add", [V("f32", [1.0]), V("f64", [1.0])], error="dtype_mismatch")
     f.add("add_shape_mismatch", "add", [V("f32", [1.0, 2.0]), V("f32", [1.0, 2.0, 3.0])], error="shape_mismatch")
-    # Hand-checked edge values (eleventh session's audit).
+    # Hand-checked edge values.
     # Complex pow at zeros follows NumPy: a^0 = 1 (any a), 0^b = 0 for b real > 0, else NaN.
     cnan = complex(NAN, NAN)
     for d in ("c32", "c64"):
@@ -177,7 +177,7 @@ def gen_elementwise():
     # Complex quotients computed exactly (rationals), then rounded: a huge numerator must not
     # overflow inside ((1.7e308 + 1.7e308i) / (1 + i) = 1.7e308), quotients whose parts overflow
     # are infinite, not NaN (std::complex's division gave NaN - inf i below), subnormal operands
-    # keep their bits (fourteenth session's range probe).
+    # keep their bits (cases of the range probe, tools/gpu/probe_range.py).
     def cdiv_exact(a, b):
         from fractions import Fraction as Q
         ar, ai, br, bi = Q(a.real), Q(a.imag), Q(b.real), Q(b.imag)
@@ -274,8 +274,8 @@ def gen_analytic():
     f.add("sin_i64_unsupported", "sin", [V("i64", [1])], error="unsupported")
     f.add("erf_c64_unsupported", "erf", [V("c64", [1j])], error="unsupported")
     f.add("exp_bool_unsupported", "exp", [V("bool", [True])], error="unsupported")
-    # Hand-checked edge values (eleventh session's audit). The branch cut of sqrt on the negative
-    # reals: the sign of a zero imaginary part picks the side.
+    # Hand-checked edge values. The branch cut of sqrt on the negative reals: the sign of a zero
+    # imaginary part picks the side.
     for d in ("c32", "c64"):
         f.add(f"sqrt_{d}_branch_cut_signed_zero", "sqrt", [V(d, [complex(-4.0, -0.0), complex(-4.0, 0.0)])],
               expected=V(d, [-2j, 2j]))
@@ -289,7 +289,7 @@ def gen_analytic():
           expected=V("c32", [f32(cmath.log(complex(1 + h, h)))]))
     # sin / cos where cosh(y) overflows but sin(x) cosh(y) and cos(x) sinh(y) do not (|y| just
     # past log(2 max)), and at x = +-0 with an infinite sinh(y): the real part of sin and the
-    # imaginary part of cos are zeros, not 0 * inf = NaN (fourteenth session's range probe).
+    # imaginary part of cos are zeros, not 0 * inf = NaN (cases of tools/gpu/probe_range.py).
     for d, y, big in (("c32", 89.5, 3e38), ("c64", 710.5, 1e308)):
         zs = [complex(0.5, y), complex(-0.5, -y), complex(2.0, y)]
         f.add(f"sin_{d}_cosh_overflows", "sin", [V(d, zs)], expected=V(d, [cmath.sin(z) for z in zs]))

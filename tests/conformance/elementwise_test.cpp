@@ -410,9 +410,7 @@ TEST(ElementwiseEdges, NaNPropagatesThroughMaxMinClampAndSign) {
 // maximum / minimum are IEEE 754-2019's (StableHLO's): -0 < +0, so a result never depends on
 // the order of evaluation. Checked bit for bit (the tolerance compare treats the zeros as equal)
 // in every op that compares floats: maximum, minimum, clamp, reduce_max / reduce_min (over rows
-// of mixed zeros, in both orders) and scatter's max / min combiners. Before the fourteenth
-// session maximum(-0, +0) was +0 on the CPU and -0 on the GPU, and reductions depended on
-// their tree.
+// of mixed zeros, in both orders) and scatter's max / min combiners.
 TEST(ElementwiseEdges, MaxMinOrderSignedZerosInEveryComparingOp) {
   for (const TestBackend& tb : test_backends()) {
     Backend& be = *tb.be;
@@ -578,8 +576,8 @@ TEST(ElementwiseEdges, RealScalarWithComplexTensor) {
   }
 }
 
-// A backend without cast kernels (as the Vulkan backend is today): the CPU backend with cast
-// and convert reported unsupported. Core must then promote the real scalar with fill + copy.
+// A backend without cast kernels: the CPU backend with cast and convert reported unsupported.
+// Core must then promote the real scalar with fill + copy.
 class NoCastBackend final : public Backend {
  public:
   explicit NoCastBackend(Backend& inner) : in_(inner) {}

@@ -1,7 +1,7 @@
 // Conformance of the structural ops: every op x backend x dtype x layout case x shapes
 // (rank 0 where the op allows it, empty, size-1 axes), checked exactly against the reference
 // oracle (tests/reference/structural.cpp), plus seeded property tests and the permutation
-// patterns of /work/shared/instances/permutation_patterns.json at reduced sizes.
+// patterns of data/instances/permutation_patterns.json at reduced sizes.
 // A backend gap (supports() false) must be declared and the op must raise unsupported.
 #include <gtest/gtest.h>
 

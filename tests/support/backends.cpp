@@ -16,9 +16,9 @@ struct Gap {
 
 // Declared gaps. Keep each with a reason; remove an entry the moment the backend gains the op
 // (the stale-entry check fails otherwise). Entries look like
-//   {"vulkan", "*reduce", "*", "issue 4: reductions not yet on Vulkan"},
-// Today every backend runs the whole contract on the devices CI and the GPU machine have;
-// a device without shaderFloat64 or 8-bit storage reports undeclared gaps, which fail.
+//   {"vulkan", "*reduce", "*", "reductions have no Vulkan kernel"},
+// None is declared: every backend runs the whole contract on the devices CI and the GPU machine
+// have; a device without shaderFloat64 or 8-bit storage reports undeclared gaps, which fail.
 const std::vector<Gap> kGaps = {};
 
 const char* family_name(OpFamily f) {

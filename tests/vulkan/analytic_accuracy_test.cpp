@@ -22,7 +22,7 @@
 #include "vulkan/backend.hpp"
 
 namespace tenferro::vk {
-// kernels/analytic.cpp: the pows the lead routes through the math library (not yet in a header).
+// kernels/analytic.cpp (also declared in vulkan/backend.hpp): pow through the shader math library.
 bool pow_via_math_library(VulkanBackend& be, std::span<const TensorView> inputs, const TensorView& out);
 }  // namespace tenferro::vk
 
@@ -365,10 +365,10 @@ TEST_F(AnalyticAccuracy, PowF64AndComplex) {
   print_table();
 }
 
-// f32 pow: computed in double and rounded once where the device has f64 (pow_f32,
-// f32 storage, TF_F32_STORAGE); the driver's exp2(y log2 x) it replaced was off by up to ~600 ulp on
-// lavapipe once |y log x| grows (0.99^-8000: relative error 6.8e-5) and wrong for subnormal
-// bases (thirteenth session). Results kept in the normal range (|y ln x| <= 87) so that devices
+// f32 pow: computed in double and rounded once where the device has f64 (pow_f32, f32 storage,
+// TF_F32_STORAGE); the driver's exp2(y log2 x), used only without f64 (elementwise/ops.glsl), is
+// off by up to ~600 ulp on lavapipe once |y log x| grows (0.99^-8000: relative error 6.8e-5) and
+// wrong for subnormal bases. Results kept in the normal range (|y ln x| <= 87) so that devices
 // that flush f32 subnormals (NVIDIA) are measured on the same points; subnormals separately.
 TEST_F(AnalyticAccuracy, PowF32) {
   if (!static_cast<vk::VulkanBackend&>(be()).device().caps().f64)
@@ -418,8 +418,8 @@ TEST_F(AnalyticAccuracy, PowF32) {
 // log-uniform over the whole normal range (quotients overflowing, underflowing into subnormals,
 // divisors from 2^126), mantissas near 1 and 2, random bits; on a device that flushes f32
 // subnormals (NVIDIA), points with a subnormal operand or quotient only need a zero of the right
-// sign there. Before the fourteenth session the shader used the device's division: exact on
-// lavapipe, up to 2 ulp off on the H200 and 0 for divisors from 2^126.
+// sign there. The device's own division, which op_div avoids (elementwise/ops.glsl), is exact on
+// lavapipe but up to 2 ulp off on the H200 and 0 for divisors from 2^126.
 TEST_F(AnalyticAccuracy, DivF32IsCorrectlyRounded) {
   const std::size_t n = points();
   Gen g;

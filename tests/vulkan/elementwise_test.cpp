@@ -293,7 +293,7 @@ TEST_F(ElementwiseTest, EveryOpDtypeAndLayoutMatchesNaiveReference) {
       if (!contract_allows(cs.op, d)) continue;
       if (cs.op == OpId::compare && is_complex(d) && cs.dir != CompareDir::EQ && cs.dir != CompareDir::NE) continue;
       if (!be().supports(cs.op, d)) {
-        // Only f64/complex pow (needs the f64 math library, issue 4) may be missing.
+        // Only f64 / complex pow may be missing (pow.comp needs shaderFloat64 for f64 / c64).
         EXPECT_TRUE(cs.op == OpId::pow && (d == DType::F64 || is_complex(d))) << op_name(cs.op) << " " << dtype_name(d);
         continue;
       }

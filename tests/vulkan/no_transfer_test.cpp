@@ -1,4 +1,4 @@
-// Issue 4: every op family runs as GPU kernels on device memory. The transfer counters of the
+// Every op family runs as GPU kernels on device memory. The transfer counters of the
 // Vulkan backend must not move while ops of every family run (no op downloads its inputs to
 // compute on the host); they move only for explicit upload/download.
 #include <gtest/gtest.h>

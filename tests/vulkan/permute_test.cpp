@@ -1,8 +1,8 @@
 // Strided copies of rank >= 2 (the tiled permute_<bits> kernel of record_permute, direct and
 // transposed modes) and the copy kernel choice, against host loops over Layout::offset_of:
 // every element size, odd extents (partial tiles), offsets, negative strides, broadcast
-// sources, strided destinations, and small versions of the instances/permutation_patterns.json
-// shapes (many extent-2/3 axes, reversals, rotations).
+// sources, strided destinations, and small versions of the shapes of
+// data/instances/permutation_patterns.json (many extent-2/3 axes, reversals, rotations).
 #include <algorithm>
 #include <numeric>
 #include <string>

@@ -63,7 +63,7 @@ def gen(path):
 
 
 def gen64(path):
-    """f64 / c64 with subnormal parts too (the second probe of the fourteenth session)."""
+    """f64 / c64 with subnormal parts too."""
     r = random.Random(7)
     r64 = lambda lo=-1074, hi=1023: r.choice([-1, 1]) * 2.0 ** r.uniform(lo, hi)
     vals = [5e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 1.0, 1e300, 1.7e308, 0.0]

@@ -1,9 +1,11 @@
-"""Extracts the machine code of the pipelines in NVIDIA's shader disk cache, for reading what the driver compiled a kernel to.
+"""Extracts the machine code of the pipelines in NVIDIA's shader disk cache, for reading what
+the driver compiled a kernel to.
 
 NVIDIA's driver keeps compiled pipelines in $__GL_SHADER_DISK_CACHE_PATH/GLCache/.../*.bin
 (header "CDVN", zstd frames). A decompressed frame holds an "NVuc" image (after "NVDANVVM"); its
-section table (32-byte entries from 0x20: type, size, offset) names the code section (type 1). Writes each code section to OUT/NAME_k.code;
-`nvdisasm -b SM90 FILE` disassembles it (raw Hopper instructions).
+section table (32-byte entries from 0x20: type, size, offset) names the code section (type 1).
+Writes each code section to OUT/NAME_k.code; `nvdisasm -b SM90 FILE` disassembles it (raw
+Hopper instructions).
 Usage: python3 sass_extract.py CACHE_DIR OUT_DIR  (needs the zstd command or python zstandard).
 """
 import os

@@ -4,8 +4,8 @@
 // source axis perm[k] (numpy's transpose, as ../shared/tools/peer_bench.py gives PyTorch).
 // Per pattern: two warm-ups (the first pattern: 0.5 s of them), then --repeat timed calls of
 // one permutation + synchronize (host clock), the median; bandwidth counts 16 bytes per f64
-// element (read + write), as the peer script does; the memcpy pattern of the file (a contiguous copy) is the run's ceiling, and
-// every pattern's bandwidth is also given as a percentage of it. --check compares 4096 sampled
+// element (read + write), as the peer script does; the memcpy pattern of the file (a contiguous
+// copy) is the run's ceiling, and every pattern's bandwidth is also given as a percentage of it. --check compares 4096 sampled
 // output elements (and the first and last) against the source, read on the host.
 // Exit codes: 0 ok, 1 a check failed, 2 bad input or error.
 #include "bench_cmd.hpp"

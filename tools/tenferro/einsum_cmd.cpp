@@ -116,13 +116,12 @@ Path stored_path(const Instance& inst, const std::string& key) {
   return p;
 }
 
-// Seeded uniform [-1, 1] host operands (complex: both parts).
 /// GPU clock warm-up before timing: >= 0.2 s of back-to-back 2048^3 f32 products. An H200
 /// that sat idle runs at 345 MHz and a light einsum (a chain of small products) did not raise
 /// it in 4 s, so the same instance measured 14 ms cold and 3.1 ms at the 1980 MHz it runs at
-/// after any heavy work (bench/RESULTS.md, 2026-11-29). The peers are timed warm as well
-/// (tools/peer_warm.py). Only on discrete and integrated GPUs (not on the CPU backend or on
-/// CPU Vulkan devices such as lavapipe, where it would only cost time).
+/// after any heavy work (bench/RESULTS.md). The peers are timed warm as well
+/// (tools/gpu/peer_warm.py). Only on discrete and integrated GPUs (not on the CPU backend or
+/// on CPU Vulkan devices such as lavapipe, where it would only cost time).
 void warm_gpu(Backend& be) {
   const std::optional<DeviceInfo> info = device_info(be);
   if (!info || (info->type != "discrete" && info->type != "integrated")) return;
@@ -140,6 +139,7 @@ void warm_gpu(Backend& be) {
   }
 }
 
+// Seeded uniform [-1, 1] host operands (complex: both parts).
 Tensor random_operand(DType d, const Shape& shape, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   const std::int64_t n = shape_numel(shape, "einsum");

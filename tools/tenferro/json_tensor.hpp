@@ -23,8 +23,8 @@ class CaseError : public std::runtime_error {
 };
 
 /// nlohmann::json::parse with the nesting limited to kMaxJsonDepth levels: deeper input throws
-/// std::runtime_error naming the limit (copying a value nested 150000 deep overflowed the stack:
-/// `tenferro eval` crashed, twenty-fifth session's fuzzing).
+/// std::runtime_error naming the limit (copying a value nested 150000 deep overflowed the stack
+/// and crashed `tenferro eval`).
 inline constexpr int kMaxJsonDepth = 1000;
 template <class Input> nlohmann::json parse_json(Input&& in) {
   return nlohmann::json::parse(std::forward<Input>(in), [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {

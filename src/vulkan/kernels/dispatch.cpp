@@ -16,8 +16,8 @@ std::string type_tag(DType d) { return std::string(dtype_name(d)); }
 std::string arith_tag(const VulkanBackend& be, DType d) {
   const DeviceCaps& caps = be.device().caps();
   const std::uint32_t mode = options().vk_f32_via_f64;
-  // C32 only when forced: its wide mul measured 3.6x the c32 kernel's time on the H200 (the
-  // product's flattened inf / NaN path in f64; complex.glsl), and the fix is not yet measured.
+  // C32 only when forced: on the H200 its wide mul took 3.6x the c32 kernel's time (mul_c32,
+  // tenferro_bench_vk; the product's inf / NaN path flattened in f64, see complex.glsl).
   const bool wide = caps.f64 && ((d == DType::F32 && (mode == 1 || (mode == 2 && caps.flushes_f32))) ||
                                  (d == DType::C32 && mode == 1));
   return wide ? type_tag(d) + "w" : type_tag(d);

@@ -1,6 +1,8 @@
 # audit harness: build cases, run on both backends, report FAIL/ERROR and cpu/vulkan disagreements
-import json, subprocess, sys, math, re
-TF = "/work/main/build/release/tools/tenferro"
+# The CLI: $TENFERRO_CLI, by default the release preset's build of this checkout.
+import json, subprocess, sys, math, re, os
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+TF = os.environ.get("TENFERRO_CLI", os.path.join(ROOT, "build", "release", "tools", "tenferro"))
 NAN, INF = float("nan"), float("inf")
 def enc(v, dt):
     if dt == "bool": return bool(v)

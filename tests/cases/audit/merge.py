@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Merges the twenty-ninth session's conformance audit into ../audit.json: the cases of the
-audit's generators (this folder; each writes /tmp/audit/<name>.json, then runs it on both
-backends through h.py) that carry an expected value or error, names prefixed by their file.
+"""Merges the conformance audit into ../audit.json: the cases of the audit's generators (this
+folder; each writes /tmp/audit/<name>.json, idx.py as gfuzz.json, then runs it on both backends
+through h.py) that carry an expected value or error, names prefixed by their file.
 Left out: s_upd_window_ext_vs_operand (its expectation took the replace combiner for scatter's
 default add; tenferro's 3.0 at [0, 1] is right). Run: for g in b2 b3 b4 b5 b7 b8 b10 b11 idx
 sfuzz rfuzz dfuzz stfuzz; do python3 $g.py; done; python3 merge.py."""

@@ -1,7 +1,7 @@
 """f32 / c32 subnormal operands and results, checked exactly (rtol 0): what a device that
 flushes f32 subnormals (NVIDIA's Vulkan driver) gets wrong unless the op keeps them
-(docs/accuracy.md, thirtieth session). Expected values: double arithmetic on the float32
-operands, rounded once to float32 by the host (struct; for + - * / and sqrt of float32 values
+(docs/accuracy.md). Expected values: double arithmetic on the float32 operands, rounded once
+to float32 by the host (struct; for + - * / and sqrt of float32 values
 that is the correctly rounded float32 result: double has more than 2 x 24 + 2 bits), never
 tenferro. Plain Python (no NumPy). Writes ../subnormal.json: python3 gen_subnormal.py"""
 import json
