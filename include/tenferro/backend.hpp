@@ -158,19 +158,12 @@ class Backend {
   virtual ProfileReport profile_end() { return {}; }
 };
 
-/// The process-wide CPU backend (the embedded default and the host for transfers).
+/// The process-wide CPU backend: computes on host tensors (kHostDomain).
 Backend& cpu_backend();
 
 /// Runs f inside one execution session of `be`. Entering a session of the same backend
 /// again on the same thread while one is open raises Error{runtime_state} and f does not
 /// run. Other threads may open their own sessions on the same backend.
 void with_session(Backend& be, const std::function<void()>& f);
-
-/// Host-tensor helpers (CPU backend): build from / read back to std::vector in colex order.
-template <class T> Tensor host_tensor(const Shape& shape, const std::vector<T>& values);
-Tensor host_tensor_zeros(DType dtype, const Shape& shape);
-template <class T> std::vector<T> to_vector(const TensorView& t);
-template <> Tensor host_tensor<bool>(const Shape& shape, const std::vector<bool>& values);
-template <> std::vector<bool> to_vector<bool>(const TensorView& t);
 
 }  // namespace tenferro

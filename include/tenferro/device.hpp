@@ -26,6 +26,10 @@ using DomainId = std::uint64_t;
 /// Identity of one allocation (unique in the process, never reused).
 using AllocationId = std::uint64_t;
 
+/// The domain of host memory: the CPU backend's tensors, which every provider uploads from and
+/// downloads to.
+inline constexpr DomainId kHostDomain = 1;
+/// A new domain id (never kHostDomain).
 DomainId new_domain_id();
 AllocationId new_allocation_id();
 

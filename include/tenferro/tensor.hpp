@@ -144,6 +144,16 @@ class HostMapping {
   bool writable_;
 };
 
+/// An uninitialized compact host tensor (kHostDomain: the CPU backend's tensors, the source of
+/// uploads and the result of downloads). Throws Error{out_of_memory}.
+Tensor host_empty(DType dtype, const Shape& shape);
+/// Host tensors built from / read back to std::vector in colex order.
+template <class T> Tensor host_tensor(const Shape& shape, const std::vector<T>& values);
+Tensor host_tensor_zeros(DType dtype, const Shape& shape);
+template <class T> std::vector<T> to_vector(const TensorView& t);
+template <> Tensor host_tensor<bool>(const Shape& shape, const std::vector<bool>& values);
+template <> std::vector<bool> to_vector<bool>(const TensorView& t);
+
 /// Maps a tensor's storage for reading; Error{host_access} when its memory is not host-visible.
 HostMapping map_read(const TensorView& t);
 /// Maps for writing; same rule.

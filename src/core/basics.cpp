@@ -86,7 +86,7 @@ std::string to_string(const Placement& p) {
 }
 
 DomainId new_domain_id() {
-  static std::atomic<DomainId> next{1};
+  static std::atomic<DomainId> next{kHostDomain + 1};
   return next++;
 }
 AllocationId new_allocation_id() {

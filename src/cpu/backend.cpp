@@ -1,73 +1,11 @@
-// CpuBackend wiring: storage, transfers, capability table, dispatch to family kernels.
-#include "cpu_backend.hpp"
-
-#include <cstdlib>
-#include <cstring>
-#include <map>
-#include <mutex>
-#include <new>
+// CpuBackend wiring: transfers, capability table, dispatch to family kernels. Its tensors are
+// host tensors (core's host memory, src/core/host.cpp).
 #include <thread>
 
+#include "cpu/cpu_backend.hpp"
+#include "cpu/provider.hpp"
+
 namespace tenferro::cpu {
-
-namespace {
-// Large host blocks are kept after they are freed and handed out again for the same rounded
-// size: a fresh mmap'ed block costs a page fault per 4 KiB on first touch, which halves the
-// bandwidth of memory-bound ops that allocate their output. At most kCacheBytes are kept.
-constexpr std::size_t kCacheMin = 1 << 20;
-constexpr std::size_t kCacheBytes = std::size_t{1} << 30;
-
-std::size_t rounded_size(std::size_t nbytes) {
-  const std::size_t unit = nbytes >= kCacheMin ? kCacheMin : 64;
-  return (nbytes + unit - 1) / unit * unit;
-}
-
-struct BlockCache {
-  std::mutex mu;
-  std::multimap<std::size_t, std::byte*> blocks;
-  std::size_t bytes = 0;
-
-  std::byte* take(std::size_t size) {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = blocks.find(size);
-    if (it == blocks.end()) return nullptr;
-    std::byte* p = it->second;
-    blocks.erase(it);
-    bytes -= size;
-    return p;
-  }
-  bool give(std::size_t size, std::byte* p) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (bytes + size > kCacheBytes) return false;
-    blocks.emplace(size, p);
-    bytes += size;
-    return true;
-  }
-};
-
-// Never destroyed: tensors held in static objects may be freed after any static cache would be.
-BlockCache& block_cache() {
-  static BlockCache* cache = new BlockCache;
-  return *cache;
-}
-}  // namespace
-
-HostStorage::HostStorage(std::size_t nbytes, DomainId domain)
-    : Storage(nbytes, domain, {MemoryKind::UnpinnedHost, DeviceKind::Cpu, 0}) {
-  const std::size_t size = rounded_size(nbytes);
-  data_ = size >= kCacheMin ? block_cache().take(size) : nullptr;
-  if (data_ == nullptr && size > 0) data_ = static_cast<std::byte*>(std::aligned_alloc(64, size));
-  TENFERRO_CHECK(data_ != nullptr || nbytes == 0, out_of_memory, "allocate", "", "host allocation of ",
-                 nbytes, " bytes failed");
-}
-
-HostStorage::~HostStorage() {
-  const std::size_t size = rounded_size(nbytes());
-  if (size >= kCacheMin && block_cache().give(size, data_)) return;
-  std::free(data_);
-}
-
-CpuBackend::CpuBackend() : domain_(new_domain_id()) {}
 
 std::string CpuBackend::device_name() const {
   return "host CPU (" + std::to_string(std::thread::hardware_concurrency()) + " threads)";
@@ -76,13 +14,7 @@ std::string CpuBackend::device_name() const {
 // The CPU backend runs the whole contract.
 bool CpuBackend::supports(OpId op, DType d) const { return contract_allows(op, d); }
 
-Tensor CpuBackend::allocate(DType dtype, const Shape& shape) {
-  const std::int64_t n = shape_numel(shape, "allocate");
-  std::size_t bytes = 0;
-  TENFERRO_CHECK(!__builtin_mul_overflow(static_cast<std::size_t>(n), dtype_size(dtype), &bytes),
-                 out_of_memory, "allocate", "shape", "size of ", shape, " overflows");
-  return Tensor(std::make_shared<HostStorage>(bytes, domain_), dtype, shape);
-}
+Tensor CpuBackend::allocate(DType dtype, const Shape& shape) { return host_empty(dtype, shape); }
 
 Tensor CpuBackend::upload(const TensorView& host) {
   Tensor out = allocate(host.dtype(), host.shape());
@@ -136,59 +68,23 @@ Backend& cpu_backend() {
   return be;
 }
 
-Tensor host_tensor_zeros(DType dtype, const Shape& shape) {
-  Tensor t = cpu_backend().allocate(dtype, shape);
-  if (t.numel() > 0) std::memset(t.storage()->host_data(), 0, t.storage()->nbytes());
-  return t;
-}
-
-template <class T> Tensor host_tensor(const Shape& shape, const std::vector<T>& values) {
-  Tensor t = cpu_backend().allocate(dtype_of<T>(), shape);
-  TENFERRO_CHECK(static_cast<std::int64_t>(values.size()) == t.numel(), shape_mismatch, "host_tensor",
-                 "values", "got ", values.size(), " values for shape ", shape);
-  T* p = reinterpret_cast<T*>(t.storage()->host_data());
-  for (std::size_t i = 0; i < values.size(); ++i) p[i] = values[i];
-  return t;
-}
-
-template <class T> std::vector<T> to_vector(const TensorView& t) {
-  TENFERRO_CHECK(t.dtype() == dtype_of<T>(), dtype_mismatch, "to_vector", "t", "tensor has dtype ",
-                 dtype_name(t.dtype()), ", asked for ", dtype_name(dtype_of<T>()));
-  TENFERRO_CHECK(t.storage()->host_data() != nullptr || t.numel() == 0, host_access, "to_vector", "t",
-                 "tensor is not host-visible: download it first");
-  std::vector<T> out(static_cast<std::size_t>(t.numel()));
-  const T* p = reinterpret_cast<const T*>(t.storage()->host_data());
-  for (std::int64_t i = 0; i < t.numel(); ++i) out[static_cast<std::size_t>(i)] = p[t.layout().offset_of(i)];
-  return out;
-}
-
-#define TENFERRO_INST(T)                                                          \
-  template Tensor host_tensor<T>(const Shape&, const std::vector<T>&);            \
-  template std::vector<T> to_vector<T>(const TensorView&);
-TENFERRO_INST(float)
-TENFERRO_INST(double)
-TENFERRO_INST(std::int32_t)
-TENFERRO_INST(std::int64_t)
-TENFERRO_INST(c32)
-TENFERRO_INST(c64)
-#undef TENFERRO_INST
-
-// std::vector<bool> is bit-packed: Bool host tensors go through uint8 helpers.
-template <> Tensor host_tensor<bool>(const Shape& shape, const std::vector<bool>& values) {
-  Tensor t = cpu_backend().allocate(DType::Bool, shape);
-  TENFERRO_CHECK(static_cast<std::int64_t>(values.size()) == t.numel(), shape_mismatch, "host_tensor",
-                 "values", "got ", values.size(), " values for shape ", shape);
-  bool* p = reinterpret_cast<bool*>(t.storage()->host_data());
-  for (std::size_t i = 0; i < values.size(); ++i) p[i] = values[i];
-  return t;
-}
-template <> std::vector<bool> to_vector<bool>(const TensorView& t) {
-  TENFERRO_CHECK(t.dtype() == DType::Bool, dtype_mismatch, "to_vector", "t", "tensor has dtype ",
-                 dtype_name(t.dtype()), ", asked for bool");
-  std::vector<bool> out(static_cast<std::size_t>(t.numel()));
-  const bool* p = reinterpret_cast<const bool*>(t.storage()->host_data());
-  for (std::int64_t i = 0; i < t.numel(); ++i) out[static_cast<std::size_t>(i)] = p[t.layout().offset_of(i)];
-  return out;
+const Provider& cpu::provider() {
+  static const Provider p{
+      "cpu",
+      [] {
+        DeviceInfo d;
+        d.backend = "cpu";
+        d.name = cpu_backend().device_name();
+        d.type = "cpu";
+        d.driver = "tenferro cpu (OpenBLAS)";
+        return std::vector<DeviceInfo>{d};
+      },
+      [](int ordinal) -> Backend& {
+        TENFERRO_CHECK(ordinal <= 0, invalid_argument, "cpu", "ordinal", "the CPU backend has one device (ordinal 0), got ",
+                       ordinal);
+        return cpu_backend();
+      }};
+  return p;
 }
 
 }  // namespace tenferro

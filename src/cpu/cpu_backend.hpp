@@ -7,23 +7,12 @@
 
 namespace tenferro::cpu {
 
-/// 64-byte aligned host allocation.
-class HostStorage final : public Storage {
- public:
-  HostStorage(std::size_t nbytes, DomainId domain);
-  ~HostStorage() override;
-  std::byte* host_data() override { return data_; }
-
- private:
-  std::byte* data_;
-};
-
 class CpuBackend final : public Backend {
  public:
-  CpuBackend();
+  CpuBackend() = default;
   std::string name() const override { return "cpu"; }
   std::string device_name() const override;
-  DomainId domain() const override { return domain_; }
+  DomainId domain() const override { return kHostDomain; }
   Placement placement() const override { return {MemoryKind::UnpinnedHost, DeviceKind::Cpu, 0}; }
   bool supports(OpId op, DType d) const override;
   bool is_host() const override { return true; }
@@ -47,7 +36,6 @@ class CpuBackend final : public Backend {
                const ScatterConfig& cfg) override;
 
  private:
-  DomainId domain_;
   std::atomic<std::uint64_t> up_bytes_{0}, down_bytes_{0}, ups_{0}, downs_{0};
 };
 

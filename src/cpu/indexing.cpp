@@ -19,7 +19,7 @@
 #include <memory>
 #include <type_traits>
 
-#include "core/window_layout.hpp"
+#include "backend_common/window_layout.hpp"
 #include "cpu_backend.hpp"
 #include "minmax.hpp"
 #include "strided.hpp"

@@ -31,7 +31,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/reduce_layout.hpp"
+#include "backend_common/reduce_layout.hpp"
 #include "cpu_backend.hpp"
 #include "minmax.hpp"
 #include "strided.hpp"

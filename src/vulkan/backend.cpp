@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/options.hpp"
+#include "vulkan/options.hpp"
 #include "tenferro/op_info.hpp"
 
 namespace tenferro::vk {
@@ -35,15 +35,15 @@ std::byte* VkStorage::host_data() {
 
 // ---- backend ---------------------------------------------------------------------------------
 VulkanBackend::VulkanBackend(int ordinal)
-    : ordinal_(ordinal), domain_(new_domain_id()), device_(std::make_unique<Device>(ordinal, options().vk_validation, options().vk_pipeline_stats)) {
-  allocator_ = std::make_unique<Allocator>(*device_, options().vk_memory_cap, options().vk_cache_bytes);
+    : ordinal_(ordinal), domain_(new_domain_id()), device_(std::make_unique<Device>(ordinal, options().validation, options().pipeline_stats)) {
+  allocator_ = std::make_unique<Allocator>(*device_, options().memory_cap, options().cache_bytes);
   pipelines_ = std::make_unique<Pipelines>(*device_);
   recorder_ = std::make_unique<Recorder>(*device_);
   placement_ = {allocator_->host_visible(MemoryIntent::device_local) ? MemoryKind::Managed : MemoryKind::Device,
                 DeviceKind::Vulkan, ordinal};
   errors_ = allocator_->allocate(Allocator::kAlignment, MemoryIntent::readback);
   std::memset(errors_.mapped, 0, 8);
-  if (options().vk_profile) {
+  if (options().profile) {
     profile_begin();
     // Backends live for the process: report what no profile_end() collected at exit.
     static std::vector<VulkanBackend*> profiled;
@@ -291,7 +291,7 @@ void VulkanBackend::reduce(OpId op, const TensorView& x, const Axes& axes, const
   FamilyScope f(KernelFamily::reduce);
   reduce_kernel(*this, op, x, axes, out);
 }
-GemmCaps VulkanBackend::gemm_caps() const { return {.chained_output = options().vk_gemm_chains}; }
+GemmCaps VulkanBackend::gemm_caps() const { return {.chained_output = true}; }
 void VulkanBackend::gemm(const GemmCall& call) {
   FamilyScope f(KernelFamily::gemm);
   gemm_kernel(*this, call);

@@ -92,6 +92,13 @@ int default_vulkan_ordinal() {
   return best;
 }
 
+const Provider& provider() {
+  static const Provider p{"vulkan", list_vulkan_devices, [](int ordinal) -> Backend& {
+                            return vulkan_backend(ordinal < 0 ? default_vulkan_ordinal() : ordinal);
+                          }};
+  return p;
+}
+
 std::uint64_t validation_message_count() { return ::tenferro::vk::validation_message_count_impl(); }
 
 bool validation_active(Backend& be) { return as_vulkan(be).device().validation_active(); }

@@ -1,4 +1,4 @@
-// The Vulkan provider as seen by core (src/core/backends.cpp) and by tests/vulkan.
+// The Vulkan provider as seen by the runtime (src/runtime.cpp) and by tests/vulkan.
 //
 // Requirements: a Vulkan 1.2 device with bufferDeviceAddress, timelineSemaphore, shaderInt64
 // and 128 bytes of push constants. f64/c64 kernels need shaderFloat64; Bool kernels need
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tenferro/backend.hpp"
+#include "tenferro/backend/provider.hpp"
 #include "tenferro/runtime.hpp"
 
 namespace tenferro::vk {
@@ -27,6 +28,9 @@ Backend& vulkan_backend(int ordinal);
 /// Discrete GPU first, then integrated, then virtual/other, then CPU (lavapipe).
 /// Throws Error{unsupported} when there is no usable device.
 int default_vulkan_ordinal();
+
+/// This provider as the runtime sees it (tenferro/backend/provider.hpp).
+const Provider& provider();
 
 /// Validation-layer warnings and errors counted so far (TENFERRO_VK_VALIDATION=1).
 std::uint64_t validation_message_count();

@@ -80,7 +80,7 @@ Tensor VulkanBackend::upload(const TensorView& host) {
 }
 
 Tensor VulkanBackend::download(const TensorView& t) {
-  Tensor host = cpu_backend().allocate(t.dtype(), t.shape());
+  Tensor host = host_empty(t.dtype(), t.shape());
   const std::size_t es = dtype_size(t.dtype());
   const std::uint64_t bytes = static_cast<std::uint64_t>(t.numel()) * es;
   if (bytes > 0) {

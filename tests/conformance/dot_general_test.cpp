@@ -400,7 +400,9 @@ TEST(DotGeneralIntoTest, ConjAndStridedOperandsIntoTransposedOut) {
 
 // ---- canonicalization: what core asks of the backend ------------------------------------------
 
-/// Forwards to the CPU backend and counts the primitives core lowers dot_general to.
+/// Forwards to a backend and counts the primitives core lowers dot_general to. With
+/// hide_chained_output it reports no chained GEMM outputs (GemmCaps), so that core takes the
+/// path of backends without them on a backend that has them.
 class CountingBackend final : public Backend {
  public:
   explicit CountingBackend(Backend& inner) : in_(inner) {}
@@ -411,7 +413,10 @@ class CountingBackend final : public Backend {
   Placement placement() const override { return in_.placement(); }
   bool supports(OpId op, DType d) const override { return in_.supports(op, d); }
   bool is_host() const override { return in_.is_host(); }
-  GemmCaps gemm_caps() const override { return in_.gemm_caps(); }
+  bool hide_chained_output = false;
+  GemmCaps gemm_caps() const override {
+    return {.chained_output = in_.gemm_caps().chained_output && !hide_chained_output};
+  }
   Tensor allocate(DType dtype, const Shape& shape) override {
     ++allocations;
     return in_.allocate(dtype, shape);
@@ -434,10 +439,10 @@ class CountingBackend final : public Backend {
   }
   void gemm(const GemmCall& call) override {
     ++gemms;
-    if (call.c.rank() != 3) ++chained_gemms;
+    if (call.chained()) ++chained_gemms;
     in_.gemm(call);
   }
-  int chained_gemms = 0;  // gemm calls with a chained (rank-10) c
+  int chained_gemms = 0;  // gemm calls with a chained c (GemmCall::chained)
   void triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) override {
     in_.triangular(x, k, lower, out);
   }
@@ -585,33 +590,36 @@ TEST(DotGeneralCanonicalTest, ChainedOutsAreWrittenInPlaceWhereTheBackendCan) {
     bool fits;
   } cases[] = {{three, true}, {four, true}, {five, false}, {batch3, false}, {small, true}, {long_k, true}};
   std::uint64_t seed = 1300;
-  for (const auto& tb : test_backends())
-    for (const auto& k : cases) {
-      SCOPED_TRACE(tb.name + " " + k.c.describe());
-      CountingBackend be(*tb.be);
-      const bool chained = k.fits && be.gemm_caps().chained_output;
-      std::mt19937_64 rng(seed++);
-      const RefTensor l = random_ref(DType::F64, k.c.lhs, rng), r = random_ref(DType::F64, k.c.rhs, rng);
-      const RefTensor out0 = random_ref(DType::F64, ref_dot_general_shape(k.c.lhs, k.c.rhs, k.c.cfg), rng);
-      const TensorView lv = place(be, l, LayoutCase::compact), rv = place(be, r, LayoutCase::compact);
-      const TensorView ov = place_out(be, out0, OutLayout::transposed);
-      be.copies = be.allocations = be.gemms = be.chained_gemms = 0;
-      dot_general_into(be, lv, rv, k.c.cfg, false, false, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5),
-                       ov);
-      EXPECT_EQ(be.gemms, 1);
-      EXPECT_EQ(be.chained_gemms, chained ? 1 : 0);
-      EXPECT_EQ(be.copies, chained ? 0 : 2);
-      EXPECT_EQ(be.allocations, chained ? 0 : 1);
-      EXPECT_EQ(within_bound(ref_dot_general(l, r, k.c.cfg), read(be, ov), DType::F64, 1.5, -0.5, &out0), "");
-      for (DType d : kDotDTypes) {
-        DotCase c = k.c;
-        c.lconj = c.rconj = is_complex(d);
-        for (OutLayout ol : {OutLayout::transposed, OutLayout::strided, OutLayout::negative_stride}) {
-          check_into(tb, d, c, {ol, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5), false}, seed++);
-          check_into(tb, d, c, {ol, Scalar::of(DType::F64, 1.0), Scalar::of(DType::F64, 0.0), true}, seed++);
+  for (const bool hide : {false, true})
+    for (const auto& tb0 : test_backends())
+      for (const auto& k : cases) {
+        SCOPED_TRACE(tb0.name + (hide ? " (chained outputs hidden) " : " ") + k.c.describe());
+        CountingBackend be(*tb0.be);
+        be.hide_chained_output = hide;
+        const TestBackend tb{tb0.name, &be};
+        const bool chained = k.fits && be.gemm_caps().chained_output;
+        std::mt19937_64 rng(seed++);
+        const RefTensor l = random_ref(DType::F64, k.c.lhs, rng), r = random_ref(DType::F64, k.c.rhs, rng);
+        const RefTensor out0 = random_ref(DType::F64, ref_dot_general_shape(k.c.lhs, k.c.rhs, k.c.cfg), rng);
+        const TensorView lv = place(be, l, LayoutCase::compact), rv = place(be, r, LayoutCase::compact);
+        const TensorView ov = place_out(be, out0, OutLayout::transposed);
+        be.copies = be.allocations = be.gemms = be.chained_gemms = 0;
+        dot_general_into(be, lv, rv, k.c.cfg, false, false, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5),
+                         ov);
+        EXPECT_EQ(be.gemms, 1);
+        EXPECT_EQ(be.chained_gemms, chained ? 1 : 0);
+        EXPECT_EQ(be.copies, chained ? 0 : 2);
+        EXPECT_EQ(be.allocations, chained ? 0 : 1);
+        EXPECT_EQ(within_bound(ref_dot_general(l, r, k.c.cfg), read(be, ov), DType::F64, 1.5, -0.5, &out0), "");
+        for (DType d : kDotDTypes) {
+          DotCase c = k.c;
+          c.lconj = c.rconj = is_complex(d);
+          for (OutLayout ol : {OutLayout::transposed, OutLayout::strided, OutLayout::negative_stride}) {
+            check_into(tb, d, c, {ol, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5), false}, seed++);
+            check_into(tb, d, c, {ol, Scalar::of(DType::F64, 1.0), Scalar::of(DType::F64, 0.0), true}, seed++);
+          }
         }
       }
-    }
 }
 
 /// Lowers the size at which packed copies are made in pieces, for one scope.
@@ -686,14 +694,20 @@ TEST(DotGeneralCanonicalTest, ChainedOutsNarrowTheirLastChainInPieces) {
   batch.llc = LayoutCase::transposed;
   const PackChunkBytes tiny(1);
   std::uint64_t seed = 1500;
-  for (const auto& tb : test_backends())
-    for (DType d : kDotDTypes)
-      for (const DotCase& c : {free, batch}) {
-        check_into(tb, d, c, {OutLayout::transposed, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5), false},
-                   seed++);
-        check_into(tb, d, c, {OutLayout::transposed, Scalar::of(DType::F64, 1.0), Scalar::of(DType::F64, 0.0), true},
-                   seed++);
-      }
+  for (const bool hide : {false, true})
+    for (const auto& tb0 : test_backends()) {
+      CountingBackend be(*tb0.be);
+      be.hide_chained_output = hide;
+      const TestBackend tb{tb0.name, &be};
+      SCOPED_TRACE(hide ? "chained outputs hidden" : "chained outputs as the backend has them");
+      for (DType d : kDotDTypes)
+        for (const DotCase& c : {free, batch}) {
+          check_into(tb, d, c,
+                     {OutLayout::transposed, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, -0.5), false}, seed++);
+          check_into(tb, d, c, {OutLayout::transposed, Scalar::of(DType::F64, 1.0), Scalar::of(DType::F64, 0.0), true},
+                     seed++);
+        }
+    }
 }
 
 TEST(DotGeneralCanonicalTest, LargeOutTempsAreMadeInPieces) {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "core/options.hpp"
+#include "vulkan/options.hpp"
 #include "tenferro/ops.hpp"
 #include "vk_test_util.hpp"
 #include "vulkan/backend.hpp"
@@ -360,7 +360,7 @@ TEST_F(ElementwiseTest, AlternatingPipelinesAcrossBatches) {
 TEST_F(ElementwiseTest, F32ViaF64VariantsFollowTheOptionAndTheDevice) {
   auto& vb = static_cast<vk::VulkanBackend&>(be());
   const vk::DeviceCaps& caps = vb.device().caps();
-  const std::uint32_t mode = options().vk_f32_via_f64;
+  const std::uint32_t mode = vk::options().f32_via_f64;
   const bool wide = caps.f64 && (mode == 1 || (mode == 2 && caps.flushes_f32));
   if (mode == 1) {
     EXPECT_EQ(wide, caps.f64);

@@ -113,7 +113,7 @@ TEST_F(ProfilerTest, ManyCommandsInOneBatchSpanSeveralQueryPools) {
   EXPECT_EQ(host_at(be().download(z), 99).c.real(), 701.0);
 }
 
-// A session on an idle GPU submits its first Options::vk_early_commands (default 8) commands
+// A session on an idle GPU submits its first Options::early_commands (default 8) commands
 // at once, so the GPU starts while the rest is recorded: 12 chained adds are two batches (8,
 // then 4 at the session's end), not one.
 TEST_F(ProfilerTest, SessionSubmitsItsFirstCommandsEarly) {

@@ -21,7 +21,6 @@
 #include <tuple>
 
 #include "core/check.hpp"
-#include "core/options.hpp"
 #include "core/ops/dot_general_lowering.hpp"
 #include "tenferro/ops.hpp"
 
@@ -502,11 +501,10 @@ DotLowering lower_dot_general(const Layout& lhs, const Layout& rhs, const DotGen
   lw.rhs_groups[2] = cfg.rhs_batching_dims;
   // An operand whose unit stride is a batch axis is loaded element by element, each element far
   // from the next, once by every tile of the partner's free extent: in a large product whose
-  // partner extent is long, one packing copy costs less (H200, str_nw_mera_closed_120's 540 x
-  // 270 x 136 x 216 step, rhs "fzMJIqFe" with batch f at unit stride: bench/RESULTS.md,
-  // twenty-fifth session). Small batched products (the lm and MPS instances' 12 x 12 and 19 x 19
-  // matrices) keep reading in place.
-  if (options().dot_batch_repack && 2.0 * double(lw.M) * double(lw.N) * double(lw.K) * double(lw.B) >= kBatchRepackFlops) {
+  // partner extent is long, one packing copy costs less (on the H200, str_nw_mera_closed_120's
+  // 540 x 270 x 136 x 216 step, whose rhs "fzMJIqFe" has batch f at unit stride). Small batched
+  // products (the lm and MPS instances' 12 x 12 and 19 x 19 matrices) keep reading in place.
+  if (2.0 * double(lw.M) * double(lw.N) * double(lw.K) * double(lw.B) >= kBatchRepackFlops) {
     if (lw.lhs_in_place && lw.N >= kBatchRepackReuse && unit_stride_on(lhs, cfg.lhs_batching_dims)) lw.lhs_in_place = false;
     if (lw.rhs_in_place && lw.M >= kBatchRepackReuse && unit_stride_on(rhs, cfg.rhs_batching_dims)) lw.rhs_in_place = false;
   }

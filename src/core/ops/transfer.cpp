@@ -6,7 +6,7 @@ namespace tenferro {
 
 Tensor upload(Backend& be, const TensorView& host) {
   TENFERRO_CHECK(host.defined(), invalid_argument, "upload", "host", "tensor is undefined");
-  TENFERRO_CHECK(host.domain() == cpu_backend().domain(), runtime_state, "upload", "host",
+  TENFERRO_CHECK(host.domain() == kHostDomain, runtime_state, "upload", "host",
                  "upload takes a host tensor; this one is on ", to_string(host.placement()));
   return be.upload(host);
 }

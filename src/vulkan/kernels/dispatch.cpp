@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "core/options.hpp"
+#include "vulkan/options.hpp"
 
 namespace tenferro::vk {
 
@@ -15,7 +15,7 @@ std::string type_tag(DType d) { return std::string(dtype_name(d)); }
 
 std::string arith_tag(const VulkanBackend& be, DType d) {
   const DeviceCaps& caps = be.device().caps();
-  const std::uint32_t mode = options().vk_f32_via_f64;
+  const std::uint32_t mode = options().f32_via_f64;
   // C32 only when forced: on the H200 its wide mul took 3.6x the c32 kernel's time (mul_c32,
   // tenferro_bench_vk; the product's inf / NaN path flattened in f64, see complex.glsl).
   const bool wide = caps.f64 && ((d == DType::F32 && (mode == 1 || (mode == 2 && caps.flushes_f32))) ||
@@ -37,9 +37,9 @@ constexpr std::int64_t kIdx32Limit = (std::int64_t{1} << 31) - (std::int64_t{1} 
 constexpr std::uint32_t kContigBcast = 1;  // << j: operand j has stride 0
 constexpr std::uint32_t kContigVec = 16;   // every stride-1 operand is aligned for 4-element accesses
 constexpr std::int64_t kContigElems = 4;   // elements per invocation per grid-stride step
-// Generic strided path: elements per invocation for outputs of at least kStridedMinNumel.
-constexpr std::int64_t kStridedElems = 4, kStridedMinNumel = std::int64_t{1} << 22;
-constexpr std::int64_t kStridedGroups = 1024;  // workgroups kept at least (options().vk_strided_elems)
+// Generic strided path (rank <= 2, or no inner-block table): at most kStridedElems elements per
+// invocation, keeping at least kStridedGroups workgroups.
+constexpr std::int64_t kStridedElems = 16, kStridedGroups = 1024;
 // Inner-block table of the strided path for rank > 2 (shaders/common/index.glsl): the first axes
 // holding kTabMin..kTab elements, at most kTabOuter axes left; at most kTabGroups workgroups,
 // each walking many blocks so that its table pays off.
@@ -251,7 +251,7 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d) {
     reach = std::max(reach, span);
   }
   const bool idx64 = reach >= kIdx32Limit;
-  if (d.kernel == "copy" && !idx64 && rank >= 2 && options().vk_permute_tiles &&
+  if (d.kernel == "copy" && !idx64 && rank >= 2 &&
       record_permute(be, *d.operands[0], *d.operands[1], ls))
     return;
 
@@ -282,13 +282,10 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d) {
     // Several elements per invocation (the grid-stride loop visits them, warp-coalesced each
     // pass) for large outputs, where the per-invocation reads of the layout block and the
     // workgroups' launches would otherwise cost as much as the elements (H200, f64 4096 x 4096
-    // outer product): the largest power of two up to options().vk_strided_elems that leaves at
-    // least kStridedGroups workgroups.
-    std::int64_t per_inv = numel >= kStridedMinNumel ? kStridedElems : 1;
-    if (const std::int64_t most = options().vk_strided_elems; most > 0) {
-      per_inv = 1;
-      while (per_inv * 2 <= most && numel / (L.local * per_inv * 2) >= kStridedGroups) per_inv *= 2;
-    }
+    // outer product): the largest power of two up to kStridedElems that leaves at least
+    // kStridedGroups workgroups.
+    std::int64_t per_inv = 1;
+    while (per_inv * 2 <= kStridedElems && numel / (L.local * per_inv * 2) >= kStridedGroups) per_inv *= 2;
     L.groups = (numel + L.local * per_inv - 1) / (L.local * per_inv);
   }
   std::optional<FamilyScope> family;

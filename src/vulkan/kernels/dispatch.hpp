@@ -65,7 +65,7 @@ std::uint32_t grid_stride_groups(const VulkanBackend& be, std::int64_t n, std::u
 std::string type_tag(DType d);
 /// Variant tag of the families with "w" variants (unary, unary_abs, binary, clamp, analytic, pow,
 /// reduce, scatter): type_tag, or "f32w" / "c32w" for F32 / C32 where they are computed in
-/// f64 / c64 (Options::vk_f32_via_f64: F32 by default where the device flushes f32 subnormals,
+/// f64 / c64 (Options::f32_via_f64: F32 by default where the device flushes f32 subnormals,
 /// C32 only when forced).
 std::string arith_tag(const VulkanBackend& be, DType d);
 /// Raw-bit tag of a dtype's element size: b1 b4 b8 b16.

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "core/options.hpp"
+#include "vulkan/options.hpp"
 #include "shaders/common/params.h"
 #include "shaders/gemm/gemm_params.h"
 #include "vulkan/backend.hpp"
@@ -439,11 +439,10 @@ constexpr I kWaveShortMaxK = 256, kWaveShortMaxOutputs = I{32} << 20;
 constexpr I kWaveSquareInteriorMaxK = 512;
 
 /// The wave model's fastest candidate and its estimated microseconds (best_us), or nullopt
-/// where the model does not apply (other dtypes, no SM count, less than a wave of large tiles,
-/// TENFERRO_VK_GEMM_WAVES=0).
+/// where the model does not apply (other dtypes, no SM count, less than a wave of large tiles).
 std::optional<GemmConfig> wave_best(DType d, I M, I N, I K, I B, const DeviceCaps& caps, double& best_us) {
   const I sms = caps.sm_count;
-  if (sms == 0 || K <= 0 || !options().vk_gemm_waves) return std::nullopt;
+  if (sms == 0 || K <= 0) return std::nullopt;
   std::optional<GemmConfig> best;
   bool any = false;
   for (const WaveCandidate& w : kWaveCandidates) {
@@ -494,15 +493,15 @@ std::optional<GemmConfig>& override_slot() {
   return o;
 }
 
-/// The configuration of one call: override, Options::vk_gemm_tile, else the default.
+/// The configuration of one call: override, Options::gemm_tile, else the default.
 /// `forced`: an override or the option was used (the tiled kernel then runs even for small
 /// products, so that tests and sweeps measure the configuration they asked for).
 GemmConfig choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps, bool& forced) {
   forced = true;
   if (const auto& o = override_slot(); o && gemm_config_valid(d, *o, caps)) return *o;
-  static const std::optional<GemmConfig> env = options().vk_gemm_tile.empty()
+  static const std::optional<GemmConfig> env = options().gemm_tile.empty()
                                                    ? std::nullopt
-                                                   : parse_gemm_config(options().vk_gemm_tile);
+                                                   : parse_gemm_config(options().gemm_tile);
   if (env && gemm_config_valid(d, *env, caps)) return *env;
   forced = false;
   return gemm_default_config(d, M, N, K, B, caps);
@@ -543,7 +542,7 @@ std::optional<bool>& stage_override() {
 std::uint64_t staged_dispatches = 0;  // gemm_staged_dispatches
 
 /// Whether gemm.comp stores C's tile through shared memory (TFG_SCHED_STAGE; opt-in,
-/// Options::vk_gemm_stage): unless C's columns are 32-byte aligned with m at unit stride and the
+/// Options::gemm_stage): unless C's columns are 32-byte aligned with m at unit stride and the
 /// register tile's stores are whole words along m (`words`: 16-byte stores, or one element per
 /// word), its element stores leave every sector of C half written per store, which the H200
 /// writes at a quarter of the rate of whole sectors (twenty-seventh session: f64 177147 x 243 x
@@ -553,7 +552,7 @@ std::uint64_t staged_dispatches = 0;  // gemm_staged_dispatches
 /// the staging buffer fits the shared memory besides the tile's (and a chained C's table).
 bool stages_c(const GemmConfig& t, DType d, const DeviceCaps& caps, bool chained, bool words, std::uint64_t c_addr,
               I scm, I scn, I scb, I N, I B) {
-  if (!stage_override().value_or(options().vk_gemm_stage)) return false;
+  if (!stage_override().value_or(options().gemm_stage)) return false;
   const std::size_t es = dtype_size(d);
   if (!chained && words && scm == 1 && c_addr % 32 == 0 && aligned_to(32, scn, N, es) && aligned_to(32, scb, B, es))
     return false;
@@ -695,7 +694,7 @@ static bool narrow_pairable(DType d, const GemmConfig& c) {
 /// same words at twice the rate, which matters most where each thread's few outputs need many
 /// shared reads (4 x 4).
 static GemmConfig paired(GemmConfig c, DType d, const DeviceCaps& caps) {
-  if (!options().vk_gemm_pair || caps.sm_count == 0 || d != DType::F64 || c.small || c.pair || !narrow_pairable(d, c))
+  if (caps.sm_count == 0 || d != DType::F64 || c.small || c.pair || !narrow_pairable(d, c))
     return c;
   if (c.tm * c.tn >= 64 && !c.interior_loop) return c;
   GemmConfig p = c;
@@ -851,7 +850,7 @@ std::optional<int>& three_m_override() {
   return o;
 }
 
-// ---- the 3-multiply form (Options::vk_gemm_3m, opt-in) -----------------------------------------
+// ---- the 3-multiply form (Options::gemm_3m, opt-in) -----------------------------------------
 // P1 = Ar Br, P2 = Ai Bi, P3 = (Ar + Ai)(Br + Bi) as three real products of the call's shape,
 // then Re C = P1 - P2, Im C = P3 - P1 - P2: 3/4 of the 4-multiply form's flops, plus a split pass
 // per operand (three real planes: re, im, re + im) and a combine pass (shaders/gemm/gemm3m.comp).
@@ -944,7 +943,7 @@ void set_gemm_stage_override(std::optional<bool> on) { stage_override() = on; }
 std::uint64_t gemm_staged_dispatches() { return staged_dispatches; }
 
 bool gemm_takes_3m(DType d, I M, I N, I K, I B, bool chained, std::uint64_t scratch_limit) {
-  const int mode = three_m_override().value_or(static_cast<int>(options().vk_gemm_3m));
+  const int mode = three_m_override().value_or(static_cast<int>(options().gemm_3m));
   if (mode == 0 || !is_complex(d) || chained || std::min({M, N, K, B}) <= 0) return false;
   if (mode == 1 && std::min({M, N, K}) < kGemm3MMinExtent) return false;
   const double planes = 3.0 * (double(M) * double(K) + double(K) * double(N) + double(M) * double(N)) * double(B);
@@ -1005,8 +1004,8 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
     cw[13] = st[9];
   }
   // A chained C's index arithmetic is 32-bit unless a group reaches 2^31 elements (the shaders'
-  // CHAINS_WIDE; Options::vk_gemm_chains_wide forces it).
-  const bool wide_chains = chained && (std::max({M, N, B}) > I{0x7fffffff} || options().vk_gemm_chains_wide);
+  // CHAINS_WIDE; TestHooks::gemm_chains_wide forces it).
+  const bool wide_chains = chained && (std::max({M, N, B}) > I{0x7fffffff} || test_hooks().gemm_chains_wide);
   const std::uint32_t chain_sched = chained ? TFG_SCHED_CHAINS | (wide_chains ? TFG_SCHED_CHAINS_WIDE : 0u) : 0u;
   const bool read_c = !is_zero_in(call.beta, d);
   const bool have_ab = K > 0;

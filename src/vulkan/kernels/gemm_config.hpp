@@ -19,7 +19,7 @@
 // outputs per invocation along m when M >= 4) instead of a tile.
 //
 // Selection order per gemm call: the override (set_gemm_config_override), else
-// Options::vk_gemm_tile, else gemm_default_config; an override that is not valid for the
+// Options::gemm_tile, else gemm_default_config; an override that is not valid for the
 // call's dtype and device is ignored (the default is used). A forced tile (override or option)
 // always runs the tiled kernel, also for the products that gemm_small.comp would take.
 #pragma once
@@ -94,7 +94,7 @@ std::string gemm_config_string(const GemmConfig& c);
 /// Parses the text form; nullopt when malformed.
 std::optional<GemmConfig> parse_gemm_config(std::string_view s);
 
-/// The opt-in 3-multiply form of complex products (Options::vk_gemm_3m, gemm.cpp gemm_3m): with
+/// The opt-in 3-multiply form of complex products (Options::gemm_3m, gemm.cpp gemm_3m): with
 /// mode 1 it takes products with M, N, K >= kGemm3MMinExtent, with mode 2 every complex product
 /// with K > 0; never a chained C, and never when the real planes (3 (MK + KN + MN) B real elements)
 /// would exceed kGemm3MMaxScratch bytes or `scratch_limit` (GemmCall::scratch_limit). (H200, sixteenth
@@ -104,10 +104,10 @@ inline constexpr std::int64_t kGemm3MMinExtent = 2048;
 inline constexpr std::uint64_t kGemm3MMaxScratch = std::uint64_t{4} << 30;
 bool gemm_takes_3m(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained,
                    std::uint64_t scratch_limit = kNoScratchLimit);
-/// Test hook: while set, replaces Options::vk_gemm_3m (0, 1, 2). Not synchronized.
+/// Test hook: while set, replaces Options::gemm_3m (0, 1, 2). Not synchronized.
 void set_gemm_3m_override(std::optional<int> mode);
 
-/// The Ozaki-II f64 product (Options::vk_gemm_ozaki: 1 certified on 14 moduli, the default;
+/// The Ozaki-II f64 product (Options::gemm_ozaki: 1 certified on 14 moduli, the default;
 /// n = 8 to 20 the normwise opt-in; gemm_ozaki.cpp), and c64, f32 and c32 (7 moduli) products
 /// where certified: products with K <= TFO_MAX_K
 /// (shaders/ozaki/ozaki_params.h) and scratch (the byte planes of A and B, the residue bytes of
@@ -154,7 +154,7 @@ int ozaki_bits(int n, std::int64_t K);
 /// max |B'|), pb = (that - max(0, ceil(log2 K) - 2)) / 2 (a sum near K / 4 times the largest
 /// balances the two roundings' errors), pa at most 62. n = 14, K = 4096: pa = 59, pb = 49.
 void ozaki_bits_certified(int n, std::int64_t K, int& pa, int& pb);
-/// Test hook: while set, replaces Options::vk_gemm_ozaki: `moduli` (0 = off) for every f64 product
+/// Test hook: while set, replaces Options::gemm_ozaki: `moduli` (0 = off) for every f64 product
 /// (and c64, f32 and c32 products where `certified`; f32 and c32 on 7 moduli) (any size and
 /// device: the time model is not asked);
 /// `portable` runs the residue products on ozaki_mm.comp also where the tensor-core kernel exists.
@@ -177,7 +177,7 @@ std::uint64_t gemm_ozaki_runs();
 /// override was set: (gx, gy, 1, 0) where its certificate failed, else zeros. Moved out.
 std::optional<Tensor> gemm_ozaki_take_certificate();
 
-/// Test hook: while set, overrides Options::vk_gemm_stage (C's tile stored through shared
+/// Test hook: while set, overrides Options::gemm_stage (C's tile stored through shared
 /// memory where its element stores would leave sectors half written; gemm.cpp stages_c).
 void set_gemm_stage_override(std::optional<bool> on);
 /// Test hook: gemm.comp dispatches recorded with the staged store of C so far.

@@ -1,4 +1,4 @@
-// Ozaki scheme II for f64 products (Options::vk_gemm_ozaki: certified by default, or the
+// Ozaki scheme II for f64 products (Options::gemm_ozaki: certified by default, or the
 // normwise opt-in; gemm_config.hpp), and certified c64, f32 and c32 products (below).
 //
 // C = alpha A B + beta C with A [M, K, B], B [K, N, B] f64: each row of A and column of B is
@@ -51,7 +51,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/options.hpp"
+#include "vulkan/options.hpp"
 #include "shaders/ozaki/ozaki_params.h"
 #include "vulkan/kernels/dispatch.hpp"
 #include "vulkan/kernels/gemm_config.hpp"
@@ -65,7 +65,7 @@ using I = std::int64_t;
 constexpr int kModuli[TFO_MAX_MODULI] = {TFO_MODULI};
 constexpr std::uint32_t kThreads = 256;
 constexpr double kOzakiDispatches = 40e-6;  // ozaki_faster: the eight dispatches in a stream, seconds
-constexpr int kCertifiedModuli = 14;       // Options::vk_gemm_ozaki == 1
+constexpr int kCertifiedModuli = 14;       // Options::gemm_ozaki == 1
 constexpr int kSingleModuli = TFO_MIN_MODULI;  // certified f32 and c32 products
 
 std::uint64_t ozaki_runs = 0;  // gemm_ozaki calls that recorded the scheme (gemm_ozaki_runs)
@@ -286,14 +286,14 @@ bool ozaki_faster(int n, I M, I N, I K, I B, bool certified, double fma_seconds,
 
 bool gemm_ozaki_certified() {
   const auto& o = ozaki_override();
-  return o ? o->certified : options().vk_gemm_ozaki == 1;
+  return o ? o->certified : options().gemm_ozaki == 1;
 }
 
 int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores, const DeviceCaps* caps,
                       std::uint64_t scratch_limit) {
   const auto& o = ozaki_override();
   const bool certified = gemm_ozaki_certified();
-  const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().vk_gemm_ozaki);
+  const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().gemm_ozaki);
   // c64, f32 and c32 products only certified (the normwise opt-in is f64's); f32 and c32 on
   // kSingleModuli, and only where the device has f64 (the passes compute in it); the time model
   // takes them only where f64 is fast (DeviceCaps::f64_fast: its rates are the H200's).

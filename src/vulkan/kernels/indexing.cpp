@@ -13,7 +13,7 @@
 // cannot be done with 32-bit atomics use a zeroed table of spin locks allocated per call.
 #include <algorithm>
 
-#include "core/window_layout.hpp"
+#include "backend_common/window_layout.hpp"
 #include "shaders/common/params.h"
 #include "shaders/indexing/indexing_params.h"
 #include "vulkan/kernels/dispatch.hpp"

@@ -21,7 +21,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/reduce_layout.hpp"
+#include "backend_common/reduce_layout.hpp"
 #include "shaders/common/params.h"
 #include "shaders/reduce/reduce.h"
 #include "vulkan/kernels/dispatch.hpp"

@@ -75,7 +75,7 @@ class Device {
  public:
   /// @pre `caps.missing()` is empty for this ordinal (else throws Error{unsupported}).
   /// Bad ordinal: Error{invalid_argument}. `pipeline_stats`: enable pipeline executable
-  /// statistics when the device has them (Options::vk_pipeline_stats).
+  /// statistics when the device has them (Options::pipeline_stats).
   Device(int ordinal, bool validation, bool pipeline_stats = false);
   ~Device();
   Device(const Device&) = delete;

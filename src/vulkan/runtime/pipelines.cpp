@@ -10,7 +10,7 @@
 namespace tenferro::vk {
 
 namespace {
-// Prints the driver's statistics of every executable of `p` (Options::vk_pipeline_stats) as
+// Prints the driver's statistics of every executable of `p` (Options::pipeline_stats) as
 // one line: "pipeline <variant> op=<op> local=<n> aux=<aux> [<executable>] <name>=<value> ...".
 void print_stats(VkDevice dev, VkPipeline p, std::string_view variant, int op, std::uint32_t local, std::uint32_t aux,
                  double compile_ms) {

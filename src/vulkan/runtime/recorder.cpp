@@ -3,7 +3,7 @@
 #include <chrono>
 #include <limits>
 
-#include "core/options.hpp"
+#include "vulkan/options.hpp"
 #include <utility>
 
 namespace tenferro::vk {
@@ -26,9 +26,9 @@ void memory_barrier(VkCommandBuffer cmd, bool transfer, VkPipelineStageFlags dst
 Recorder::Recorder(const Device& device)
     : device_(device),
       // CPU devices (lavapipe) execute on host threads: spinning would only steal their cores.
-      spin_us_(device.caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : options().vk_spin_us),
+      spin_us_(device.caps().device_type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : options().spin_us),
       profiler_(device),
-      early_start_(options().vk_early_commands),
+      early_start_(options().early_commands),
       early_(early_start_) {
   const VkDevice dev = device.get();
   auto pi = vk_struct<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);

@@ -6,7 +6,7 @@
 // Batching: a batch is submitted at kMaxCommands commands or kMaxBytes bytes, and earlier when
 // the GPU has finished everything submitted and the batch holds early() commands or more
 // (asked every kIdleCheck commands), so that a
-// long chain of small ops starts the GPU after Options::vk_early_commands ops (default 8)
+// long chain of small ops starts the GPU after Options::early_commands ops (default 8)
 // instead of kMaxCommands. The early threshold doubles with each batch submitted at it (8, 16,
 // 32, ... up to kMaxCommands) and is reset by reset_batching() (the backend calls it at session
 // begin/end and synchronize), so a session pays at most a few extra submissions.
@@ -71,7 +71,7 @@ class Recorder {
   /// Submits the open batch, if any. @post submitted_value() covers all recorded work.
   void submit();
   /// Blocks until the timeline reaches `value` (polls the counter for up to
-  /// Options::vk_spin_us first, except on CPU devices). Throws device_lost on a lost device.
+  /// Options::spin_us first, except on CPU devices). Throws device_lost on a lost device.
   void wait(std::uint64_t value) const;
   std::uint64_t completed() const;
   std::uint64_t barriers() const { return barriers_; }
@@ -94,7 +94,7 @@ class Recorder {
     CommandQueries queries;   // timestamp pairs written by the batch (profiling)
   };
   const Device& device_;
-  std::uint32_t spin_us_ = 0;  // Options::vk_spin_us, 0 on CPU devices (see wait())
+  std::uint32_t spin_us_ = 0;  // Options::spin_us, 0 on CPU devices (see wait())
   Unique<VkCommandPool> pool_;
   Unique<VkSemaphore> timeline_;
   std::deque<Slot> slots_;  // deque: open_ stays valid on growth
@@ -105,7 +105,7 @@ class Recorder {
   Profiler profiler_;
   std::uint64_t submitted_ = 0;
   std::uint32_t commands_ = 0;
-  std::uint32_t early_start_ = 0;  // Options::vk_early_commands
+  std::uint32_t early_start_ = 0;  // Options::early_commands
   std::uint32_t early_ = 0;
   std::uint64_t bytes_ = 0, barriers_ = 0;
 };

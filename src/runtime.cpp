@@ -1,0 +1,108 @@
+// The runtime (tenferro/runtime.hpp): the providers this library was built with, device
+// listing and the default device. The one place that knows which backends exist.
+#include <charconv>
+#include <string_view>
+
+#include "core/options.hpp"
+#include "cpu/provider.hpp"
+#include "tenferro/backend/provider.hpp"
+#ifdef TENFERRO_HAVE_VULKAN
+#include "vulkan/provider.hpp"
+#endif
+
+namespace tenferro {
+
+namespace {
+
+std::span<const Provider* const> providers() {
+  static const Provider* const kProviders[] = {
+      &cpu::provider(),
+#ifdef TENFERRO_HAVE_VULKAN
+      &vk::provider(),
+#endif
+  };
+  return kProviders;
+}
+
+const Provider* find_provider(std::string_view name) {
+  for (const Provider* p : providers())
+    if (name == p->name) return p;
+  return nullptr;
+}
+
+/// The default device's preference (lower first): discrete GPUs, integrated, other GPUs, CPU
+/// devices of a GPU API (lavapipe), then the CPU backend.
+int preference(const DeviceInfo& d) {
+  if (d.backend == "cpu") return 4;
+  if (d.type == "discrete") return 0;
+  if (d.type == "integrated") return 1;
+  if (d.type == "cpu") return 3;
+  return 2;
+}
+
+/// A whole decimal ordinal, or -1.
+int parse_ordinal(std::string_view s) {
+  int v = -1;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() && end == s.data() + s.size() && v >= 0 ? v : -1;
+}
+
+}  // namespace
+
+std::vector<DeviceInfo> list_devices() {
+  std::vector<DeviceInfo> out;
+  for (const Provider* p : providers())
+    for (DeviceInfo& d : p->devices()) out.push_back(std::move(d));
+  return out;
+}
+
+std::optional<DeviceInfo> device_info(const Backend& be) {
+  const Provider* p = find_provider(be.name());
+  if (p == nullptr) return std::nullopt;
+  for (DeviceInfo& d : p->devices())
+    if (d.ordinal == be.placement().ordinal) return d;
+  return std::nullopt;
+}
+
+bool vulkan_available() noexcept {
+  const Provider* p = find_provider("vulkan");
+  return p != nullptr && !p->devices().empty();
+}
+
+Backend& get_backend(const std::string& name, int ordinal) {
+  if (const Provider* p = find_provider(name)) return p->open(ordinal);
+  std::string known;
+  for (const Provider* p : providers()) known += std::string(known.empty() ? "" : ", ") + p->name;
+  TENFERRO_FAIL(unsupported, "get_backend", "name", "unknown backend '", name, "' (this build has: ", known, ")");
+}
+
+Backend& default_backend() {
+  // TENFERRO_DEVICE: "cpu", "vulkan", "vulkan:N" or a Vulkan ordinal N.
+  const std::string& dev = options().device;
+  if (!dev.empty()) {
+    const std::string_view s = dev;
+    const std::size_t colon = s.find(':');
+    const std::string_view name = colon == std::string_view::npos ? s : s.substr(0, colon);
+    if (const int n = parse_ordinal(s); n >= 0) return get_backend("vulkan", n);
+    if (colon == std::string_view::npos && find_provider(name)) return get_backend(std::string(name), -1);
+    if (colon != std::string_view::npos && find_provider(name)) {
+      const int n = parse_ordinal(s.substr(colon + 1));
+      TENFERRO_CHECK(n >= 0, invalid_argument, "default_backend", "TENFERRO_DEVICE", "TENFERRO_DEVICE='", dev,
+                     "': the part after ':' must be a device ordinal (0, 1, ...)");
+      return get_backend(std::string(name), n);
+    }
+    TENFERRO_FAIL(invalid_argument, "default_backend", "TENFERRO_DEVICE", "TENFERRO_DEVICE='", dev,
+                  "' is not a device: expected cpu, vulkan, vulkan:N or a Vulkan ordinal N");
+  }
+  const Provider* best = nullptr;
+  DeviceInfo best_info;
+  for (const Provider* p : providers())
+    for (DeviceInfo& d : p->devices())
+      if (best == nullptr || preference(d) < preference(best_info)) {
+        best = p;
+        best_info = std::move(d);
+      }
+  return best->open(best_info.ordinal);
+}
+
+}  // namespace tenferro
