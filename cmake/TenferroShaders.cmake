@@ -43,8 +43,13 @@ if(CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 set(TENFERRO_SHADER_DIR "${PROJECT_SOURCE_DIR}/shaders")
+# The op codes, generated from ops.def into the build tree (cmake/TenferroOps.cmake).
+include(${PROJECT_SOURCE_DIR}/cmake/TenferroOps.cmake)
+set(TENFERRO_SHADER_GEN_DIR "${PROJECT_BINARY_DIR}/generated/shaders")
+tenferro_write_op_codes("${TENFERRO_SHADER_GEN_DIR}/tf_op_codes.h")
 # Every include file of the shader tree (explicit; no file(GLOB)). A change rebuilds all variants.
 set(TENFERRO_SHADER_INCLUDES
+  ${TENFERRO_SHADER_GEN_DIR}/tf_op_codes.h
   ${TENFERRO_SHADER_DIR}/common/params.h
   ${TENFERRO_SHADER_DIR}/common/types.glsl
   ${TENFERRO_SHADER_DIR}/common/access.glsl
@@ -67,7 +72,8 @@ function(tenferro_shader variant source)
   add_custom_command(
     OUTPUT "${_out}"
     COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_CURRENT_BINARY_DIR}/spv"
-    COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.2 --quiet -I${TENFERRO_SHADER_DIR} ${_defs}
+    COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.2 --quiet -I${TENFERRO_SHADER_DIR}
+            -I${TENFERRO_SHADER_GEN_DIR} ${_defs}
             -o "${_out}" "${TENFERRO_SHADER_DIR}/${source}"
     COMMAND ${SPIRV_VAL} --target-env vulkan1.2 "${_out}"
     DEPENDS "${TENFERRO_SHADER_DIR}/${source}" ${TENFERRO_SHADER_INCLUDES}

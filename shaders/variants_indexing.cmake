@@ -1,14 +1,16 @@
-# Shader variants of the indexing family (explicit list, STYLE.md B7).
+# Shader variants of the indexing family (gather by element size, scatter by dtype; from ops.def).
 # gather moves raw bits (b1 b4 b8 b16); scatter combines typed values (combiner = spec constant 1).
 # The index dtype (I32/I64) is a flag of the parameter block, not a variant.
 list(APPEND TENFERRO_SHADER_INCLUDES
   ${TENFERRO_SHADER_DIR}/indexing/indexing_params.h
   ${TENFERRO_SHADER_DIR}/indexing/indexing.glsl)
-foreach(_b b1 b4 b8 b16)
+tenferro_family_bits(gather _bits)
+foreach(_b IN LISTS _bits)
   string(TOUPPER "${_b}" _B)
   tenferro_shader_widths(gather_${_b} indexing/gather.comp DEFINES DT_${_B})
 endforeach()
-foreach(_t f32 f64 i32 i64 c32 c64 bool)
+tenferro_family_dtypes(scatter _types)
+foreach(_t IN LISTS _types)
   string(TOUPPER "${_t}" _T)
   tenferro_shader_widths(scatter_${_t} indexing/scatter.comp DEFINES DT_${_T})
 endforeach()

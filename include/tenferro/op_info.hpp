@@ -1,4 +1,4 @@
-// Op identities derived from src/core/ops.def (the one list of ops).
+// Op identities derived from include/tenferro/ops.def (the one list of ops).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -14,6 +14,25 @@ enum class OpId : std::uint16_t {
 #include "tenferro/ops.def"
 #undef TENFERRO_OP
 };
+
+/// X-macros over ops.def that treat ops by their function's signature:
+/// TENFERRO_OP_BY_SIGNATURE(prefix, family, name) expands to prefixU(name) for the unary and
+/// analytic families (one operand), prefixB(name) for binary (two), prefixX(name) for the others.
+#define TENFERRO_OP_SIGNATURE_unary U
+#define TENFERRO_OP_SIGNATURE_analytic U
+#define TENFERRO_OP_SIGNATURE_binary B
+#define TENFERRO_OP_SIGNATURE_compare X
+#define TENFERRO_OP_SIGNATURE_select X
+#define TENFERRO_OP_SIGNATURE_clamp X
+#define TENFERRO_OP_SIGNATURE_cast X
+#define TENFERRO_OP_SIGNATURE_structural X
+#define TENFERRO_OP_SIGNATURE_reduce X
+#define TENFERRO_OP_SIGNATURE_dot X
+#define TENFERRO_OP_SIGNATURE_gather X
+#define TENFERRO_OP_SIGNATURE_scatter X
+#define TENFERRO_OP_CAT_(a, b) a##b
+#define TENFERRO_OP_CAT(a, b) TENFERRO_OP_CAT_(a, b)
+#define TENFERRO_OP_BY_SIGNATURE(prefix, family, name) TENFERRO_OP_CAT(prefix, TENFERRO_OP_SIGNATURE_##family)(name)
 
 enum class OpFamily : std::uint8_t {
   unary, analytic, binary, compare, select, clamp, cast, structural, reduce, dot, gather, scatter

@@ -13,22 +13,19 @@ namespace tenferro {
 
 // ---- elementwise (equal shapes; rank-0 real with complex of the same precision in
 // add/sub/mul/div; rank-0 lower/upper in clamp; rank-0 pred in select) --------------------
-Tensor neg(Backend& be, const TensorView& x);
-Tensor conj(Backend& be, const TensorView& x);
-/// Complex input gives the real dtype (C32 -> F32, C64 -> F64).
-Tensor abs(Backend& be, const TensorView& x);
-Tensor sign(Backend& be, const TensorView& x);
-Tensor add(Backend& be, const TensorView& lhs, const TensorView& rhs);
-Tensor sub(Backend& be, const TensorView& lhs, const TensorView& rhs);
-Tensor mul(Backend& be, const TensorView& lhs, const TensorView& rhs);
-/// Integers truncate; MIN / -1 = MIN; integer division by zero is numerical_failure.
-Tensor div(Backend& be, const TensorView& lhs, const TensorView& rhs);
-/// fmod sign rule; integer MIN % -1 = 0; zero divisor numerical_failure.
-Tensor rem(Backend& be, const TensorView& lhs, const TensorView& rhs);
-/// Integer pow wraps; a negative integer exponent is numerical_failure.
-Tensor pow(Backend& be, const TensorView& lhs, const TensorView& rhs);
-Tensor maximum(Backend& be, const TensorView& lhs, const TensorView& rhs);
-Tensor minimum(Backend& be, const TensorView& lhs, const TensorView& rhs);
+// One function per row of ops.def in the unary, analytic and binary families (analytic:
+// F32 F64 C32 C64, erf F32 F64), e.g. Tensor exp(Backend& be, const TensorView& x) and
+// Tensor add(Backend& be, const TensorView& lhs, const TensorView& rhs). ops.def's row comments
+// give what a function adds to SEMANTICS.md.
+#define TENFERRO_DECLARE_U(name) Tensor name(Backend& be, const TensorView& x);
+#define TENFERRO_DECLARE_B(name) Tensor name(Backend& be, const TensorView& lhs, const TensorView& rhs);
+#define TENFERRO_DECLARE_X(name)
+#define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_DECLARE_, family, name)
+#include "tenferro/ops.def"
+#undef TENFERRO_OP
+#undef TENFERRO_DECLARE_U
+#undef TENFERRO_DECLARE_B
+#undef TENFERRO_DECLARE_X
 /// Bool result; complex allows EQ and NE only.
 Tensor compare(Backend& be, const TensorView& lhs, const TensorView& rhs, CompareDir dir);
 Tensor select(Backend& be, const TensorView& pred, const TensorView& on_true, const TensorView& on_false);
@@ -37,18 +34,6 @@ Tensor clamp(Backend& be, const TensorView& x, const TensorView& lower, const Te
 /// Any unary/analytic/binary op by id (what the eval CLI and tests enumerate).
 Tensor elementwise(Backend& be, OpId op, std::span<const TensorView> inputs,
                    CompareDir dir = CompareDir::EQ);
-
-// ---- analytic (F32 F64 C32 C64; erf F32 F64) ---------------------------------------------
-Tensor exp(Backend& be, const TensorView& x);
-Tensor log(Backend& be, const TensorView& x);
-Tensor sin(Backend& be, const TensorView& x);
-Tensor cos(Backend& be, const TensorView& x);
-Tensor tanh(Backend& be, const TensorView& x);
-Tensor sqrt(Backend& be, const TensorView& x);
-Tensor rsqrt(Backend& be, const TensorView& x);
-Tensor expm1(Backend& be, const TensorView& x);
-Tensor log1p(Backend& be, const TensorView& x);
-Tensor erf(Backend& be, const TensorView& x);
 
 // ---- fusion --------------------------------------------------------------------------------
 /// Runs an elementwise chain (inputs equal shapes, may be broadcast views); equals the

@@ -10,6 +10,8 @@
 
 #ifdef __cplusplus
 #include <cstdint>
+
+#include "tenferro/config.hpp"
 namespace tenferro::vk {
 using tf_u64 = std::uint64_t;
 using tf_i64 = std::int64_t;
@@ -22,26 +24,18 @@ using tf_u32 = std::uint32_t;
 
 #define TF_MAX_OPERANDS 4
 
-// Elementwise op codes (specialization constant 1). C++ maps OpId to these in one switch
-// (src/vulkan/kernels/elementwise.cpp); -Werror=switch keeps that map exhaustive.
-#define TF_OP_NEG 0
-#define TF_OP_CONJ 1
-#define TF_OP_ABS 2
-#define TF_OP_SIGN 3
-#define TF_OP_ADD 10
-#define TF_OP_SUB 11
-#define TF_OP_MUL 12
-#define TF_OP_DIV 13
-#define TF_OP_REM 14
-#define TF_OP_POW 15
-#define TF_OP_MAX 16
-#define TF_OP_MIN 17
-#define TF_CMP_EQ 20
-#define TF_CMP_NE 21
-#define TF_CMP_LT 22
-#define TF_CMP_LE 23
-#define TF_CMP_GT 24
-#define TF_CMP_GE 25
+// Op codes (specialization constant 1): an op's OpId value, TF_OP_<NAME> in GLSL, generated
+// from ops.def (cmake/TenferroOps.cmake); C++ passes static_cast<int>(op). Compare directions:
+// CompareDir's values.
+#ifndef __cplusplus
+#include "tf_op_codes.h"
+#endif
+#define TF_CMP_EQ 0
+#define TF_CMP_NE 1
+#define TF_CMP_LT 2
+#define TF_CMP_LE 3
+#define TF_CMP_GT 4
+#define TF_CMP_GE 5
 
 // Kernel-detected error bits, OR-ed into the device error word (rethrown at the next sync).
 #define TF_ERR_DIV_ZERO 1u
@@ -59,6 +53,8 @@ struct KernelParams {
 };
 
 #ifdef __cplusplus
+static_assert(TF_CMP_EQ == int(CompareDir::EQ) && TF_CMP_NE == int(CompareDir::NE) && TF_CMP_LT == int(CompareDir::LT) &&
+              TF_CMP_LE == int(CompareDir::LE) && TF_CMP_GT == int(CompareDir::GT) && TF_CMP_GE == int(CompareDir::GE));
 inline constexpr std::uint32_t kMaxPushConstantBytes = 128;  // the Vulkan guaranteed minimum
 static_assert(sizeof(KernelParams) == 80 && sizeof(KernelParams) <= kMaxPushConstantBytes);
 }  // namespace tenferro::vk

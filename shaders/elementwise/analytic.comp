@@ -1,10 +1,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Contract: out[i] = OP(x[i]) for the analytic family (operand 0 = out, 1 = x); OP = spec
-// constant 1 (TF_AN_* of elementwise/analytic_ops.h). Push constants = KernelParams (common/params.h).
+// constant 1 (TF_OP_<NAME>, common/params.h). Push constants = KernelParams (common/params.h).
 #include "common/types.glsl"
 #include "common/params.h"
-#include "elementwise/analytic_ops.h"
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const int OP = 0;
 layout(push_constant) uniform Push { KernelParams p; };
@@ -46,15 +45,15 @@ double w_exp(double x) {
 #include "common/math_complex.glsl"
 T analytic_op(T z) {
   switch (OP) {
-    case TF_AN_EXP: return cm_exp(z);
-    case TF_AN_LOG: return cm_log(z);
-    case TF_AN_SIN: return cm_sin(z);
-    case TF_AN_COS: return cm_cos(z);
-    case TF_AN_TANH: return cm_tanh(z);
-    case TF_AN_SQRT: return cm_sqrt(z);
-    case TF_AN_RSQRT: return cm_rsqrt(z);
-    case TF_AN_EXPM1: return cm_expm1(z);
-    case TF_AN_LOG1P: return cm_log1p(z);
+    case TF_OP_EXP: return cm_exp(z);
+    case TF_OP_LOG: return cm_log(z);
+    case TF_OP_SIN: return cm_sin(z);
+    case TF_OP_COS: return cm_cos(z);
+    case TF_OP_TANH: return cm_tanh(z);
+    case TF_OP_SQRT: return cm_sqrt(z);
+    case TF_OP_RSQRT: return cm_rsqrt(z);
+    case TF_OP_EXPM1: return cm_expm1(z);
+    case TF_OP_LOG1P: return cm_log1p(z);
   }
   return z;  // erf: not in the contract for complex (supports_analytic says no)
 }
@@ -62,16 +61,16 @@ T analytic_op(T z) {
 T analytic_op(T x) {
   R s, c;
   switch (OP) {
-    case TF_AN_EXP: return TF_EXP(x);
-    case TF_AN_LOG: return m_log(x);
-    case TF_AN_SIN: m_sincos(x, s, c); return s;
-    case TF_AN_COS: m_sincos(x, s, c); return c;
-    case TF_AN_TANH: return m_tanh(x);
-    case TF_AN_SQRT: return m_sqrt(x);
-    case TF_AN_RSQRT: return m_rsqrt(x);
-    case TF_AN_EXPM1: return m_expm1(x);
-    case TF_AN_LOG1P: return m_log1p(x);
-    case TF_AN_ERF: return m_erf(x);
+    case TF_OP_EXP: return TF_EXP(x);
+    case TF_OP_LOG: return m_log(x);
+    case TF_OP_SIN: m_sincos(x, s, c); return s;
+    case TF_OP_COS: m_sincos(x, s, c); return c;
+    case TF_OP_TANH: return m_tanh(x);
+    case TF_OP_SQRT: return m_sqrt(x);
+    case TF_OP_RSQRT: return m_rsqrt(x);
+    case TF_OP_EXPM1: return m_expm1(x);
+    case TF_OP_LOG1P: return m_log1p(x);
+    case TF_OP_ERF: return m_erf(x);
   }
   return x;
 }

@@ -1,5 +1,5 @@
 // The elementwise op family for one element type T (types.glsl). OP is specialization constant
-// 1 (an op code of params.h); switches on it fold away when the pipeline is created.
+// 1 (TF_OP_<NAME>, generated from ops.def: common/params.h); switches on it fold away when the pipeline is created.
 // Semantics: SEMANTICS.md "Op families" (integer wrap, MIN / -1 = MIN, MIN % -1 = 0, NaN
 // propagation in max/min, fmod sign rule, abs(complex) real, sign(z) = z/|z|).
 #include "common/minmax.glsl"
@@ -278,8 +278,8 @@ T binary_op(T a, T b) {
     case TF_OP_DIV: return op_div(a, b);
     case TF_OP_REM: return op_rem(a, b);
     case TF_OP_POW: return op_pow(a, b);
-    case TF_OP_MAX: return op_max(a, b);
-    case TF_OP_MIN: return op_min(a, b);
+    case TF_OP_MAXIMUM: return op_max(a, b);
+    case TF_OP_MINIMUM: return op_min(a, b);
   }
   return a;
 }

@@ -1,14 +1,14 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Contract: out[o] = OP over the reduced indices of chunk g of x[o, r] (operand 0 = out, 1 = x);
-// push constants = KernelParams (common/params.h) with the block of reduce/reduce.h; OP = TF_RED_*.
+// push constants = KernelParams (common/params.h) with the block of reduce/reduce.h; OP = TF_OP_REDUCE_* (common/params.h).
 // Workgroup (256 invocations) = COLS outputs x LANES lanes; each lane folds a strided share of
 // the chunk, lanes combine by a shared-memory tree. Integers wrap; float max/min propagate NaN.
 #include "common/types.glsl"
 #include "common/params.h"
 #include "reduce/reduce.h"
 layout(local_size_x_id = 0) in;  // must be TF_RED_WORKGROUP
-layout(constant_id = 1) const int OP = TF_RED_SUM;
+layout(constant_id = 1) const int OP = TF_OP_REDUCE_SUM;
 layout(push_constant) uniform Push { KernelParams p; };
 #include "common/access.glsl"
 #include "common/complex.glsl"
@@ -21,38 +21,38 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Blo
 shared T sh[TF_RED_WORKGROUP];
 
 T identity() {
-  if (OP == TF_RED_SUM) return T(0);
+  if (OP == TF_OP_REDUCE_SUM) return T(0);
 #if defined(TF_KIND_COMPLEX)
   return T(1, 0);
 #else
-  if (OP == TF_RED_PROD) return T(1);
+  if (OP == TF_OP_REDUCE_PROD) return T(1);
 #if defined(DT_F32)
   const T inf = uintBitsToFloat(0x7f800000u);
 #elif defined(DT_F64)
   const T inf = packDouble2x32(uvec2(0u, 0x7ff00000u));
 #endif
 #if defined(DT_I32)
-  return OP == TF_RED_MAX ? int(0x80000000u) : int(0x7fffffffu);
+  return OP == TF_OP_REDUCE_MAX ? int(0x80000000u) : int(0x7fffffffu);
 #elif defined(DT_I64)
-  return OP == TF_RED_MAX ? int64_t(0x8000000000000000ul) : int64_t(0x7ffffffffffffffful);
+  return OP == TF_OP_REDUCE_MAX ? int64_t(0x8000000000000000ul) : int64_t(0x7ffffffffffffffful);
 #else
-  return OP == TF_RED_MAX ? -inf : inf;
+  return OP == TF_OP_REDUCE_MAX ? -inf : inf;
 #endif
 #endif
 }
 
 T merge(T a, T b) {
 #if defined(TF_KIND_COMPLEX)
-  return OP == TF_RED_SUM ? a + b : c_mul(a, b);  // no max/min for complex
+  return OP == TF_OP_REDUCE_SUM ? a + b : c_mul(a, b);  // no max/min for complex
 #else
   switch (OP) {
-    case TF_RED_SUM: return a + b;
-    case TF_RED_PROD: return a * b;
+    case TF_OP_REDUCE_SUM: return a + b;
+    case TF_OP_REDUCE_PROD: return a * b;
 #if defined(TF_KIND_FLOAT)
-    case TF_RED_MAX: return tf_fmax(a, b);  // a NaN on either side wins; -0 < +0
+    case TF_OP_REDUCE_MAX: return tf_fmax(a, b);  // a NaN on either side wins; -0 < +0
     default: return tf_fmin(a, b);
 #else
-    case TF_RED_MAX: return max(a, b);
+    case TF_OP_REDUCE_MAX: return max(a, b);
     default: return min(a, b);
 #endif
   }

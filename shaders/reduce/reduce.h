@@ -1,7 +1,7 @@
 // Constants of the reduce kernel, shared by shaders/reduce/reduce.comp and
 // src/vulkan/kernels/reduce.cpp. Push constants are the common KernelParams (addr[0] = out,
 // addr[1] = x, layout_addr = the block below, tag = OpId + 1); the op is specialization
-// constant 1 (TF_RED_*).
+// constant 1 (TF_OP_REDUCE_*, common/params.h).
 //
 // Block (int64 words at layout_addr):
 //   [TF_RB_O] outputs O        [TF_RB_N] reduced count N   [TF_RB_CHUNK] reduced elements per chunk
@@ -15,11 +15,6 @@
 // [g * CHUNK, min(N, (g + 1) * CHUNK)) into out[O0 + g * GSTRIDE + sum_k o_k * so_k].
 #ifndef TENFERRO_SHADERS_REDUCE_REDUCE_H
 #define TENFERRO_SHADERS_REDUCE_REDUCE_H
-
-#define TF_RED_SUM 0
-#define TF_RED_PROD 1
-#define TF_RED_MAX 2
-#define TF_RED_MIN 3
 
 #define TF_RB_O 0
 #define TF_RB_N 1

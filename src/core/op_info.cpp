@@ -40,8 +40,14 @@ bool is_elementwise(OpId op) {
     case OpFamily::compare:
     case OpFamily::select:
     case OpFamily::clamp: return true;
-    default: return false;
+    case OpFamily::cast:
+    case OpFamily::structural:
+    case OpFamily::reduce:
+    case OpFamily::dot:
+    case OpFamily::gather:
+    case OpFamily::scatter: return false;
   }
+  return false;
 }
 
 }  // namespace tenferro

@@ -318,7 +318,12 @@ template <class T> bool run_typed(OpId op, std::span<const TensorView> in, const
       if constexpr (kIsInt<T> || kIsFloat<T>)
         return map_rows<T, T, T, T>([](bool&, T x, T lo, T hi) { return ieee_min(ieee_max(x, lo), hi); }, out, in);
       break;
-    default: break;
+    case OpFamily::cast:
+    case OpFamily::structural:
+    case OpFamily::reduce:
+    case OpFamily::dot:
+    case OpFamily::gather:
+    case OpFamily::scatter: break;
   }
   unreachable(op);
 }

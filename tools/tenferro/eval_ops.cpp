@@ -1,5 +1,5 @@
 // The op table of `tenferro eval`: op name -> (backend, inputs, attrs) -> result, one row per
-// op of EVAL_FORMAT.md's table. Attribute problems raise Error{invalid_argument} naming the
+// op of ops.def (EVAL_FORMAT.md's table). Attribute problems raise Error{invalid_argument} naming the
 // op, exactly as the library does for bad arguments.
 #include <algorithm>
 #include <cctype>
@@ -200,134 +200,139 @@ Tensor op_pad(Backend& be, Inputs in, const json& attrs, const char* op) {
   return pad(be, in[0], cfg, in.size() == 2 ? in[1] : TensorView{});
 }
 
-#define TF_UNARY(name)                                                                 \
-  {#name, [](Backend& be, Inputs in, const json&, const char* op) -> Tensor {          \
-     need_inputs(op, in, 1);                                                           \
-     return tenferro::name(be, in[0]);                                                 \
-   }}
-#define TF_BINARY(name)                                                                \
-  {#name, [](Backend& be, Inputs in, const json&, const char* op) -> Tensor {          \
-     need_inputs(op, in, 2);                                                           \
-     return tenferro::name(be, in[0], in[1]);                                          \
-   }}
+// The unary, analytic and binary families by op id: their eval rows need nothing but inputs.
+Tensor op_elementwise(Backend& be, Inputs in, const json&, const char* op) {
+  const OpId id = *parse_op(op);
+  need_inputs(op, in, op_info(id).family == OpFamily::binary ? 2 : 1);
+  return elementwise(be, id, in);
+}
 
-struct OpRow {
-  std::string_view name;
-  OpFn fn;
-};
-
-const OpRow kOps[] = {
-    TF_UNARY(neg), TF_UNARY(conj), TF_UNARY(abs), TF_UNARY(sign), TF_UNARY(exp), TF_UNARY(log),
-    TF_UNARY(sin), TF_UNARY(cos), TF_UNARY(tanh), TF_UNARY(sqrt), TF_UNARY(rsqrt), TF_UNARY(expm1),
-    TF_UNARY(log1p), TF_UNARY(erf), TF_UNARY(to_contiguous),
-    TF_BINARY(add), TF_BINARY(sub), TF_BINARY(mul), TF_BINARY(div), TF_BINARY(rem), TF_BINARY(pow),
-    TF_BINARY(maximum), TF_BINARY(minimum),
-    {"compare", op_compare},
-    {"select",
-     [](Backend& be, Inputs in, const json&, const char* op) -> Tensor {
-       need_inputs(op, in, 3);
-       return select(be, in[0], in[1], in[2]);
-     }},
-    {"clamp",
-     [](Backend& be, Inputs in, const json&, const char* op) -> Tensor {
-       need_inputs(op, in, 3);
-       return clamp(be, in[0], in[1], in[2]);
-     }},
-    {"convert",
-     [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
-       need_inputs(op, in, 1);
-       return convert(be, in[0], dtype_attr(attrs, op));
-     }},
-    {"cast",
-     [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
-       need_inputs(op, in, 1);
-       return cast(be, in[0], dtype_attr(attrs, op));
-     }},
-    {"transpose",
-     [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
-       need_inputs(op, in, 1);
-       return transpose(be, in[0], req_list(attrs, op, pick(attrs, {"permutation", "perm"})));
-     }},
-    {"reshape",
-     [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
-       need_inputs(op, in, 1);
-       return reshape(be, in[0], req_list(attrs, op, "shape"));
-     }},
-    {"broadcast_in_dim",
-     [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
-       need_inputs(op, in, 1);
-       return broadcast_in_dim(be, in[0], req_list(attrs, op, "shape"),
-                               req_list(attrs, op, "broadcast_dimensions"));
-     }},
-    {"extract_diagonal",
-     [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
-       need_inputs(op, in, 1);
-       const auto [a, b] = diagonal_axes(attrs, op);
-       return extract_diagonal(be, in[0], a, b);
-     }},
-    {"embed_diagonal",
-     [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
-       need_inputs(op, in, 1);
-       const auto [a, b] = diagonal_axes(attrs, op);
-       return embed_diagonal(be, in[0], a, b);
-     }},
-    {"tril",
-     [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
-       need_inputs(op, in, 1);
-       return tril(be, in[0], opt_int(attrs, op, "k", 0));
-     }},
-    {"triu",
-     [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
-       need_inputs(op, in, 1);
-       return triu(be, in[0], opt_int(attrs, op, "k", 0));
-     }},
-    {"reduce_sum", op_reduce}, {"reduce_prod", op_reduce}, {"reduce_max", op_reduce}, {"reduce_min", op_reduce},
-    {"dot_general", op_dot_general},
-    {"gather", op_gather},
-    {"scatter", op_scatter},
-    {"slice", op_slice},
-    {"dynamic_slice",
-     [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
-       need_inputs(op, in, 2);
-       return dynamic_slice(be, in[0], in[1], req_list(attrs, op, "slice_sizes"));
-     }},
-    {"dynamic_update_slice",
-     [](Backend& be, Inputs in, const json&, const char* op) -> Tensor {
-       need_inputs(op, in, 3);
-       return dynamic_update_slice(be, in[0], in[1], in[2]);
-     }},
-    {"pad", op_pad},
-    {"concatenate",
-     [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
-       return concatenate(be, in, req_int(attrs, op, pick(attrs, {"dimension", "axis"})));
-     }},
-    {"reverse",
-     [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
-       need_inputs(op, in, 1);
-       return reverse(be, in[0], req_list(attrs, op, pick(attrs, {"dimensions", "axes"})));
-     }},
-};
-
-#undef TF_UNARY
-#undef TF_BINARY
-
-const OpRow* find_op(const std::string& op) {
-  for (const OpRow& r : kOps)
-    if (r.name == op) return &r;
+// The row of every op of ops.def; nullptr for an op `tenferro eval` does not run (copy_into
+// writes into an existing tensor and has no result). No default: a new op of ops.def fails to
+// compile here until it has its row.
+OpFn op_fn(OpId id) {
+  switch (id) {
+#define TENFERRO_CASE_U(name) case OpId::name:
+#define TENFERRO_CASE_B(name) case OpId::name:
+#define TENFERRO_CASE_X(name)
+#define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_CASE_, family, name)
+#include "tenferro/ops.def"
+#undef TENFERRO_OP
+#undef TENFERRO_CASE_U
+#undef TENFERRO_CASE_B
+#undef TENFERRO_CASE_X
+      return op_elementwise;
+    case OpId::compare: return op_compare;
+    case OpId::select:
+      return [](Backend& be, Inputs in, const json&, const char* op) -> Tensor {
+        need_inputs(op, in, 3);
+        return select(be, in[0], in[1], in[2]);
+      };
+    case OpId::clamp:
+      return [](Backend& be, Inputs in, const json&, const char* op) -> Tensor {
+        need_inputs(op, in, 3);
+        return clamp(be, in[0], in[1], in[2]);
+      };
+    case OpId::convert:
+      return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
+        need_inputs(op, in, 1);
+        return convert(be, in[0], dtype_attr(attrs, op));
+      };
+    case OpId::cast:
+      return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
+        need_inputs(op, in, 1);
+        return cast(be, in[0], dtype_attr(attrs, op));
+      };
+    case OpId::transpose:
+      return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
+        need_inputs(op, in, 1);
+        return transpose(be, in[0], req_list(attrs, op, pick(attrs, {"permutation", "perm"})));
+      };
+    case OpId::reshape:
+      return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
+        need_inputs(op, in, 1);
+        return reshape(be, in[0], req_list(attrs, op, "shape"));
+      };
+    case OpId::broadcast_in_dim:
+      return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
+        need_inputs(op, in, 1);
+        return broadcast_in_dim(be, in[0], req_list(attrs, op, "shape"), req_list(attrs, op, "broadcast_dimensions"));
+      };
+    case OpId::extract_diagonal:
+      return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
+        need_inputs(op, in, 1);
+        const auto [a, b] = diagonal_axes(attrs, op);
+        return extract_diagonal(be, in[0], a, b);
+      };
+    case OpId::embed_diagonal:
+      return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
+        need_inputs(op, in, 1);
+        const auto [a, b] = diagonal_axes(attrs, op);
+        return embed_diagonal(be, in[0], a, b);
+      };
+    case OpId::tril:
+      return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
+        need_inputs(op, in, 1);
+        return tril(be, in[0], opt_int(attrs, op, "k", 0));
+      };
+    case OpId::triu:
+      return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
+        need_inputs(op, in, 1);
+        return triu(be, in[0], opt_int(attrs, op, "k", 0));
+      };
+    case OpId::copy_into: return nullptr;
+    case OpId::to_contiguous:
+      return [](Backend& be, Inputs in, const json&, const char* op) -> Tensor {
+        need_inputs(op, in, 1);
+        return to_contiguous(be, in[0]);
+      };
+    case OpId::slice: return op_slice;
+    case OpId::dynamic_slice:
+      return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
+        need_inputs(op, in, 2);
+        return dynamic_slice(be, in[0], in[1], req_list(attrs, op, "slice_sizes"));
+      };
+    case OpId::dynamic_update_slice:
+      return [](Backend& be, Inputs in, const json&, const char* op) -> Tensor {
+        need_inputs(op, in, 3);
+        return dynamic_update_slice(be, in[0], in[1], in[2]);
+      };
+    case OpId::pad: return op_pad;
+    case OpId::concatenate:
+      return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
+        return concatenate(be, in, req_int(attrs, op, pick(attrs, {"dimension", "axis"})));
+      };
+    case OpId::reverse:
+      return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
+        need_inputs(op, in, 1);
+        return reverse(be, in[0], req_list(attrs, op, pick(attrs, {"dimensions", "axes"})));
+      };
+    case OpId::reduce_sum:
+    case OpId::reduce_prod:
+    case OpId::reduce_max:
+    case OpId::reduce_min: return op_reduce;
+    case OpId::dot_general: return op_dot_general;
+    case OpId::gather: return op_gather;
+    case OpId::scatter: return op_scatter;
+  }
   return nullptr;
 }
 
 }  // namespace
 
-bool is_known_op(const std::string& op) { return find_op(op) != nullptr; }
+bool is_known_op(const std::string& op) {
+  const std::optional<OpId> id = parse_op(op);
+  return id && op_fn(*id) != nullptr;
+}
 
 Tensor run_op(Backend& be, const std::string& op, std::span<const TensorView> inputs, const json& attrs) {
-  const OpRow* row = find_op(op);
-  if (!row) throw CaseError("unknown op \"" + op + "\"");
+  const std::optional<OpId> id = parse_op(op);
+  const OpFn fn = id ? op_fn(*id) : nullptr;
+  if (!fn) throw CaseError("unknown op \"" + op + "\"");
   if (!attrs.is_null() && !attrs.is_object())
     TENFERRO_FAIL(invalid_argument, op, "attrs", "\"attrs\" must be an object, got ", attrs.dump());
-  // Name strings in the table outlive the call; errors name the op as the file spelled it.
-  return row->fn(be, inputs, attrs, row->name.data());
+  // op_name's strings outlive the call; errors name the op as the file spelled it.
+  return fn(be, inputs, attrs, op_name(*id).data());
 }
 
 }  // namespace tenferro::cli

@@ -38,8 +38,14 @@ std::size_t arity(OpId op) {
     case OpFamily::compare: return 2;
     case OpFamily::select:
     case OpFamily::clamp: return 3;
-    default: return 0;
+    case OpFamily::cast:
+    case OpFamily::structural:
+    case OpFamily::reduce:
+    case OpFamily::dot:
+    case OpFamily::gather:
+    case OpFamily::scatter: return 0;
   }
+  return 0;
 }
 
 /// Which operand of a binary op is a rank-0 real scalar meeting a complex tensor of the same
@@ -83,7 +89,12 @@ DType infer_dtype(OpId op, std::span<const DType> d, std::span<const bool> r0) {
       TENFERRO_CHECK(d[2] == d[0], dtype_mismatch, name, "upper", "upper dtype differs from x: got ",
                      dtype_name(d[2]), ", expected ", dtype_name(d[0]));
       return d[0];
-    default: break;
+    case OpFamily::cast:
+    case OpFamily::structural:
+    case OpFamily::reduce:
+    case OpFamily::dot:
+    case OpFamily::gather:
+    case OpFamily::scatter: break;
   }
   TENFERRO_FAIL(invalid_argument, name, "op", name, " is not an elementwise op");
 }
@@ -97,7 +108,14 @@ void check_op_supported(const Backend& be, OpId op, std::span<const DType> d, st
     case OpFamily::analytic:
     case OpFamily::clamp: check_supported(be, op, d[0], "x"); return;
     case OpFamily::select: check_supported(be, op, d[1], "on_true"); return;
-    default: break;
+    case OpFamily::binary:
+    case OpFamily::compare:
+    case OpFamily::cast:
+    case OpFamily::structural:
+    case OpFamily::reduce:
+    case OpFamily::dot:
+    case OpFamily::gather:
+    case OpFamily::scatter: break;
   }
   const int p = promoted_scalar(op, d[0], r0[0], d[1], r0[1]);
   const DType common = p == 1 ? d[1] : d[0];
@@ -210,23 +228,19 @@ Tensor clamp_op(Backend& be, const TensorView& x, const TensorView& lower, const
 }  // namespace
 
 // ---- elementwise -------------------------------------------------------------------------------
-Tensor neg(Backend& be, const TensorView& x) { return unary_op(be, OpId::neg, x); }
-Tensor conj(Backend& be, const TensorView& x) { return unary_op(be, OpId::conj, x); }
-Tensor abs(Backend& be, const TensorView& x) { return unary_op(be, OpId::abs, x); }
-Tensor sign(Backend& be, const TensorView& x) { return unary_op(be, OpId::sign, x); }
+// The functions of the unary, analytic and binary rows of ops.def.
+#define TENFERRO_DEFINE_U(name) \
+  Tensor name(Backend& be, const TensorView& x) { return unary_op(be, OpId::name, x); }
+#define TENFERRO_DEFINE_B(name) \
+  Tensor name(Backend& be, const TensorView& l, const TensorView& r) { return binary_op(be, OpId::name, l, r, {}); }
+#define TENFERRO_DEFINE_X(name)
+#define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_DEFINE_, family, name)
+#include "tenferro/ops.def"
+#undef TENFERRO_OP
+#undef TENFERRO_DEFINE_U
+#undef TENFERRO_DEFINE_B
+#undef TENFERRO_DEFINE_X
 
-Tensor add(Backend& be, const TensorView& l, const TensorView& r) { return binary_op(be, OpId::add, l, r, {}); }
-Tensor sub(Backend& be, const TensorView& l, const TensorView& r) { return binary_op(be, OpId::sub, l, r, {}); }
-Tensor mul(Backend& be, const TensorView& l, const TensorView& r) { return binary_op(be, OpId::mul, l, r, {}); }
-Tensor div(Backend& be, const TensorView& l, const TensorView& r) { return binary_op(be, OpId::div, l, r, {}); }
-Tensor rem(Backend& be, const TensorView& l, const TensorView& r) { return binary_op(be, OpId::rem, l, r, {}); }
-Tensor pow(Backend& be, const TensorView& l, const TensorView& r) { return binary_op(be, OpId::pow, l, r, {}); }
-Tensor maximum(Backend& be, const TensorView& l, const TensorView& r) {
-  return binary_op(be, OpId::maximum, l, r, {});
-}
-Tensor minimum(Backend& be, const TensorView& l, const TensorView& r) {
-  return binary_op(be, OpId::minimum, l, r, {});
-}
 Tensor compare(Backend& be, const TensorView& l, const TensorView& r, CompareDir dir) {
   return binary_op(be, OpId::compare, l, r, dir);
 }
@@ -250,29 +264,17 @@ Tensor elementwise(Backend& be, OpId op, std::span<const TensorView> inputs, Com
     case OpFamily::compare: return binary_op(be, op, inputs[0], inputs[1], dir);
     case OpFamily::select: return select_op(be, inputs[0], inputs[1], inputs[2]);
     case OpFamily::clamp: return clamp_op(be, inputs[0], inputs[1], inputs[2]);
-    default: break;
+    case OpFamily::cast:
+    case OpFamily::structural:
+    case OpFamily::reduce:
+    case OpFamily::dot:
+    case OpFamily::gather:
+    case OpFamily::scatter: break;
   }
   TENFERRO_FAIL(internal, name, "op", "unreachable elementwise family");
 }
 
-// ---- analytic ----------------------------------------------------------------------------------
-Tensor exp(Backend& be, const TensorView& x) { return unary_op(be, OpId::exp, x); }
-Tensor log(Backend& be, const TensorView& x) { return unary_op(be, OpId::log, x); }
-Tensor sin(Backend& be, const TensorView& x) { return unary_op(be, OpId::sin, x); }
-Tensor cos(Backend& be, const TensorView& x) { return unary_op(be, OpId::cos, x); }
-Tensor tanh(Backend& be, const TensorView& x) { return unary_op(be, OpId::tanh, x); }
-Tensor sqrt(Backend& be, const TensorView& x) { return unary_op(be, OpId::sqrt, x); }
-Tensor rsqrt(Backend& be, const TensorView& x) { return unary_op(be, OpId::rsqrt, x); }
-Tensor expm1(Backend& be, const TensorView& x) { return unary_op(be, OpId::expm1, x); }
-Tensor log1p(Backend& be, const TensorView& x) { return unary_op(be, OpId::log1p, x); }
-Tensor erf(Backend& be, const TensorView& x) { return unary_op(be, OpId::erf, x); }
-
 // ---- fusion ------------------------------------------------------------------------------------
-// Plan rules: at least one step and one input; inputs resident with equal shapes (broadcast
-// views allowed); each step elementwise with its op's arity; each arg an earlier step or an
-// existing input; each step's dtypes accepted by infer_dtype and supported like the unfused op
-// (errors re-raised with the same kind, naming "fused" and the step). Then the backend runs the
-// whole plan into one output.
 Tensor fused(Backend& be, const FusionPlan& plan, std::span<const TensorView> inputs) {
   const char* name = "fused";
   TENFERRO_CHECK(!plan.steps.empty(), invalid_argument, name, "plan", "plan has no steps, expected at least one");

@@ -10,7 +10,6 @@
 #include <span>
 
 #include "shaders/common/params.h"
-#include "shaders/elementwise/analytic_ops.h"
 #include "vulkan/kernels/dispatch.hpp"
 
 namespace tenferro::vk {
@@ -18,23 +17,6 @@ namespace tenferro::vk {
 bool pow_via_math_library(VulkanBackend& be, std::span<const TensorView> inputs, const TensorView& out);
 
 namespace {
-// OpId -> TF_AN_* code; -1 outside the family.
-int analytic_code(OpId op) {
-  switch (op) {
-    case OpId::exp: return TF_AN_EXP;
-    case OpId::log: return TF_AN_LOG;
-    case OpId::sin: return TF_AN_SIN;
-    case OpId::cos: return TF_AN_COS;
-    case OpId::tanh: return TF_AN_TANH;
-    case OpId::sqrt: return TF_AN_SQRT;
-    case OpId::rsqrt: return TF_AN_RSQRT;
-    case OpId::expm1: return TF_AN_EXPM1;
-    case OpId::log1p: return TF_AN_LOG1P;
-    case OpId::erf: return TF_AN_ERF;
-    default: return -1;
-  }
-}
-
 bool dtype_ok(const DeviceCaps& caps, DType d) {
   switch (d) {
     case DType::F32:
@@ -47,7 +29,7 @@ bool dtype_ok(const DeviceCaps& caps, DType d) {
 }  // namespace
 
 bool supports_analytic(const DeviceCaps& caps, OpId op, DType d) {
-  if (analytic_code(op) < 0 || !dtype_ok(caps, d)) return false;
+  if (op_info(op).family != OpFamily::analytic || !dtype_ok(caps, d)) return false;
   return op != OpId::erf || !is_complex(d);
 }
 
@@ -57,7 +39,7 @@ void analytic_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Tens
   Dispatch d;
   d.kernel = "analytic";
   d.type = arith_tag(be, x.dtype());
-  d.op = analytic_code(op);
+  d.op = static_cast<int>(op);
   d.tag = static_cast<std::uint32_t>(op) + 1;
   d.add(out);
   d.add(x);

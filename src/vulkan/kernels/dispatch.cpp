@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "vulkan/options.hpp"
+#include "vulkan/runtime/shaders.hpp"
 
 namespace tenferro::vk {
 
@@ -71,10 +72,21 @@ std::int64_t tile_log2(std::int64_t n) {
   return l;
 }
 
-// Kernels with a `<kernel>_<type>_contig` variant for every type of their generic variants.
-bool has_contig_variant(const std::string& kernel) {
-  return kernel == "fill" || kernel == "copy" || kernel == "select" || kernel == "unary" ||
-         kernel == "unary_abs" || kernel == "binary" || kernel == "compare" || kernel == "clamp";
+// Kernels with a `<kernel>_<type>_contig` variant (shaders/variants.cmake makes one for every type
+// of their generic variants), read off the embedded shader table once.
+bool has_contig_variant(std::string_view kernel) {
+  static const std::vector<std::string> kernels = [] {
+    std::vector<std::string> k;
+    constexpr std::string_view kSuffix = "_contig";
+    for (const EmbeddedShader& s : embedded_shaders()) {
+      if (!s.name.ends_with(kSuffix)) continue;
+      const std::string_view typed = s.name.substr(0, s.name.size() - kSuffix.size());  // <kernel>_<type>
+      const std::string_view name = typed.substr(0, typed.rfind('_'));
+      if (std::find(k.begin(), k.end(), name) == k.end()) k.emplace_back(name);
+    }
+    return k;
+  }();
+  return std::find(kernels.begin(), kernels.end(), kernel) != kernels.end();
 }
 
 // Fast-path eligibility of the jointly coalesced layouts: rank <= 1 and stride 1 everywhere,

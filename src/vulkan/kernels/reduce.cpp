@@ -52,16 +52,6 @@ i64 pow2_at_least(i64 v, i64 cap) {
   return p;
 }
 
-int red_code(OpId op) {
-  switch (op) {
-    case OpId::reduce_sum: return TF_RED_SUM;
-    case OpId::reduce_prod: return TF_RED_PROD;
-    case OpId::reduce_max: return TF_RED_MAX;
-    case OpId::reduce_min: return TF_RED_MIN;
-    default: TENFERRO_ASSERT(false && "not a reduction"); return TF_RED_SUM;
-  }
-}
-
 /// One pass: the geometry plus the workgroup mapping and the chunking of the reduced range.
 struct Pass {
   std::vector<Ax> kept, red;
@@ -135,7 +125,7 @@ void record_pass(VulkanBackend& be, OpId op, const Pass& ps, const TensorView& x
   kp.tag = static_cast<std::uint32_t>(op) + 1;
 
   auto guard = be.lock();
-  VkPipeline pipeline = be.pipelines().get(variant, red_code(op), static_cast<std::uint32_t>(kWorkgroup));
+  VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(op), static_cast<std::uint32_t>(kWorkgroup));
   kp.layout_addr = be.upload_params(words);
   kp.error_addr = be.error_address();
   VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
