@@ -43,7 +43,7 @@ void Lowering::report_gemm(const Val& L, const Val& R, const Instr& in, const La
       st.rhs_packed_bytes = R.layout.numel() * es_;
       ++st.launches;
     }
-    if (!in.out_compact && !detail::dot_out_in_place(in.layout, nl, nr)) {
+    if (in.store != Instr::Store::compact && !detail::dot_out_in_place(in.layout, nl, nr)) {
       st.out_copy_bytes = st.out_bytes;
       st.out_chained = detail::dot_out_in_chains(in.layout, nl, nr);
       ++st.launches;

@@ -270,7 +270,7 @@ Program Lowering::run(const Path& path, std::span<const Layout> layouts) {
   std::vector<std::int64_t> elements;
   elements.reserve(vals_.size());
   for (const Val& v : vals_) elements.push_back(v.layout.numel());
-  schedule(prog, elements, n_);
+  schedule(prog, elements, n_, es_, memory_bound(path_cost(spec_, path), dtype_));
   add_totals(prog.stats);
   return prog;
 }
@@ -337,7 +337,7 @@ std::vector<std::int64_t> program_key(const EinsumSpec& spec, const Path& path, 
     k.push_back(i);
     k.push_back(j);
   }
-  // The storage orders of large intermediates depend on it (Lowering::consumer_order).
+  // Storage orders and store modes of large results depend on it (consumer_order, store_mode).
   k.push_back(static_cast<std::int64_t>(detail::pack_chunk_bytes()));
   return k;
 }
@@ -364,11 +364,7 @@ std::shared_ptr<const Program> program_for(const EinsumSpec& spec, const Path& p
       }
     }
   }
-  Program made = lower(spec, path, layouts, dtype, o);
-  const PathCost cost = path_cost(spec, path);
-  made.input_bytes = cost.input_elements * double(dtype_size(dtype));
-  made.memory_bound = 1.5 * (cost.peak_live_intermediates + cost.input_elements) * double(dtype_size(dtype));
-  auto prog = std::make_shared<const Program>(std::move(made));
+  auto prog = std::make_shared<const Program>(lower(spec, path, layouts, dtype, o));
   std::lock_guard<std::mutex> lock(cache.mu);
   cache.entries.emplace_front(std::move(key), prog);
   if (cache.entries.size() > ProgramCache::kCapacity) cache.entries.pop_back();

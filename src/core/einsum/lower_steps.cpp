@@ -1,5 +1,5 @@
 // One step of the lowering: a contraction as one dot_general (its operand views, stored order,
-// GEMM roles), a free group split around the contracted labels, or a step that
+// GEMM roles and store mode), a free group split around the contracted labels, or a step that
 // sums nothing as one mul of broadcast views.
 #include <algorithm>
 #include <cstdint>
@@ -128,9 +128,8 @@ int Lowering::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumSte
   }
   const Labels dot_order = concat({&fl, &fr, &bt});
   for (int l : store) in.shape.push_back(extent(l));
-  in.out_compact = store == dot_order;
   in.layout = out_view(store, dot_order);
-  in.out_direct = in.out_compact || detail::dot_out_in_place(in.layout, fl.size(), fr.size());
+  in.store = store_mode(in, store == dot_order, fl.size(), fr.size());
 
   // The report: dot_general's own lowering decision.
   if (report_) report_gemm(L, R, in, store, fl.size(), fr.size(), st);
@@ -141,6 +140,19 @@ int Lowering::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumSte
   const int dst = in.dst = add(std::move(r));
   instrs_.push_back(std::move(in));
   return dst;
+}
+
+// How a product stores its result (Instr::Store). An order no GEMM writes on this backend (its
+// groups not one stride chain each, nor a few where the GEMM writes chained outputs) is either
+// computed in GEMM order and copied once (a result under detail::pack_chunk_bytes(): its
+// operands at their last use are freed as they are packed) or written through
+// dot_general_into's temp, which is made in pieces (a larger one: never held twice whole).
+Instr::Store Lowering::store_mode(const Instr& in, bool compact, std::size_t nl, std::size_t nr) const {
+  if (compact) return Instr::Store::compact;
+  if (detail::dot_out_in_place(in.layout, nl, nr) || (chains_ && detail::dot_out_in_chains(in.layout, nl, nr)))
+    return Instr::Store::out_view;
+  const std::uint64_t bytes = static_cast<std::uint64_t>(shape_numel(in.shape, kOp)) * dtype_size(dtype_);
+  return bytes < detail::pack_chunk_bytes() ? Instr::Store::copy_after : Instr::Store::out_view;
 }
 
 // An operand whose free labels are not one stride chain only because its contracted labels

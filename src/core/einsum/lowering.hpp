@@ -144,6 +144,7 @@ class Lowering {
     }
     return view;
   }
+  Instr::Store store_mode(const Instr& in, bool compact, std::size_t nl, std::size_t nr) const;
   bool split_free(const StepInfo& si, int& sa, int& sb, StepInfo& out);
   int contract_mul(int k, int sa, int sb, EinsumStepStats& st);
   void report_gemm(const Val& L, const Val& R, const Instr& in, const Labels& order, std::size_t nl, std::size_t nr,

@@ -1,5 +1,6 @@
 // The runner: validates the operands, gets the program for their layouts and the backend's
-// capabilities (lower.hpp, cached) and runs it.
+// capabilities (lower.hpp, cached) and runs it. It decides nothing: each instruction says what
+// to call, how a product stores its result and how much scratch it may hold (program.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -50,10 +51,6 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
   std::vector<Tensor> own(static_cast<std::size_t>(prog.num_slots));
   for (std::size_t i = 0; i < n; ++i) v[i] = operands[i];
   const Scalar one = Scalar::of(d, 1.0), zero = detail::zero_of(d);
-  // Bytes held: the inputs (as the plan counts them) and the tensors einsum made and holds.
-  const double es = static_cast<double>(dtype_size(d));
-  double held = prog.input_bytes;
-  std::vector<double> held_by(static_cast<std::size_t>(prog.num_slots), 0.0);
   for (const Instr& in : prog.instrs) {
     const auto dst = static_cast<std::size_t>(in.dst);
     const TensorView& a = v[static_cast<std::size_t>(in.a)];
@@ -66,31 +63,15 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
         break;
       case Instr::Kind::dot: {
         const TensorView& b = v[static_cast<std::size_t>(in.b)];
+        if (in.store == Instr::Store::out_view) {
+          own[dst] = be.allocate(d, in.shape);
+          detail::dot_general_into(be, a, b, in.cfg, false, false, one, zero,
+                                   TensorView(own[dst].storage(), d, in.layout), in.scratch_limit);
+          break;
+        }
         auto last_use = [&](int s) { return std::find(in.release.begin(), in.release.end(), s) != in.release.end(); };
-        // A value in an order no GEMM writes: a small one is computed in GEMM order and copied
-        // once (its operands freed as they are packed); a large one goes through
-        // dot_general_into, which makes its temp in pieces (detail::pack_chunk_bytes).
-        // On a backend writing outputs in a few stride chains per group (GemmCaps::chained_output),
-        // such an order is written in place by dot_general_into, whatever its size.
-        const std::size_t nl = static_cast<std::size_t>(a.rank()) - in.cfg.lhs_contracting_dims.size() -
-                               in.cfg.lhs_batching_dims.size();
-        const std::size_t nr = static_cast<std::size_t>(b.rank()) - in.cfg.rhs_contracting_dims.size() -
-                               in.cfg.rhs_batching_dims.size();
-        const bool chained = !in.out_direct && be.gemm_caps().chained_output && detail::dot_out_in_chains(in.layout, nl, nr);
-        const std::uint64_t out_bytes = static_cast<std::uint64_t>(shape_numel(in.shape, kOp)) * dtype_size(d);
-        const bool copy_after = !in.out_direct && !chained && out_bytes < detail::pack_chunk_bytes();
-        // Optional scratch (Ozaki-II planes, split K, 3M planes): what the memory bound leaves
-        // beside the held tensors and this step's result (twice when copied after).
-        const double step_bytes = static_cast<double>(out_bytes) * (copy_after ? 2.0 : 1.0);
-        const double room = std::max(0.0, prog.memory_bound - held - step_bytes);
-        const auto scratch = static_cast<std::uint64_t>(std::min(room, 0x1p63));
-        auto store = [&](Tensor t) {
-          if (!copy_after) return t;
-          Tensor r = be.allocate(d, in.shape);
-          be.copy(t, TensorView(r.storage(), d, in.layout));
-          return r;
-        };
-        if ((in.out_compact || copy_after) && in.a != in.b && (last_use(in.a) || last_use(in.b))) {
+        Tensor r;
+        if (in.a != in.b && (last_use(in.a) || last_use(in.b))) {
           // Operands at their last use are handed over (this slot's references cleared), so
           // that dot_general frees each as soon as it is packed, before the other is packed.
           auto hand_over = [&](int s) {
@@ -102,13 +83,15 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
             return t;
           };
           TensorView la = hand_over(in.a), lb = hand_over(in.b);
-          own[dst] = store(detail::dot_general_consuming(be, std::move(la), std::move(lb), in.cfg, scratch));
-        } else if (in.out_compact || copy_after) {
-          own[dst] = store(detail::dot_general_consuming(be, a, b, in.cfg, scratch));
+          r = detail::dot_general_consuming(be, std::move(la), std::move(lb), in.cfg, in.scratch_limit);
         } else {
+          r = detail::dot_general_consuming(be, a, b, in.cfg, in.scratch_limit);
+        }
+        if (in.store == Instr::Store::copy_after) {
           own[dst] = be.allocate(d, in.shape);
-          detail::dot_general_into(be, a, b, in.cfg, false, false, one, zero,
-                                   TensorView(own[dst].storage(), d, in.layout), scratch);
+          be.copy(r, TensorView(own[dst].storage(), d, in.layout));
+        } else {
+          own[dst] = std::move(r);
         }
         break;
       }
@@ -121,16 +104,10 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
         own[dst] = transpose(be, a, in.axes);
         break;
     }
-    if (own[dst].defined()) {
-      v[dst] = own[dst];
-      held_by[dst] = static_cast<double>(own[dst].numel()) * es;
-      held += held_by[dst];
-    }
+    if (own[dst].defined()) v[dst] = own[dst];
     for (int s : in.release) {
       v[static_cast<std::size_t>(s)] = TensorView();
       own[static_cast<std::size_t>(s)] = Tensor();
-      held -= held_by[static_cast<std::size_t>(s)];
-      held_by[static_cast<std::size_t>(s)] = 0;
     }
   }
   Tensor r = std::move(own[static_cast<std::size_t>(prog.result)]);

@@ -1,4 +1,4 @@
-// The run order (interleave) and last uses of a lowered program.
+// The run order (interleave), last uses and scratch limits of a lowered program.
 #include "core/einsum/schedule.hpp"
 
 #include <algorithm>
@@ -159,11 +159,46 @@ void mark_last_uses(Program& prog) {
       prog.instrs[static_cast<std::size_t>(last[v])].release.push_back(static_cast<int>(v));
 }
 
+// Optional scratch (the Vulkan backend's Ozaki-II planes, split K's partial tiles, the 3M
+// planes): what the bound leaves beside the held tensors and the product's result. Held: the
+// inputs and every tensor an instruction made, from that instruction to its slot's release.
+void limit_scratch(Program& prog, std::span<const std::int64_t> slot_elements, std::int64_t elem_bytes,
+                   const MemoryBound& bound) {
+  const double es = static_cast<double>(elem_bytes);
+  double held = bound.input_bytes;
+  std::vector<double> held_by(slot_elements.size(), 0.0);
+  for (Instr& in : prog.instrs) {
+    const auto dst = static_cast<std::size_t>(in.dst);
+    if (in.kind == Instr::Kind::dot) {
+      const std::uint64_t out_bytes =
+          static_cast<std::uint64_t>(slot_elements[dst]) * static_cast<std::uint64_t>(elem_bytes);
+      const double step_bytes = static_cast<double>(out_bytes) * (in.store == Instr::Store::copy_after ? 2.0 : 1.0);
+      const double room = std::max(0.0, bound.bytes - held - step_bytes);
+      in.scratch_limit = static_cast<std::uint64_t>(std::min(room, 0x1p63));
+    }
+    if (in.kind != Instr::Kind::view) {
+      held_by[dst] = static_cast<double>(slot_elements[dst]) * es;
+      held += held_by[dst];
+    }
+    for (int s : in.release) {
+      held -= held_by[static_cast<std::size_t>(s)];
+      held_by[static_cast<std::size_t>(s)] = 0;
+    }
+  }
+}
+
 }  // namespace
 
-void schedule(Program& prog, std::span<const std::int64_t> slot_elements, std::size_t num_inputs) {
+MemoryBound memory_bound(const PathCost& cost, DType dtype) {
+  const double es = static_cast<double>(dtype_size(dtype));
+  return {cost.input_elements * es, 1.5 * (cost.peak_live_intermediates + cost.input_elements) * es};
+}
+
+void schedule(Program& prog, std::span<const std::int64_t> slot_elements, std::size_t num_inputs,
+              std::int64_t elem_bytes, const MemoryBound& bound) {
   interleave(prog.instrs, slot_elements, num_inputs, prog.result, prog.stats);
   mark_last_uses(prog);
+  limit_scratch(prog, slot_elements, elem_bytes, bound);
 }
 
 }  // namespace tenferro::einsum_detail
