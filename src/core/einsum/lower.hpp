@@ -4,6 +4,7 @@
 // mul; then the schedule (schedule.hpp). The same code lowers for execute and for explain.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 
@@ -16,6 +17,14 @@ namespace tenferro::einsum_detail {
 void check_layouts(const EinsumSpec& spec, std::span<const Layout> layouts);
 /// A linear path for n operands: invalid_argument.
 void check_path(std::size_t n, const Path& path);
+
+/// Thresholds of the layout choices (lowering.hpp), where the backend's GEMM writes chained
+/// outputs: an intermediate from kConsumerOrderBytes is stored in the order its consumer reads
+/// in place when the GEMM writes that order (Lowering::consumer_order); a result from
+/// kUnitStrideMinBytes written in stride chains puts its unit-stride label first in its free
+/// group (Lowering::unit_stride_first).
+inline constexpr std::int64_t kConsumerOrderBytes = std::int64_t{1} << 20;
+inline constexpr std::int64_t kUnitStrideMinBytes = std::int64_t{8} << 20;
 
 /// What lowering knows of the backend and the caller.
 struct LowerOptions {

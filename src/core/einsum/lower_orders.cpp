@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "core/einsum/lowering.hpp"
-#include "core/options.hpp"
 #include "core/ops/dot_general_lowering.hpp"
 
 namespace tenferro::einsum_detail {
@@ -104,7 +103,7 @@ int Lowering::order_score(const Target& t, const Labels& order) const {
 //   but the consumer's product runs whole instead of in the pieces a large packed copy is made
 //   in; str_nw_mera_closed_120's 399 x 270 x 4320 x 27 product f64 on the H200: 2.74 ms whole,
 //   1.71 + 1.6 ms in two batch pieces);
-// - on a backend whose GEMM writes stride chains, from options().einsum_consumer_order_bytes
+// - on a backend whose GEMM writes stride chains, from kConsumerOrderBytes, where the GEMM
 //   writes this order in place (its groups at most a few stride chains each): no copy at all
 //   instead of the consumer's packing copy (lm_batch_likelihood_sentence_3_12d: 33 MiB of
 //   packing copies to none).
@@ -117,7 +116,7 @@ Labels Lowering::consumer_order(int id, const Labels& want, const Labels& order,
   std::int64_t bytes = es_;
   for (int l : order) bytes *= extent(l);
   const bool large = static_cast<std::uint64_t>(bytes) >= detail::pack_chunk_bytes();
-  if (!large && !(chains_ && static_cast<std::uint64_t>(bytes) >= options().einsum_consumer_order_bytes)) return order;
+  if (!large && !(chains_ && bytes >= kConsumerOrderBytes)) return order;
   const Val* p = known(id);
   const Labels gf = restrict_to(want, cs.a == id ? cs.fa : cs.fb), gc = group_order(p, want, cs.c),
                gb = group_order(p, want, cs.bt);
@@ -141,10 +140,9 @@ Labels Lowering::consumer_order(int id, const Labels& want, const Labels& order,
 // puts the unit-stride label first: its operand is packed in that order when it was read in
 // place, if its elements are at most the result's (one copy of the operand against a scattered
 // write of the result), and for results of at least kUnitStrideMinBytes.
-constexpr std::int64_t kUnitStrideMinBytes = 8 << 20;
 void Lowering::unit_stride_first(const Val& L, const Val& R, const Labels& store, Labels& fl, Labels& fr,
                                  const Labels& c, const Labels& bt) const {
-  if (!chains_ || !options().einsum_unit_stride) return;
+  if (!chains_) return;
   std::int64_t out = 1;
   for (int l : store) out *= extent(l);
   if (out * es_ < kUnitStrideMinBytes) return;

@@ -9,7 +9,6 @@
 
 #include "core/einsum/internal.hpp"
 #include "core/einsum/lowering.hpp"
-#include "core/options.hpp"
 #include "core/ops/dot_general_lowering.hpp"
 
 namespace tenferro::einsum_detail {
@@ -101,8 +100,7 @@ int Lowering::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumSte
   const Labels store = ci < 0 ? want : best < 16 ? consumer_order(id, want, order, si.fa, si.fb, si.bt) : order;
   // A stored order taken from the consumer and written in stride chains (Vulkan): lhs is again
   // the operand whose free block leads it (the GEMM's stores run along M).
-  if (ci >= 0 && store != order && chains_ && options().einsum_consumer_swap &&
-      second_leads(store, fa_o, fb_o) != swap &&
+  if (ci >= 0 && store != order && chains_ && second_leads(store, fa_o, fb_o) != swap &&
       detail::dot_out_in_chains(out_view(store, concat({&fr, &fl, &bt})), fr.size(), fl.size())) {
     swap = !swap;
     std::swap(fl, fr);

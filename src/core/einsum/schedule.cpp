@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "core/check.hpp"
-#include "core/options.hpp"
 
 namespace tenferro::einsum_detail {
 namespace {
@@ -86,7 +85,7 @@ void interleave(std::vector<Instr>& instrs, std::span<const std::int64_t> slot_e
     }
     stats.order_peak_elements = peak;
   };
-  if (n < 3 || !options().einsum_interleave) return record(planned.peak);
+  if (n < 3) return record(planned.peak);
   Sim sim{uses0, bytes, num_inputs};
   std::vector<char> done(n, 0), ready(ns, 0), pending(ns, 0);
   for (std::size_t s = 0; s < std::min(num_inputs, ns); ++s) ready[s] = 1;
