@@ -73,13 +73,8 @@ int Lowering::emit_reduce(int src, const Axes& axes, Labels kept, std::int64_t& 
   in.kind = Instr::Kind::reduce_sum;
   in.a = src;
   in.axes = axes;
-  Val v;
-  v.layout = Layout::compact(shape);
-  v.labels = std::move(kept);
-  v.path_id = val(src).path_id;
-  const int dst = in.dst = add(std::move(v));
-  instrs_.push_back(std::move(in));
-  return dst;
+  Val v{Layout::compact(shape), std::move(kept), -1, val(src).path_id};
+  return push(std::move(in), std::move(v));
 }
 
 void Lowering::prepare(int& slot, std::int64_t& reduce_bytes, int& launches) {
@@ -261,9 +256,7 @@ Program Lowering::run(const Path& path, std::span<const Layout> layouts) {
     in.axes = perm;
     prog.stats.final_transpose_bytes = e.layout.numel() * es_;
     ++prog.stats.final_launches;
-    in.dst = add(Val{Layout::compact(out.shape), spec_.output, -1, -1});
-    prog.result = in.dst;
-    instrs_.push_back(std::move(in));
+    prog.result = push(std::move(in), Val{Layout::compact(out.shape), spec_.output, -1, -1});
   }
   prog.num_slots = static_cast<int>(vals_.size());
   prog.instrs = std::move(instrs_);

@@ -131,13 +131,8 @@ int Lowering::contract_gemm(int k, const StepInfo& si, int sa, int sb, EinsumSte
 
   // The report: dot_general's own lowering decision.
   if (report_) report_gemm(L, R, in, store, fl.size(), fr.size(), st);
-  Val r;
-  r.layout = Layout::compact(in.shape);
-  r.labels = store;
-  r.path_id = id;
-  const int dst = in.dst = add(std::move(r));
-  instrs_.push_back(std::move(in));
-  return dst;
+  Val r{Layout::compact(in.shape), store, -1, id};
+  return push(std::move(in), std::move(r));
 }
 
 // How a product stores its result (Instr::Store). An order no GEMM writes on this backend (its
@@ -259,13 +254,8 @@ int Lowering::contract_mul(int k, int sa, int sb, EinsumStepStats& st) {
   st.B = Bn;
   st.out_bytes = M * N * Bn * es_;
   st.launches += st.out_bytes > 0 ? 1 : 0;
-  Val r;
-  r.layout = Layout::compact(in.shape);
-  r.labels = order;
-  r.path_id = id;
-  const int dst = in.dst = add(std::move(r));
-  instrs_.push_back(std::move(in));
-  return dst;
+  Val r{Layout::compact(in.shape), order, -1, id};
+  return push(std::move(in), std::move(r));
 }
 
 }  // namespace tenferro::einsum_detail

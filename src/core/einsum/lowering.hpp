@@ -77,15 +77,19 @@ class Lowering {
   void sum_unneeded(int& slot, const Labels& keep, std::int64_t& reduce_bytes, int& launches);
   int emit_reduce(int src, const Axes& axes, Labels kept, std::int64_t& reduce_bytes, int& launches);
   int emit_view(int src, const Labels& order);
+  /// Adds instruction `in`, whose result is the new value v; returns v's slot.
+  int push(Instr in, Val v) {
+    in.dst = add(std::move(v));
+    instrs_.push_back(std::move(in));
+    return instrs_.back().dst;
+  }
   /// Adds value v as a view (no work) of slot src's storage; returns v's slot.
   int push_view(int src, Val v) {
     Instr in;
     in.kind = Instr::Kind::view;
     in.a = src;
     in.layout = v.layout;
-    in.dst = add(std::move(v));
-    instrs_.push_back(std::move(in));
-    return instrs_.back().dst;
+    return push(std::move(in), std::move(v));
   }
 
   // Orders and chains. Extent-1 labels never break a chain and are ignored when comparing.

@@ -161,34 +161,14 @@ GreedyResult greedy(const Net& net, const GreedyParams& p, std::mt19937_64* rng)
 Ssa sweep(const Net& net, int a, int b, Work& work) {
   const int n = net.n;
   const auto W = static_cast<std::size_t>(net.words);
-  std::vector<int> count(static_cast<std::size_t>(net.labels), 0);
-  std::vector<std::vector<int>> holders(static_cast<std::size_t>(net.labels));
-  for (int i = 0; i < n; ++i)
-    for (std::size_t w = 0; w < W; ++w)
-      for (std::uint64_t x = net.in[static_cast<std::size_t>(i)][w]; x; x &= x - 1) {
-        const std::size_t l = w * 64 + static_cast<std::size_t>(std::countr_zero(x));
-        ++count[l];
-        holders[l].push_back(i);
-      }
+  std::vector<int> count = label_counts(net);
+  const std::vector<std::vector<int>> holders = label_holders(net);
   std::vector<char> alive(static_cast<std::size_t>(n), 1);
   Bits cur = net.in[static_cast<std::size_t>(a)], u(W), keep(W);
   int cur_id = a;
   Ssa ssa;
   const auto absorb = [&](int j) {
-    const Bits& sj = net.in[static_cast<std::size_t>(j)];
-    for (std::size_t w = 0; w < W; ++w) {
-      u[w] = cur[w] | sj[w];
-      keep[w] = 0;
-      for (std::uint64_t x = u[w]; x; x &= x - 1) {
-        const int bit = std::countr_zero(x);
-        const std::size_t l = w * 64 + static_cast<std::size_t>(bit);
-        count[l] -= static_cast<int>((cur[w] >> bit) & 1) + static_cast<int>((sj[w] >> bit) & 1);
-        if (count[l] > 0 || ((net.out[w] >> bit) & 1)) {
-          keep[w] |= 1ULL << bit;
-          ++count[l];
-        }
-      }
-    }
+    step_labels(net, cur, net.in[static_cast<std::size_t>(j)], count, u, keep);
     cur = keep;
     alive[static_cast<std::size_t>(j)] = 0;
     ssa.emplace_back(std::min(cur_id, j), std::max(cur_id, j));

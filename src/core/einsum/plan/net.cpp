@@ -34,30 +34,38 @@ std::vector<std::vector<int>> label_holders(const Net& net) {
   return holders;
 }
 
-Sim simulate(const Net& net, const Ssa& ssa) {
-  const auto W = static_cast<std::size_t>(net.words);
+std::vector<int> label_counts(const Net& net) {
   std::vector<int> count(static_cast<std::size_t>(net.labels), 0);
-  std::vector<Bits> sets = net.in;
-  for (const auto& s : sets)
-    for (std::size_t w = 0; w < W; ++w)
+  for (const auto& s : net.in)
+    for (std::size_t w = 0; w < static_cast<std::size_t>(net.words); ++w)
       for (std::uint64_t x = s[w]; x; x &= x - 1) ++count[w * 64 + static_cast<std::size_t>(std::countr_zero(x))];
-  Sim sim;
-  for (const auto& [a, b] : ssa) {
-    Bits u(W), keep(W, 0);
-    const auto& sa = sets[static_cast<std::size_t>(a)];
-    const auto& sb = sets[static_cast<std::size_t>(b)];
-    for (std::size_t w = 0; w < W; ++w) {
-      u[w] = sa[w] | sb[w];
-      for (std::uint64_t x = u[w]; x; x &= x - 1) {
-        const int bit = std::countr_zero(x);
-        const std::size_t l = w * 64 + static_cast<std::size_t>(bit);
-        count[l] -= static_cast<int>((sa[w] >> bit) & 1) + static_cast<int>((sb[w] >> bit) & 1);
-        if (count[l] > 0 || ((net.out[w] >> bit) & 1)) {
-          keep[w] |= 1ULL << bit;
-          ++count[l];
-        }
+  return count;
+}
+
+void step_labels(const Net& net, const Bits& sa, const Bits& sb, std::vector<int>& count, Bits& u, Bits& keep) {
+  for (std::size_t w = 0; w < static_cast<std::size_t>(net.words); ++w) {
+    u[w] = sa[w] | sb[w];
+    keep[w] = 0;
+    for (std::uint64_t x = u[w]; x; x &= x - 1) {
+      const int bit = std::countr_zero(x);
+      const std::size_t l = w * 64 + static_cast<std::size_t>(bit);
+      count[l] -= static_cast<int>((sa[w] >> bit) & 1) + static_cast<int>((sb[w] >> bit) & 1);
+      if (count[l] > 0 || ((net.out[w] >> bit) & 1)) {
+        keep[w] |= 1ULL << bit;
+        ++count[l];
       }
     }
+  }
+}
+
+Sim simulate(const Net& net, const Ssa& ssa) {
+  const auto W = static_cast<std::size_t>(net.words);
+  std::vector<int> count = label_counts(net);
+  Sim sim;
+  sim.sets = net.in;
+  for (const auto& [a, b] : ssa) {
+    Bits u(W), keep(W);
+    step_labels(net, sim.sets[static_cast<std::size_t>(a)], sim.sets[static_cast<std::size_t>(b)], count, u, keep);
     const double f = prod_bits(u.data(), net.words, net.ext.data());
     const double sz = prod_bits(keep.data(), net.words, net.ext.data());
     sim.flops += f;
@@ -65,45 +73,25 @@ Sim simulate(const Net& net, const Ssa& ssa) {
     sim.step_flops.push_back(f);
     sim.step_size.push_back(sz);
     sim.step_inner.push_back(u != keep);
-    sets.push_back(std::move(keep));
+    sim.sets.push_back(std::move(keep));
   }
   return sim;
 }
 
 Tree make_tree(const Net& net, const Ssa& ssa) {
   Tree t;
-  const Sim sim = simulate(net, ssa);
+  Sim sim = simulate(net, ssa);
   for (int i = 0; i < net.n; ++i) {
     Tree::Node nd;
     nd.set = net.in[static_cast<std::size_t>(i)];
     nd.size = prod_bits(nd.set.data(), net.words, net.ext.data());
     t.nodes.push_back(std::move(nd));
   }
-  // Recompute result sets with the same keep rule as simulate.
-  std::vector<int> count(static_cast<std::size_t>(net.labels), 0);
-  for (const auto& s : net.in)
-    for (int w = 0; w < net.words; ++w)
-      for (std::uint64_t x = s[static_cast<std::size_t>(w)]; x; x &= x - 1) ++count[static_cast<std::size_t>(w * 64 + std::countr_zero(x))];
   for (std::size_t k = 0; k < ssa.size(); ++k) {
-    const auto [a, b] = ssa[k];
     Tree::Node nd;
-    nd.l = a;
-    nd.r = b;
-    nd.set.assign(static_cast<std::size_t>(net.words), 0);
-    const Bits& sa = t.nodes[static_cast<std::size_t>(a)].set;
-    const Bits& sb = t.nodes[static_cast<std::size_t>(b)].set;
-    for (int w = 0; w < net.words; ++w) {
-      const auto wz = static_cast<std::size_t>(w);
-      for (std::uint64_t x = sa[wz] | sb[wz]; x; x &= x - 1) {
-        const int bit = std::countr_zero(x);
-        const auto l = static_cast<std::size_t>(w * 64 + bit);
-        count[l] -= static_cast<int>((sa[wz] >> bit) & 1) + static_cast<int>((sb[wz] >> bit) & 1);
-        if (count[l] > 0 || ((net.out[wz] >> bit) & 1)) {
-          nd.set[wz] |= 1ULL << bit;
-          ++count[l];
-        }
-      }
-    }
+    nd.l = ssa[k].first;
+    nd.r = ssa[k].second;
+    nd.set = std::move(sim.sets[static_cast<std::size_t>(net.n) + k]);
     nd.flops = sim.step_flops[k];
     nd.size = sim.step_size[k];
     t.nodes.push_back(std::move(nd));

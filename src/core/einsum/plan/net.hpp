@@ -42,11 +42,20 @@ inline double prod_bits(const std::uint64_t* s, int words, const double* ext) {
   return p;
 }
 
+// Per label, the number of operands that hold it.
+std::vector<int> label_counts(const Net& net);
+
+// One step on label sets: u = sa | sb, and keep, the labels of u that another operand still
+// holds or the output does. count (per label, the holders) is updated: the step's operands
+// leave it, its result joins.
+void step_labels(const Net& net, const Bits& sa, const Bits& sb, std::vector<int>& count, Bits& u, Bits& keep);
+
 // Simulates an SSA path: flops, largest intermediate, per-step result sets.
 struct Sim {
   double flops = 0, largest = 0;
   std::vector<double> step_flops, step_size;
   std::vector<char> step_inner;  // the step sums at least one label
+  std::vector<Bits> sets;        // per SSA id: the operands' label sets, then each step's result
 };
 
 Sim simulate(const Net& net, const Ssa& ssa);
