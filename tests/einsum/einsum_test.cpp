@@ -10,6 +10,7 @@
 #include <string>
 
 #include "backends.hpp"
+#include "core/einsum/lower.hpp"
 #include "core/ops/dot_general_lowering.hpp"
 #include "ref.hpp"
 #include "tenferro/einsum.hpp"
@@ -371,19 +372,22 @@ TEST(Einsum, ExplainReportsPackingAndLaunches) {
   EXPECT_THROW(stats("ij,jk->ik", compact({{2, 3}, {3, 4}}), Path{}), Error);
 }
 
-// A result written through stride chains (Vulkan) whose unit-stride label k sits behind l in
-// the lhs free group (M = (l, k), out "kqfl": no two lanes of a store in one sector) takes the
-// stored order for that group: lhs, read in place otherwise, is packed as (k, l) (at least 8 MiB
-// of result; execute.cpp, unit_stride_first). A backend writing no chains keeps the order.
+// A result of at least einsum_detail::kUnitStrideMinBytes written through stride chains
+// (Vulkan) whose unit-stride label k sits behind l in the lhs free group (M = (l, k), out
+// "kqfl": no two lanes of a store in one sector) takes the stored order for that group: k leads
+// lhs's free labels, and lhs, read in place otherwise, is packed as (k, l) (lower_orders.cpp,
+// unit_stride_first). A backend writing no chains keeps the order.
 TEST(Einsum, UnitStrideLabelLeadsAChainedResult) {
   const std::vector<Shape> shapes{{32, 32, 2, 2}, {2, 2, 32, 32}};
   std::vector<Layout> layouts;
   for (const auto& sh : shapes) layouts.push_back(Layout::compact(sh));
   const EinsumSpec spec = make_spec("lkji,jiqf->kqfl", shapes);
+  ASSERT_GE(std::int64_t{32 * 32 * 32 * 32 * 8}, einsum_detail::kUnitStrideMinBytes);  // the result
   for (bool chains : {true, false}) {
     const EinsumStats s = explain(spec, Path{{0, 1}}, layouts, DType::F64, chains);
     ASSERT_EQ(s.steps.size(), 1u);
     EXPECT_EQ(s.steps[0].M, 32 * 32);
+    EXPECT_EQ(s.steps[0].lhs_labels.substr(0, 2), chains ? "kl" : "lk") << "chains " << chains;
     EXPECT_EQ(s.steps[0].lhs_packed_bytes, chains ? 32 * 32 * 4 * 8 : 0) << "chains " << chains;
     EXPECT_EQ(s.steps[0].rhs_packed_bytes, 0);
     EXPECT_TRUE(s.steps[0].out_chained);
@@ -393,23 +397,30 @@ TEST(Einsum, UnitStrideLabelLeadsAChainedResult) {
 }
 
 // An intermediate its consumer cannot read in place in any arrangement of the product's blocks
-// (w m | k g: the consumer contracts (m, g)) is stored in the consumer's order (k m g w) from 1
-// MiB where the GEMM writes that order in stride chains (Vulkan): the consumer packs nothing
-// (lm_batch_likelihood_sentence_3_12d's steps 12-13; execute.cpp, consumer_order), and the
-// operand whose free block leads that order is lhs. A backend writing no chains keeps the block
-// order and the consumer packs it (below 64 MiB).
+// (w m | k g: the consumer contracts (m, g)), from einsum_detail::kConsumerOrderBytes, is stored
+// in the consumer's order (k m g w) where the GEMM writes that order in stride chains (Vulkan):
+// the consumer packs nothing (as in lm_batch_likelihood_sentence_3_12d's steps 12-13;
+// lower_orders.cpp, consumer_order). A backend writing no chains keeps the block order and the
+// consumer packs it (below detail::pack_chunk_bytes()). Either way the operand whose free
+// block leads the stored order is lhs (the GEMM's stores run along M).
 TEST(Einsum, SmallIntermediateTakesItsConsumersOrderWhereTheGemmWritesChains) {
   const std::vector<Shape> shapes{{64, 8, 4}, {4, 8, 32}, {4, 8, 32, 64}};
   std::vector<Layout> layouts;
   for (const auto& sh : shapes) layouts.push_back(Layout::compact(sh));
   const EinsumSpec spec = make_spec("wml,lkg,cmgw->ckw", shapes);
-  const std::int64_t bytes = 64 * 8 * 8 * 32 * 8;  // the intermediate: 1 MiB
+  const std::int64_t bytes = 64 * 8 * 8 * 32 * 8;  // the intermediate
+  ASSERT_GE(bytes, einsum_detail::kConsumerOrderBytes);
+  ASSERT_LT(static_cast<std::uint64_t>(bytes), detail::pack_chunk_bytes());
   for (bool chains : {true, false}) {
     const EinsumStats s = explain(spec, Path{{0, 1}, {0, 1}}, layouts, DType::F64, chains);
     ASSERT_EQ(s.steps.size(), 2u);
     EXPECT_EQ(s.steps[0].out_chained, chains) << "chains " << chains;
-    // The stored order's leading free block (k, g) is the GEMM's M (its stores run along M).
-    EXPECT_EQ(s.steps[0].M, chains ? 8 * 32 : 64 * 8) << "chains " << chains;
+    // The stored order's leading label is in lhs's free group: (k, g) with chains, (w, m) without.
+    const EinsumStepStats& st = s.steps[0];
+    ASSERT_FALSE(st.out_labels.empty());
+    EXPECT_NE(st.lhs_labels.find(st.out_labels[0]), std::string::npos)
+        << "chains " << chains << ": " << st.lhs_labels << " stores " << st.out_labels;
+    EXPECT_EQ(st.M, chains ? 8 * 32 : 64 * 8) << "chains " << chains;
     EXPECT_EQ(s.steps[1].lhs_packed_bytes + s.steps[1].rhs_packed_bytes, chains ? 0 : bytes) << "chains " << chains;
     EXPECT_EQ(s.steps[0].lhs_packed_bytes + s.steps[0].rhs_packed_bytes, 0) << "chains " << chains;
   }

@@ -275,9 +275,6 @@ TEST(EinsumPlan, PathCostAndValidation) {
   EXPECT_DOUBLE_EQ(path_cost(s2, {{0, 1}}).flops, 2 * 3 * 7 + 2 * 3 * 4);
 }
 
-// The step report on every instance (stored opt_size path, f64, compact operands): one step
-// per path step, and no copies at all on the chains, the MPS sweep and the binary GEMMs
-// (instances a single pairwise GEMM each can read in place). Prints the totals.
 // The step report of an instance's stored opt_size path on compact f64 operands (Vulkan's
 // decisions: chained outputs written in place).
 EinsumStats explain_compact(const EinsumSpec& spec, const Instance& inst) {
@@ -286,6 +283,9 @@ EinsumStats explain_compact(const EinsumSpec& spec, const Instance& inst) {
   return explain(spec, inst.opt_size, layouts, DType::F64);
 }
 
+// The step report on every instance: one step per path step, and no copies at all on the
+// chains, the MPS sweep and the binary GEMMs (instances a single pairwise GEMM each can read in
+// place). Prints the totals.
 TEST(EinsumExplain, InstancesCopyNothingWhereNothingNeedsCopying) {
   const auto instances = load_instances();
   ASSERT_GE(instances.size(), 19u);
@@ -315,9 +315,8 @@ TEST(EinsumExplain, InstancesCopyNothingWhereNothingNeedsCopying) {
 // the path's peak of live intermediates, never fewer levels than the steps' dependency depth,
 // never more than the planned order's levels (both computed here from the step report: a step
 // reading a result made in the current level starts a new one), and fewer for the networks
-// made of independent halves (the lm_* instances: 28 -> 20 levels for
-// lm_batch_likelihood_sentence_3_12d; the order taken out of the planned one there used to
-// exceed the planned peak and was dropped whole).
+// made of independent halves (the lm_* instances, e.g. lm_batch_likelihood_sentence_3_12d: 28
+// levels in the planned order, 20 in the order run).
 TEST(EinsumExplain, ExecutionOrderOverlapsIndependentStepsWithinThePlannedPeak) {
   const auto instances = load_instances();
   ASSERT_GE(instances.size(), 19u);
@@ -362,7 +361,7 @@ std::vector<Tensor> random_f64_operands(Backend& be, const std::vector<Shape>& s
   return ops;
 }
 
-// Issue 6: the peak device memory of a contraction (Backend::memory_usage, the most held at once
+// The peak device memory of a contraction (Backend::memory_usage, the most held at once
 // by operands, intermediates, packing buffers, kernel scratch and the result) is at most 1.5x the
 // largest sum of simultaneously live tensors the plan implies (PathCost, inputs included), for
 // every instance along its stored opt_size path in f64 on the Vulkan device (lavapipe in CI).

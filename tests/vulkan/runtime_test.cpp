@@ -267,7 +267,7 @@ std::uint64_t two_chain_einsum(Backend& be, const char* spec, const std::vector<
   return vk::barrier_count(be) - b0;
 }
 
-// einsum runs independent steps back to back (core/einsum/execute.cpp, interleave): two
+// einsum runs independent steps back to back (core/einsum/schedule.cpp, interleave): two
 // independent chains of two products each, given in the order chain 1 then chain 2, take one
 // barrier fewer than that order (4 with the reordering off: each second product after its
 // first, the outer product after both, its copy into output order); the result is checked

@@ -1,4 +1,4 @@
-// Private helpers shared by the einsum translation units (parse, plan, execute).
+// Private helpers shared by the einsum translation units.
 #pragma once
 #include <string>
 #include <vector>
@@ -6,6 +6,9 @@
 #include "tenferro/einsum.hpp"
 
 namespace tenferro::einsum_detail {
+
+/// The op name of einsum's errors.
+inline constexpr const char* kOp = "einsum";
 
 /// UTF-8 encoding of a code point (labels beyond Unicode, i.e. ellipsis dims, print "…k").
 std::string label_text(char32_t label);

@@ -38,11 +38,10 @@ std::string labels_text(const EinsumSpec& spec, const std::vector<int>& ids) {
 
 }  // namespace einsum_detail
 
+using einsum_detail::kOp;
 using einsum_detail::label_text;
 
 namespace {
-
-constexpr const char* kOp = "einsum";
 
 // Decodes one code point starting at s[i]; advances i. Rejects overlong forms, surrogates,
 // values above U+10FFFF and truncated sequences.

@@ -1,13 +1,104 @@
-// Part of plan.cpp (included there, inside its anonymous namespace, after Net, Bits, Ssa,
-// prod_bits and Work): the exact DP over connected subsets. Not a standalone header.
-#pragma once
+// Exact dynamic programming: over all subsets (dp_optimal, small networks and windows) and over
+// connected subsets within a cost bound (dp_connected, opt_einsum's 'dp').
+#include <algorithm>
+#include <bit>
+#include <unordered_map>
 
-// ---- dynamic programming over connected subsets (opt_einsum's 'dp') -----------------------
-// Per connected component of the graph whose edges are the labels outside the output
-// (components of at most 64 operands), every connected subset whose cumulative flops stay
-// within `bound` gets its cheapest split into two connected, adjacent subsets. Components are
-// then joined smallest result first. Returns false when a component is too large, the bound
-// admits no path, or the work limit is hit.
+#include "core/einsum/plan/planners.hpp"
+
+namespace tenferro::einsum_detail {
+
+DpResult dp_optimal(const Net& net, const std::vector<const Bits*>& sets, const Bits& out, double cap) {
+  const int m = static_cast<int>(sets.size());
+  DpResult res;
+  if (m == 1) {
+    res.flops = 0;
+    return res;
+  }
+  // Local label ids.
+  std::vector<int> local;
+  {
+    Bits all(static_cast<std::size_t>(net.words), 0);
+    for (const Bits* s : sets)
+      for (int w = 0; w < net.words; ++w) all[static_cast<std::size_t>(w)] |= (*s)[static_cast<std::size_t>(w)];
+    for (int w = 0; w < net.words; ++w)
+      for (std::uint64_t x = all[static_cast<std::size_t>(w)]; x; x &= x - 1) local.push_back(w * 64 + std::countr_zero(x));
+  }
+  const int L = static_cast<int>(local.size());
+  const int W = std::max(1, (L + 63) / 64);
+  const auto Wz = static_cast<std::size_t>(W);
+  std::vector<double> ext(static_cast<std::size_t>(W) * 64, 1.0);
+  const auto to_local = [&](const Bits& g) {
+    Bits b(Wz, 0);
+    for (int k = 0; k < L; ++k) {
+      const int l = local[static_cast<std::size_t>(k)];
+      if ((g[static_cast<std::size_t>(l / 64)] >> (l % 64)) & 1) b[static_cast<std::size_t>(k / 64)] |= 1ULL << (k % 64);
+    }
+    return b;
+  };
+  for (int k = 0; k < L; ++k) ext[static_cast<std::size_t>(k)] = net.ext[static_cast<std::size_t>(local[static_cast<std::size_t>(k)])];
+  const Bits lout = to_local(out);
+  std::vector<Bits> lin;
+  for (const Bits* s : sets) lin.push_back(to_local(*s));
+
+  const std::size_t N = std::size_t{1} << m;
+  const std::size_t full = N - 1;
+  std::vector<std::uint64_t> U(N * Wz, 0), K(N * Wz, 0);
+  std::vector<double> sz(N, 1.0), best(N, kInf);
+  std::vector<std::uint32_t> split(N, 0);
+  for (std::size_t S = 1; S < N; ++S) {
+    const std::size_t low = S & (~S + 1);
+    const auto i = static_cast<std::size_t>(std::countr_zero(S));
+    for (std::size_t w = 0; w < Wz; ++w) U[S * Wz + w] = U[(S ^ low) * Wz + w] | lin[i][w];
+  }
+  for (std::size_t S = 1; S < N; ++S) {
+    for (std::size_t w = 0; w < Wz; ++w) K[S * Wz + w] = U[S * Wz + w] & (lout[w] | U[(full ^ S) * Wz + w]);
+    sz[S] = prod_bits(&K[S * Wz], W, ext.data());
+    if ((S & (S - 1)) == 0) best[S] = 0;
+  }
+  std::vector<std::uint64_t> tmp(Wz);
+  for (std::size_t S = 3; S < N; ++S) {
+    if ((S & (S - 1)) == 0) continue;
+    if (cap > 0 && S != full && sz[S] > cap) continue;
+    const std::size_t low = S & (~S + 1);
+    const std::size_t rest = S ^ low;
+    double b = kInf;
+    std::size_t bs = 0;
+    const std::uint64_t* ks = &K[S * Wz];
+    for (std::size_t sub = (rest - 1) & rest;; sub = (sub - 1) & rest) {
+      const std::size_t A = low | sub, B = S ^ A;
+      const double base = best[A] + best[B];
+      if (base < b) {
+        double f = sz[S];
+        const std::uint64_t* ka = &K[A * Wz];
+        const std::uint64_t* kb = &K[B * Wz];
+        for (std::size_t w = 0; w < Wz; ++w) {
+          for (std::uint64_t x = ka[w] & kb[w] & ~ks[w]; x; x &= x - 1) f *= ext[w * 64 + static_cast<std::size_t>(std::countr_zero(x))];
+        }
+        if (base + f < b) {
+          b = base + f;
+          bs = A;
+        }
+      }
+      if (sub == 0) break;
+    }
+    best[S] = b;
+    split[S] = static_cast<std::uint32_t>(bs);
+  }
+  if (!(best[full] < kInf)) return res;
+  res.flops = best[full];
+  // Rebuild the tree as SSA.
+  const auto build = [&](auto&& self, std::size_t S) -> int {
+    if ((S & (S - 1)) == 0) return std::countr_zero(S);
+    const int a = self(self, split[S]);
+    const int b = self(self, S ^ split[S]);
+    res.ssa.emplace_back(a, b);
+    return m + static_cast<int>(res.ssa.size()) - 1;
+  };
+  build(build, full);
+  return res;
+}
+
 bool dp_connected(const Net& net, double bound, Work& work, double work_limit, Ssa& out) {
   const int n = net.n;
   const auto W = static_cast<std::size_t>(net.words);
@@ -202,3 +293,4 @@ bool dp_connected(const Net& net, double bound, Work& work, double work_limit, S
   return true;
 }
 
+}  // namespace tenferro::einsum_detail

@@ -1,0 +1,77 @@
+// make_plan: parse, bind and plan, cached by (subscripts, shapes, options).
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+
+#include "core/einsum/plan/planners.hpp"
+
+namespace tenferro {
+namespace {
+
+std::mutex g_cache_mutex;
+std::unordered_map<std::string, std::shared_ptr<const EinsumPlan>> g_cache;
+constexpr std::size_t kCacheLimit = 512;
+
+std::string cache_key(std::string_view subscripts, std::span<const Shape> shapes, const EinsumOptions& o) {
+  std::ostringstream k;
+  k << subscripts << '|';
+  for (const auto& s : shapes) {
+    for (auto e : s) k << e << ',';
+    k << ';';
+  }
+  const auto& p = o.plan;
+  k << '|' << static_cast<int>(p.method) << ',' << p.max_intermediate << ',' << p.optimal_max_inputs << ','
+    << p.restarts << ',' << p.time_budget_s << ',' << p.subtree_size << ',' << p.seed;
+  if (o.use_path) {
+    k << "|path";
+    for (const auto& [i, j] : o.path) k << i << '-' << j << ',';
+  }
+  return k.str();
+}
+
+}  // namespace
+
+std::shared_ptr<const EinsumPlan> make_plan(std::string_view subscripts, std::span<const Shape> shapes,
+                                            const EinsumOptions& opts) {
+  std::string key;
+  if (opts.cache) {
+    key = cache_key(subscripts, shapes, opts);
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    auto it = g_cache.find(key);
+    if (it != g_cache.end()) return it->second;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  auto plan = std::make_shared<EinsumPlan>();
+  plan->spec = make_spec(subscripts, shapes);
+  const int n = static_cast<int>(plan->spec.num_inputs());
+  if (opts.use_path) {
+    plan->path = opts.path;
+    plan->method = "given";
+  } else {
+    plan->path = plan_path(plan->spec, opts.plan);
+    plan->method = n <= 2 ? "trivial" : path_method_name(einsum_detail::resolved_method(n, opts.plan));
+  }
+  plan->cost = path_cost(plan->spec, plan->path);  // validates a given path
+  plan->plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (opts.cache) {
+    std::lock_guard<std::mutex> lock(g_cache_mutex);
+    if (g_cache.size() >= kCacheLimit) g_cache.clear();
+    g_cache.emplace(key, plan);
+  }
+  return plan;
+}
+
+std::size_t plan_cache_size() {
+  std::lock_guard<std::mutex> lock(g_cache_mutex);
+  return g_cache.size();
+}
+
+void clear_plan_cache() {
+  std::lock_guard<std::mutex> lock(g_cache_mutex);
+  g_cache.clear();
+}
+
+}  // namespace tenferro
