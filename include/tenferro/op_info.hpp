@@ -30,6 +30,19 @@ enum class OpId : std::uint16_t {
 #define TENFERRO_OP_SIGNATURE_dot X
 #define TENFERRO_OP_SIGNATURE_gather X
 #define TENFERRO_OP_SIGNATURE_scatter X
+/// Inside a switch over OpId that handles the ops of one signature and has no default, so that
+/// the compiler reports a new op of that signature without its case: with
+///   #define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_OP_CASE_UNLESS_U_, family, name)
+///   #include "tenferro/ops.def"
+/// the other ops' `case OpId::name:` labels (UNLESS_B_ likewise for binary).
+#define TENFERRO_OP_CASE_(name) case OpId::name:
+#define TENFERRO_OP_NO_CASE_(name)
+#define TENFERRO_OP_CASE_UNLESS_U_U TENFERRO_OP_NO_CASE_
+#define TENFERRO_OP_CASE_UNLESS_U_B TENFERRO_OP_CASE_
+#define TENFERRO_OP_CASE_UNLESS_U_X TENFERRO_OP_CASE_
+#define TENFERRO_OP_CASE_UNLESS_B_U TENFERRO_OP_CASE_
+#define TENFERRO_OP_CASE_UNLESS_B_B TENFERRO_OP_NO_CASE_
+#define TENFERRO_OP_CASE_UNLESS_B_X TENFERRO_OP_CASE_
 #define TENFERRO_OP_CAT_(a, b) a##b
 #define TENFERRO_OP_CAT(a, b) TENFERRO_OP_CAT_(a, b)
 #define TENFERRO_OP_BY_SIGNATURE(prefix, family, name) TENFERRO_OP_CAT(prefix, TENFERRO_OP_SIGNATURE_##family)(name)

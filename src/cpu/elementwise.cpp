@@ -202,28 +202,42 @@ template <class T> bool run_unary(OpId op, std::span<const TensorView> in, const
         return go([](bool&, T a) { return a > 0 ? T(1) : a < 0 ? T(-1) : a; });
       }
       break;
-    default: break;
-  }
-  if constexpr (kIsInexact<T>) {
-    switch (op) {
-      case OpId::exp: return go([](bool&, T a) { return std::exp(a); });
-      case OpId::log: return go([](bool&, T a) { return std::log(a); });
-      case OpId::sin: return go([](bool&, T a) { return std::sin(a); });
-      case OpId::cos: return go([](bool&, T a) { return std::cos(a); });
-      case OpId::tanh: return go([](bool&, T a) { return std::tanh(a); });
-      case OpId::sqrt: return go([](bool&, T a) { return std::sqrt(a); });
-      case OpId::rsqrt: return go([](bool&, T a) { return T(1) / std::sqrt(a); });
-      case OpId::expm1:
-        if constexpr (kIsComplex<T>) return go([](bool&, T a) { return cexpm1(a); });
-        else return go([](bool&, T a) { return std::expm1(a); });
-      case OpId::log1p:
-        if constexpr (kIsComplex<T>) return go([](bool&, T a) { return clog1p(a); });
-        else return go([](bool&, T a) { return std::log1p(a); });
-      case OpId::erf:
-        if constexpr (kIsFloat<T>) return go([](bool&, T a) { return std::erf(a); });
-        break;
-      default: break;
-    }
+    case OpId::exp:
+      if constexpr (kIsInexact<T>) return go([](bool&, T a) { return std::exp(a); });
+      break;
+    case OpId::log:
+      if constexpr (kIsInexact<T>) return go([](bool&, T a) { return std::log(a); });
+      break;
+    case OpId::sin:
+      if constexpr (kIsInexact<T>) return go([](bool&, T a) { return std::sin(a); });
+      break;
+    case OpId::cos:
+      if constexpr (kIsInexact<T>) return go([](bool&, T a) { return std::cos(a); });
+      break;
+    case OpId::tanh:
+      if constexpr (kIsInexact<T>) return go([](bool&, T a) { return std::tanh(a); });
+      break;
+    case OpId::sqrt:
+      if constexpr (kIsInexact<T>) return go([](bool&, T a) { return std::sqrt(a); });
+      break;
+    case OpId::rsqrt:
+      if constexpr (kIsInexact<T>) return go([](bool&, T a) { return T(1) / std::sqrt(a); });
+      break;
+    case OpId::expm1:
+      if constexpr (kIsComplex<T>) return go([](bool&, T a) { return cexpm1(a); });
+      else if constexpr (kIsFloat<T>) return go([](bool&, T a) { return std::expm1(a); });
+      break;
+    case OpId::log1p:
+      if constexpr (kIsComplex<T>) return go([](bool&, T a) { return clog1p(a); });
+      else if constexpr (kIsFloat<T>) return go([](bool&, T a) { return std::log1p(a); });
+      break;
+    case OpId::erf:
+      if constexpr (kIsFloat<T>) return go([](bool&, T a) { return std::erf(a); });
+      break;
+#define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_OP_CASE_UNLESS_U_, family, name)
+#include "tenferro/ops.def"
+#undef TENFERRO_OP
+      break;
   }
   unreachable(op);
 }
@@ -262,7 +276,10 @@ template <class T> bool run_binary(OpId op, std::span<const TensorView> in, cons
         });
       case OpId::maximum: return go([](bool&, T a, T b) { return ieee_max(a, b); });
       case OpId::minimum: return go([](bool&, T a, T b) { return ieee_min(a, b); });
-      default: break;
+#define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_OP_CASE_UNLESS_B_, family, name)
+#include "tenferro/ops.def"
+#undef TENFERRO_OP
+        break;
     }
   } else if constexpr (kIsInexact<T>) {
     switch (op) {
@@ -273,15 +290,19 @@ template <class T> bool run_binary(OpId op, std::span<const TensorView> in, cons
         if constexpr (kIsComplex<T>) return go([](bool&, T a, T b) { return complex_div(a, b); });
         else return go([](bool&, T a, T b) { return T(a / b); });
       case OpId::pow: return go([](bool&, T a, T b) { return pow_of(a, b); });
-      default: break;
-    }
-    if constexpr (kIsFloat<T>) {
-      switch (op) {
-        case OpId::rem: return go([](bool&, T a, T b) { return std::fmod(a, b); });
-        case OpId::maximum: return go([](bool&, T a, T b) { return ieee_max(a, b); });
-        case OpId::minimum: return go([](bool&, T a, T b) { return ieee_min(a, b); });
-        default: break;
-      }
+      case OpId::rem:
+        if constexpr (kIsFloat<T>) return go([](bool&, T a, T b) { return std::fmod(a, b); });
+        break;
+      case OpId::maximum:
+        if constexpr (kIsFloat<T>) return go([](bool&, T a, T b) { return ieee_max(a, b); });
+        break;
+      case OpId::minimum:
+        if constexpr (kIsFloat<T>) return go([](bool&, T a, T b) { return ieee_min(a, b); });
+        break;
+#define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_OP_CASE_UNLESS_B_, family, name)
+#include "tenferro/ops.def"
+#undef TENFERRO_OP
+        break;
     }
   }
   unreachable(op);
