@@ -50,6 +50,15 @@ enum class OpId : std::uint16_t {
 enum class OpFamily : std::uint8_t {
   unary, analytic, binary, compare, select, clamp, cast, structural, reduce, dot, gather, scatter
 };
+/// The case labels of the families without elementwise ops, for switches over an elementwise
+/// op's family that list every family (no default).
+#define TENFERRO_OP_FAMILIES_NOT_ELEMENTWISE                                                     \
+  case OpFamily::cast:                                                                           \
+  case OpFamily::structural:                                                                     \
+  case OpFamily::reduce:                                                                         \
+  case OpFamily::dot:                                                                            \
+  case OpFamily::gather:                                                                         \
+  case OpFamily::scatter
 
 /// Dtype classes of the contract column in ops.def.
 enum class DTypeClass : std::uint8_t { all, numeric, inexact, real_float, ordered };

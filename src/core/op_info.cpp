@@ -40,12 +40,7 @@ bool is_elementwise(OpId op) {
     case OpFamily::compare:
     case OpFamily::select:
     case OpFamily::clamp: return true;
-    case OpFamily::cast:
-    case OpFamily::structural:
-    case OpFamily::reduce:
-    case OpFamily::dot:
-    case OpFamily::gather:
-    case OpFamily::scatter: return false;
+    TENFERRO_OP_FAMILIES_NOT_ELEMENTWISE: return false;
   }
   return false;
 }

@@ -339,12 +339,7 @@ template <class T> bool run_typed(OpId op, std::span<const TensorView> in, const
       if constexpr (kIsInt<T> || kIsFloat<T>)
         return map_rows<T, T, T, T>([](bool&, T x, T lo, T hi) { return ieee_min(ieee_max(x, lo), hi); }, out, in);
       break;
-    case OpFamily::cast:
-    case OpFamily::structural:
-    case OpFamily::reduce:
-    case OpFamily::dot:
-    case OpFamily::gather:
-    case OpFamily::scatter: break;
+    TENFERRO_OP_FAMILIES_NOT_ELEMENTWISE: break;
   }
   unreachable(op);
 }

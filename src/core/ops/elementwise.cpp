@@ -38,12 +38,7 @@ std::size_t arity(OpId op) {
     case OpFamily::compare: return 2;
     case OpFamily::select:
     case OpFamily::clamp: return 3;
-    case OpFamily::cast:
-    case OpFamily::structural:
-    case OpFamily::reduce:
-    case OpFamily::dot:
-    case OpFamily::gather:
-    case OpFamily::scatter: return 0;
+    TENFERRO_OP_FAMILIES_NOT_ELEMENTWISE: return 0;
   }
   return 0;
 }
@@ -89,12 +84,7 @@ DType infer_dtype(OpId op, std::span<const DType> d, std::span<const bool> r0) {
       TENFERRO_CHECK(d[2] == d[0], dtype_mismatch, name, "upper", "upper dtype differs from x: got ",
                      dtype_name(d[2]), ", expected ", dtype_name(d[0]));
       return d[0];
-    case OpFamily::cast:
-    case OpFamily::structural:
-    case OpFamily::reduce:
-    case OpFamily::dot:
-    case OpFamily::gather:
-    case OpFamily::scatter: break;
+    TENFERRO_OP_FAMILIES_NOT_ELEMENTWISE: break;
   }
   TENFERRO_FAIL(invalid_argument, name, "op", name, " is not an elementwise op");
 }
@@ -110,12 +100,7 @@ void check_op_supported(const Backend& be, OpId op, std::span<const DType> d, st
     case OpFamily::select: check_supported(be, op, d[1], "on_true"); return;
     case OpFamily::binary:
     case OpFamily::compare:
-    case OpFamily::cast:
-    case OpFamily::structural:
-    case OpFamily::reduce:
-    case OpFamily::dot:
-    case OpFamily::gather:
-    case OpFamily::scatter: break;
+    TENFERRO_OP_FAMILIES_NOT_ELEMENTWISE: break;
   }
   const int p = promoted_scalar(op, d[0], r0[0], d[1], r0[1]);
   const DType common = p == 1 ? d[1] : d[0];
@@ -264,12 +249,7 @@ Tensor elementwise(Backend& be, OpId op, std::span<const TensorView> inputs, Com
     case OpFamily::compare: return binary_op(be, op, inputs[0], inputs[1], dir);
     case OpFamily::select: return select_op(be, inputs[0], inputs[1], inputs[2]);
     case OpFamily::clamp: return clamp_op(be, inputs[0], inputs[1], inputs[2]);
-    case OpFamily::cast:
-    case OpFamily::structural:
-    case OpFamily::reduce:
-    case OpFamily::dot:
-    case OpFamily::gather:
-    case OpFamily::scatter: break;
+    TENFERRO_OP_FAMILIES_NOT_ELEMENTWISE: break;
   }
   TENFERRO_FAIL(internal, name, "op", "unreachable elementwise family");
 }

@@ -39,13 +39,8 @@ void elementwise_kernel(VulkanBackend& be, OpId op, std::span<const TensorView> 
       d.type = arith_tag(be, in);
       break;
     case OpFamily::analytic: analytic_kernel(be, op, inputs[0], out); return;
-    case OpFamily::cast:
-    case OpFamily::structural:
-    case OpFamily::reduce:
-    case OpFamily::dot:
-    case OpFamily::gather:
-    case OpFamily::scatter:
-      TENFERRO_FAIL(unsupported, std::string(op_name(op)), "", "[vulkan] op not yet implemented");
+    TENFERRO_OP_FAMILIES_NOT_ELEMENTWISE:
+      TENFERRO_FAIL(internal, std::string(op_name(op)), "op", "[vulkan] not an elementwise op");
   }
   record_dispatch(be, d);
 }
