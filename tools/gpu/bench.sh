@@ -14,9 +14,25 @@
 # against the CPU backend and --profile (GPU time per kernel family). Per label the results land
 # in $OUT/LABEL/, the peers' in $OUT/peers.jsonl; the tables are printed last and kept in
 # $OUT/summary.txt beside one archive of everything (the device tool returns at most 8 files).
-# About 4 minutes for one label on an H200, 6.5 for two.
+# About 4 minutes for one label on an H200, 7 for two. BUDGET (seconds, default 570) bounds the
+# whole run: a step that would pass it is skipped (said in $OUT/skipped.txt), so that the tables
+# and the archive are always written within the device tool's 10-minute limit.
 set -u
 . tools/gpu/env.sh
+T0=$(date +%s)
+# tl SECONDS CMD...: CMD under `timeout`, cut to what the budget leaves (30 s kept for the end).
+tl() {
+  tl_left=$(( ${BUDGET:-570} - 30 - ($(date +%s) - T0) ))
+  if [ "$tl_left" -lt 5 ]; then
+    shift
+    echo "$*" >> "$OUT/skipped.txt"
+    return 124
+  fi
+  tl_t=$1
+  shift
+  [ "$tl_t" -gt "$tl_left" ] && tl_t=$tl_left
+  timeout "$tl_t" "$@"
+}
 labels=${*:-new}
 first=${labels%% *}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1
@@ -34,41 +50,41 @@ instances=$(ls data/instances/*.json | grep -v permutation_patterns)
 for L in $labels; do
   B=$(bin "$L")
   mkdir -p "$OUT/$L"
-  timeout 60 "$B/tenferro_bench_vk" --quick > /dev/null 2>&1
-  timeout 90 "$B/tenferro_bench_vk_gemm" $gemm_cases --reps 1 > /dev/null 2>&1
-  TENFERRO_VK_GEMM_3M=1 timeout 30 "$B/tenferro_bench_vk_gemm" c32_4096 c64_2048 --reps 1 > /dev/null 2>&1
+  tl 60 "$B/tenferro_bench_vk" --quick > /dev/null 2>&1
+  tl 90 "$B/tenferro_bench_vk_gemm" $gemm_cases --reps 1 > /dev/null 2>&1
+  tl 30 env TENFERRO_VK_GEMM_3M=1 "$B/tenferro_bench_vk_gemm" c32_4096 c64_2048 --reps 1 > /dev/null 2>&1
   for f in $instances; do
-    timeout 30 "$B/tenferro" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 1 > /dev/null 2>&1
+    tl 30 "$B/tenferro" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 1 > /dev/null 2>&1
   done
 done
 
 for L in $labels; do
-  timeout 90 "$(bin "$L")/tenferro_bench_vk" > "$OUT/$L/vk_bench.jsonl" 2> "$OUT/$L/vk_bench.txt"
+  tl 90 "$(bin "$L")/tenferro_bench_vk" > "$OUT/$L/vk_bench.jsonl" 2> "$OUT/$L/vk_bench.txt"
 done
 for L in $labels; do
   B=$(bin "$L")
-  timeout 120 "$B/tenferro_bench_vk_gemm" $gemm_cases --reps 10 > "$OUT/$L/vk_gemm.txt" 2>&1
+  tl 120 "$B/tenferro_bench_vk_gemm" $gemm_cases --reps 10 > "$OUT/$L/vk_gemm.txt" 2>&1
   # The complex cases in the opt-in 3-multiply form (docs/gemm.md).
-  TENFERRO_VK_GEMM_3M=1 timeout 60 "$B/tenferro_bench_vk_gemm" c32_4096 c64_2048 --reps 10 > "$OUT/$L/vk_gemm_3m.txt" 2>&1
+  tl 60 env TENFERRO_VK_GEMM_3M=1 "$B/tenferro_bench_vk_gemm" c32_4096 c64_2048 --reps 10 > "$OUT/$L/vk_gemm_3m.txt" 2>&1
   # The small sizes per call inside a stream of 50 (as peer_gemm_small.py's torch_stream).
-  timeout 60 "$B/tenferro_bench_vk_gemm" $small_cases --reps 10 --stream > "$OUT/$L/vk_gemm_stream.txt" 2>&1
+  tl 60 "$B/tenferro_bench_vk_gemm" $small_cases --reps 10 --stream > "$OUT/$L/vk_gemm_stream.txt" 2>&1
 done
 for f in $instances; do
   for L in $labels; do
     extra=""
     [ "$L" = "$first" ] && extra="--check --profile --steps"
-    timeout 60 "$(bin "$L")/tenferro" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 7 --json \
+    tl 60 "$(bin "$L")/tenferro" einsum "$f" --backend vulkan --dtype f64 --path opt_size --repeat 7 --json \
       $extra >> "$OUT/$L/einsum.jsonl" 2>> "$OUT/$L/einsum_err.txt"
   done
 done
 
 P=tools/gpu
-timeout 150 python3 $P/peer_warm.py .gpu/peer_bench.py gemm membound overhead --instances data/instances \
+tl 150 python3 $P/peer_warm.py .gpu/peer_bench.py gemm membound overhead --instances data/instances \
   > "$OUT/peers.jsonl" 2> "$OUT/peers_err.txt"
-timeout 60 python3 $P/peer_gemm_small.py >> "$OUT/peers.jsonl" 2>> "$OUT/peers_err.txt"
-timeout 120 python3 $P/peer_warm.py .gpu/peer_bench.py einsum --no-jax --instances data/instances \
+tl 60 python3 $P/peer_gemm_small.py >> "$OUT/peers.jsonl" 2>> "$OUT/peers_err.txt"
+tl 120 python3 $P/peer_warm.py .gpu/peer_bench.py einsum --no-jax --instances data/instances \
   >> "$OUT/peers.jsonl" 2>> "$OUT/peers_err.txt"
-timeout 120 python3 $P/peer_einsum_jax.py --instances data/instances bin_matmul_1024 nary_matmul_chain_64 \
+tl 120 python3 $P/peer_einsum_jax.py --instances data/instances bin_matmul_1024 nary_matmul_chain_64 \
   lm_batch_likelihood_sentence_3_12d str_nw_mera_open_26 str_nw_mera_closed_120 >> "$OUT/peers.jsonl" 2>> "$OUT/peers_err.txt"
 
 for L in $labels; do
