@@ -14,25 +14,9 @@
 # against the CPU backend and --profile (GPU time per kernel family). Per label the results land
 # in $OUT/LABEL/, the peers' in $OUT/peers.jsonl; the tables are printed last and kept in
 # $OUT/summary.txt beside one archive of everything (the device tool returns at most 8 files).
-# About 4 minutes for one label on an H200, 7 for two. BUDGET (seconds, default 570) bounds the
-# whole run: a step that would pass it is skipped (said in $OUT/skipped.txt), so that the tables
-# and the archive are always written within the device tool's 10-minute limit.
+# About 4 minutes for one label on an H200, 7 for two; BUDGET (tools/gpu/env.sh) bounds it.
 set -u
 . tools/gpu/env.sh
-T0=$(date +%s)
-# tl SECONDS CMD...: CMD under `timeout`, cut to what the budget leaves (30 s kept for the end).
-tl() {
-  tl_left=$(( ${BUDGET:-570} - 30 - ($(date +%s) - T0) ))
-  if [ "$tl_left" -lt 5 ]; then
-    shift
-    echo "$*" >> "$OUT/skipped.txt"
-    return 124
-  fi
-  tl_t=$1
-  shift
-  [ "$tl_t" -gt "$tl_left" ] && tl_t=$tl_left
-  timeout "$tl_t" "$@"
-}
 labels=${*:-new}
 first=${labels%% *}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1

@@ -10,7 +10,8 @@
 #          with carry [".gl", ".gpu"]
 #
 # One verdict line per binary and file group in $OUT/check.txt, printed last; the failing lines
-# and the logs of failing binaries stay in $OUT. About 3 minutes on an H200.
+# and the logs of failing binaries stay in $OUT. About 3 minutes on an H200; BUDGET
+# (tools/gpu/env.sh) bounds it.
 set -u
 . tools/gpu/env.sh
 B=$(bin "${1:-new}")
@@ -20,18 +21,18 @@ C="$OUT/check.txt"
 export TENFERRO_INSTANCES="$PWD/data/instances"
 for t in "$B"/*_test; do
   n=$(basename "$t")
-  timeout 300 "$t" > "$OUT/$n.log" 2>&1
+  tl 300 "$t" > "$OUT/$n.log" 2>&1
   rc=$?
   echo "$n rc=$rc $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/$n.log" | tr '\n' ' ')" >> "$C"
   [ $rc = 0 ] && rm -f "$OUT/$n.log"
 done
-timeout 300 "$B/tenferro" eval tests/cases/*.json --backend all > "$OUT/cases.txt" 2>&1
+tl 300 "$B/tenferro" eval tests/cases/*.json --backend all > "$OUT/cases.txt" 2>&1
 echo "op-case files rc=$? $(tail -1 "$OUT/cases.txt")" >> "$C"
 grep -h "^FAIL" "$OUT/cases.txt" > "$OUT/cases_failed.txt"
 rm -f "$OUT/cases.txt"
 for g in gen gen64; do
   python3 tools/gpu/probe_range.py $g /tmp/probe.json
-  timeout 120 "$B/tenferro" eval /tmp/probe.json --backend all > /tmp/probe.out 2>&1
+  tl 120 "$B/tenferro" eval /tmp/probe.json --backend all > /tmp/probe.out 2>&1
   echo "range probe $g: $(python3 tools/gpu/probe_range.py cmp /tmp/probe.out | tail -3 | tr '\n' ' ')" >> "$C"
 done
 head -20 "$OUT/cases_failed.txt"

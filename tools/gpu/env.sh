@@ -20,3 +20,21 @@ bin() {
   fi
   echo "$T/$1/bin"
 }
+
+# tl SECONDS CMD...: CMD under `timeout`, cut to what BUDGET (seconds since this file was
+# sourced, default 570) leaves, keeping 30 s for the end; a command the budget leaves no time
+# for is skipped and named in $OUT/skipped.txt. So the scripts always finish their tables and
+# archives within the device tool's 10-minute limit.
+T0=$(date +%s)
+tl() {
+  tl_left=$(( ${BUDGET:-570} - 30 - ($(date +%s) - T0) ))
+  if [ "$tl_left" -lt 5 ]; then
+    shift
+    echo "$*" >> "$OUT/skipped.txt"
+    return 124
+  fi
+  tl_t=$1
+  shift
+  [ "$tl_t" -gt "$tl_left" ] && tl_t=$tl_left
+  timeout "$tl_t" "$@"
+}
