@@ -37,3 +37,5 @@ for g in gen gen64; do
 done
 head -20 "$OUT/cases_failed.txt"
 cat "$C"
+# The failing binaries' logs in one archive (the device tool returns at most 8 files).
+(cd "$OUT" && ls *.log > /dev/null 2>&1 && tar czf logs.tgz *.log && rm -f *.log)
