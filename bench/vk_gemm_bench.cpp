@@ -9,7 +9,7 @@
 // c32_4096 c64_2048 f64_batched, or "all" (default); smoke_f32 smoke_c64 are small checks; any
 // other shape as dtype:MxNxK[xB] (e.g. f64:12x144x12).
 // TENFERRO_VK_GEMM_TILE="bm,bn,bk,tm,tn[,opts[,split]]" overrides the kernel's configuration
-// (src/vulkan/kernels/gemm_config.hpp). Exit code 1 on a wrong result.
+// (src/vulkan/kernels/gemm/config.hpp). Exit code 1 on a wrong result.
 // --ozaki-skip N:S[:c]: f64 products by the Ozaki-II scheme on N moduli, skipping passes S (timing
 // diagnostics; vk::OzakiOverride::skip); with ":c" the certified product (also f32, c32 and c64;
 // the time model not asked): "--ozaki-skip 14:0:c" times the scheme where the model would not
@@ -48,7 +48,9 @@
 #include "harness.hpp"
 #include "tenferro/backend.hpp"
 #include "tenferro/runtime.hpp"
-#include "vulkan/kernels/gemm_config.hpp"
+#include "vulkan/kernels/gemm/config.hpp"
+#include "vulkan/kernels/gemm/ozaki.hpp"
+#include "vulkan/kernels/gemm/policy.hpp"
 
 using namespace tenferro;
 using I = std::int64_t;
@@ -457,7 +459,7 @@ int main(int argc, char** argv) {
     else if (arg == "--stream") stream = true;
     else if (arg == "--wide") wide = true;
     else if (arg == "--c-layout" && i + 1 < argc) c_layout = argv[++i];
-    else if (arg == "--ozaki-skip" && i + 1 < argc)  // N:SKIP, timing diagnostics (gemm_config.hpp)
+    else if (arg == "--ozaki-skip" && i + 1 < argc)  // N:SKIP, timing diagnostics (gemm/ozaki.hpp)
       ozaki_skip = argv[++i];
     else names.emplace_back(arg);
   }

@@ -582,7 +582,7 @@ void main() {
         barrier();
       }
       if (STAGE) {
-        // A staged C (opt-in, gemm.cpp stages_c): per block of SW columns, every thread puts its
+        // A staged C (opt-in, gemm/policy.cpp gemm_stages_c): per block of SW columns, every thread puts its
         // values into `stage`, then invocation q stores element q of the block, consecutive q
         // along m (along n with STAGE_N): a warp's stores cover whole 32-byte sectors of C, where
         // the register tile's element stores leave each sector half written per store (C's

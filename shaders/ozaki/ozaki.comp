@@ -1,7 +1,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Contract: the element passes of the Ozaki-II products (f64; ozaki_ext also f32, c32, c64;
-// gemm_ozaki.cpp; ozaki_params.h). A line is a row of A or a column of B; P (dims word 9) is the bits per line.
+// src/vulkan/kernels/gemm/ozaki.cpp; ozaki_params.h). A line is a row of A or a column of B; P (dims word 9) is the bits per line.
 //
 // MODE TFO_SCAN: the operand X (GemmParams::a, element (0, 0, 0); dims: 0 L lines, 1 K, 2 NB
 //   batches, 3-5 strides of line, k, batch) gives, per line and K chunk of TFO_CHUNK, the

@@ -3,7 +3,7 @@
 // strides, misaligned offsets), batches, conj flags, alpha/beta (beta == 0 never reads C: C
 // starts as NaN), K == 0, extents 1/7/129 and the large-tile path. Elements of C's storage
 // outside the view must stay untouched. The Forced* tests pin kernel configurations through the
-// internal hook (vulkan/kernels/gemm_config.hpp): fast path, warp mappings, 8x8 f64, single
+// internal hook (vulkan/kernels/gemm/policy.hpp): fast path, warp mappings, 8x8 f64, single
 // buffer, split K, tall-skinny tiles.
 #include "gemm_test_fixture.hpp"
 

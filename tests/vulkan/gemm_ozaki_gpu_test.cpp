@@ -1,4 +1,4 @@
-// The Ozaki-II products on Vulkan (gemm_ozaki.cpp): the opt-in normwise scheme and the certified
+// The Ozaki-II products on Vulkan (src/vulkan/kernels/gemm/ozaki.cpp): the opt-in normwise scheme and the certified
 // default, against their bounds through the GEMM tests' fixture (gemm_test_fixture.hpp).
 #include "gemm_test_fixture.hpp"
 

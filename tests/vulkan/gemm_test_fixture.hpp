@@ -17,7 +17,10 @@
 #include "core/ops/dot_general_lowering.hpp"
 #include "shaders/ozaki/ozaki_params.h"
 #include "tenferro/einsum.hpp"
-#include "vulkan/kernels/gemm_config.hpp"
+#include "vulkan/kernels/gemm/config.hpp"
+#include "vulkan/kernels/gemm/gemm3m.hpp"
+#include "vulkan/kernels/gemm/ozaki.hpp"
+#include "vulkan/kernels/gemm/policy.hpp"
 #include "vulkan/backend.hpp"
 #include "vulkan/provider.hpp"
 #include "vulkan/runtime/device.hpp"
@@ -240,7 +243,7 @@ inline Case c32_scaled_case(I M, I N, I K, I B) {
   return c;
 }
 
-/// Runs `c` with the kernel configuration `cfg` (text form of gemm_config.hpp), which must be
+/// Runs `c` with the kernel configuration `cfg` (text form of gemm/config.hpp), which must be
 /// valid on the device (a silently ignored override would test the default instead).
 class GemmForcedTest : public GemmGpuTest {
  protected:

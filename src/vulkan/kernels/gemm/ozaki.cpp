@@ -1,5 +1,5 @@
 // Ozaki scheme II for f64 products (Options::gemm_ozaki: certified by default, or the
-// normwise opt-in; gemm_config.hpp), and certified c64, f32 and c32 products (below).
+// normwise opt-in; ozaki.hpp), and certified c64, f32 and c32 products (below).
 //
 // C = alpha A B + beta C with A [M, K, B], B [K, N, B] f64: each row of A and column of B is
 // scaled by a power of two so that its largest |x| is just below 2^P and rounded to integers
@@ -41,6 +41,8 @@
 // Passes (shaders/ozaki/): scan, scale and split per operand (ozaki.comp), the n residue products in
 // one dispatch (ozaki_mm_nv.comp on NVIDIA's 8-bit tensor cores where the device lists the
 // shape, else the portable ozaki_mm.comp), the combine pass (ozaki.comp).
+#include "vulkan/kernels/gemm/ozaki.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -51,11 +53,11 @@
 #include <tuple>
 #include <vector>
 
-#include "vulkan/options.hpp"
 #include "shaders/ozaki/ozaki_params.h"
 #include "vulkan/kernels/dispatch.hpp"
-#include "vulkan/kernels/gemm_config.hpp"
-#include "vulkan/kernels/gemm_util.hpp"
+#include "vulkan/kernels/gemm/policy.hpp"
+#include "vulkan/kernels/gemm/record.hpp"
+#include "vulkan/options.hpp"
 
 namespace tenferro::vk {
 

@@ -1,91 +1,16 @@
-// The gemm family: batched C = alpha * op(A) op(B) + beta * C on one tiled shader per dtype
-// (shaders/gemm/gemm.comp, variants gemm_f32 gemm_f64 gemm_c32 gemm_c64).
-//
-// Products whose tiles would be mostly empty (small M x N, short K: Hadamard and outer products,
-// batches of tiny matrices) run on shaders/gemm/gemm_small.comp instead, one invocation per
-// output element (`small_product`), and so do many short columns with short K, four outputs per
-// invocation (`short_columns`), unless a configuration is forced (gemm_config.hpp).
-//
-// A call is one dispatch over all batches, reading every operand in place through its strides
-// (any sign, 0 included); with split K (few output tiles, long K) it is two: the K ranges write
-// partial tiles into a scratch tensor, then a reduction pass applies alpha and beta. The
-// configuration (tile, options, splits: gemm_config.hpp) comes from the table kDefaults (per
-// dtype and size class) shrunk to DeviceCaps, or from the tuning override; the operands' load
-// modes (load axis, 16-byte loads) follow from strides and alignment. Both are packed into
-// specialization constant 1 (TFG_* in shaders/gemm/gemm_params.h): at most 16 pipelines per
-// dtype and configuration. Conjugation, whether C is read (beta != 0) and 16-byte stores of C
-// are runtime flags in the push constants.
-#include <algorithm>
-#include <bit>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <optional>
-#include <span>
-#include <string>
-#include <vector>
+// The built-in choices of the Vulkan gemm (policy.hpp): the tables of configurations per dtype
+// and size class, the f64 wave model, split K, the small-kernel rules, the paired warp map, and
+// the tile changes of a chained or staged C.
+#include "vulkan/kernels/gemm/policy.hpp"
 
-#include "vulkan/options.hpp"
-#include "shaders/common/params.h"
+#include <algorithm>
+#include <optional>
+
 #include "shaders/gemm/gemm_params.h"
 #include "vulkan/backend.hpp"
-#include "vulkan/kernels/dispatch.hpp"
-#include "vulkan/kernels/gemm_config.hpp"
-#include "vulkan/kernels/gemm_util.hpp"
+#include "vulkan/options.hpp"
 
 namespace tenferro::vk {
-
-static_assert(sizeof(GemmParams) <= sizeof(KernelParams),
-              "the shared pipeline layout pushes sizeof(KernelParams) bytes");
-
-// ---- shared with gemm_ozaki.cpp (gemm_util.hpp) ----------------------------------------------
-
-void scalar_bits(const Scalar& s, DType d, std::uint64_t out[2]) {
-  const c64 v = s.as<c64>();
-  if (d == DType::F32 || d == DType::C32) {
-    out[0] = std::bit_cast<std::uint32_t>(static_cast<float>(v.real()));
-    out[1] = std::bit_cast<std::uint32_t>(static_cast<float>(v.imag()));
-  } else {
-    out[0] = std::bit_cast<std::uint64_t>(v.real());
-    out[1] = std::bit_cast<std::uint64_t>(v.imag());
-  }
-}
-
-bool is_zero_in(const Scalar& s, DType d) {
-  const c64 v = s.as<c64>();
-  if (d == DType::F32 || d == DType::C32)
-    return static_cast<float>(v.real()) == 0.0f && (d == DType::F32 || static_cast<float>(v.imag()) == 0.0f);
-  return v.real() == 0.0 && (d == DType::F64 || v.imag() == 0.0);
-}
-
-std::uint64_t address_of(const TensorView& v) {
-  const Allocation& a = VulkanBackend::storage_of(v).allocation();
-  return a.address + static_cast<std::uint64_t>(v.offset()) * dtype_size(v.dtype());
-}
-
-void add_range(const TensorView& v, std::vector<ByteRange>& out, std::uint64_t& bytes) {
-  if (v.numel() == 0) return;
-  const ByteRange r = range_of(v);
-  out.push_back(r);
-  bytes += r.end - r.begin;
-}
-
-void dispatch(VulkanBackend& be, const std::string& variant, std::uint32_t cfg, std::uint32_t threads,
-              GemmParams& p, std::span<const std::int64_t> dims, const std::vector<ByteRange>& reads,
-              const std::vector<ByteRange>& writes, std::uint64_t bytes, std::uint32_t gx, std::uint32_t gy,
-              std::uint32_t gz, std::uint32_t sched, const TensorView* indirect) {
-  VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(cfg), threads, sched);
-  p.dims = be.upload_params(dims);
-  VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes, false, indirect != nullptr);
-  be.recorder().bind(cmd, pipeline);
-  vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(p), &p);
-  if (indirect) {
-    const Allocation& a = VulkanBackend::storage_of(*indirect).allocation();
-    vkCmdDispatchIndirect(cmd, a.buffer, a.offset + static_cast<VkDeviceSize>(indirect->offset()) * 4);
-  } else {
-    vkCmdDispatch(cmd, gx, gy, gz);
-  }
-}
 
 namespace {
 
@@ -343,9 +268,6 @@ constexpr std::uint64_t kSplitMaxScratch = 256ull << 20;
 /// Output tiles of configuration c over an M x N x B product (all batches).
 I tiles_of(const GemmConfig& c, I M, I N, I B) { return ((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn) * B; }
 
-/// K per split when K is cut into `splits` pieces of whole BK slices (the last may be shorter).
-I split_k(I K, I splits, I bk) { return ((K + splits - 1) / splits + bk - 1) / bk * bk; }
-
 // Wave model (f64 on NVIDIA devices, whose SM count DeviceCaps reports): for products of at
 // least one wave of large tiles, the tile and the number of K splits are chosen by estimated
 // time instead of the size class. A dispatch runs its tiles in waves of per_sm * SMs resident
@@ -404,7 +326,7 @@ constexpr I kSplitMinKPerSplit = 256;     // the model splits K only into pieces
 /// Estimated microseconds of candidate w with S splits of K (wave model above).
 double wave_time_us(const WaveCandidate& w, I M, I N, I K, I B, I S, I sms) {
   const GemmConfig& c = w.c;
-  const I kc = split_k(K, S, c.bk);
+  const I kc = gemm_split_k(K, S, c.bk);
   const I tiles = tiles_of(c, M, N, B) * S, R = w.per_sm * sms;
   const double wave_us = static_cast<double>(R) * c.bm * c.bn * static_cast<double>(kc) * 2 / (w.tflops * 1e6);
   const I full = tiles / R, rem = tiles % R;
@@ -479,149 +401,22 @@ std::optional<GemmConfig> wave_choice(DType d, I M, I N, I K, I B, const DeviceC
   return best;
 }
 
-bool pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
-
-std::uint32_t log2u(int x) { return static_cast<std::uint32_t>(std::countr_zero(static_cast<unsigned>(x))); }
-
-std::uint32_t tile_bits(const GemmConfig& c) {
-  return log2u(c.bm) << TFG_SHIFT_BM | log2u(c.bn) << TFG_SHIFT_BN | log2u(c.bk) << TFG_SHIFT_BK |
-         log2u(c.tm) << TFG_SHIFT_TM | log2u(c.tn) << TFG_SHIFT_TN;
-}
-
 std::optional<GemmConfig>& override_slot() {
   static std::optional<GemmConfig> o;
   return o;
 }
 
-/// The configuration of one call: override, Options::gemm_tile, else the default.
-/// `forced`: an override or the option was used (the tiled kernel then runs even for small
-/// products, so that tests and sweeps measure the configuration they asked for).
-GemmConfig choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps, bool& forced) {
-  forced = true;
-  if (const auto& o = override_slot(); o && gemm_config_valid(d, *o, caps)) return *o;
-  static const std::optional<GemmConfig> env = options().gemm_tile.empty()
-                                                   ? std::nullopt
-                                                   : parse_gemm_config(options().gemm_tile);
-  if (env && gemm_config_valid(d, *env, caps)) return *env;
-  forced = false;
-  return gemm_default_config(d, M, N, K, B, caps);
-}
-
-/// t for a chained C: room for the chain table (gemm.comp's chain_offs: the tile's BM + BN
-/// element offsets, 64-bit, in shared memory besides the operand tiles; BK halves until it
-/// fits). (The twelfth session also rolled the slice loop here, against compile times of over
-/// 30 s that its chained epilogue caused; with the epilogue in the plain C's loops the tiles
-/// compile as chosen, in 0.2-0.6 s on the H200, and run faster unrolled: f32 4096^3 41.6-42.0
-/// vs 33.4-33.5 TFLOP/s, f64 21.5 vs 18.7; thirteenth session.)
-std::uint64_t chain_table_bytes(const GemmConfig& t) { return 8u * static_cast<std::uint64_t>(t.bm + t.bn); }
-
-GemmConfig chained_config(GemmConfig t, DType d, const DeviceCaps& caps) {
-  auto fits = [&](const GemmConfig& c) {
-    return gemm_config_valid(d, c, caps) && gemm_shared_bytes(c, d) + chain_table_bytes(c) <= caps.max_shared_memory;
-  };
-  while (!fits(t) && t.bk > gemm_words_of(d)) {
-    t.bk /= 2;
-    t.roll = std::min(t.roll, t.bk);
-  }
-  TENFERRO_CHECK(fits(t), unsupported, "dot_general", "out",
-                 "[vulkan] no gemm tile with a chained out fits this device's shared memory");
-  return t;
-}
-
-/// True when stepping `stride` elements of `es` bytes keeps `bytes`-byte alignment (or the axis
-/// has one element).
-bool aligned_to(I bytes, I stride, I extent, std::size_t es) {
-  return extent <= 1 || (stride * static_cast<I>(es)) % bytes == 0;
-}
-bool aligned16(I stride, I extent, std::size_t es) { return aligned_to(16, stride, extent, es); }
-
 std::optional<bool>& stage_override() {
   static std::optional<bool> o;
   return o;
 }
-std::uint64_t staged_dispatches = 0;  // gemm_staged_dispatches
 
-/// Whether gemm.comp stores C's tile through shared memory (TFG_SCHED_STAGE; opt-in,
-/// Options::gemm_stage): unless C's columns are 32-byte aligned with m at unit stride and the
-/// register tile's stores are whole words along m (`words`: 16-byte stores, or one element per
-/// word), its element stores leave every sector of C half written per store, which the H200
-/// writes at a quarter of the rate of whole sectors (twenty-seventh session: f64 177147 x 243 x
-/// 50, stores alone, 0.43 ms against 0.12 for 177152 x 256; staged 0.16). Staged, consecutive
-/// invocations store consecutive elements; the barriers per block of columns lengthen every
-/// tile, so products bound by their FMAs (the f64 einsum steps measured) run slower. Only where
-/// the staging buffer fits the shared memory besides the tile's (and a chained C's table).
-bool stages_c(const GemmConfig& t, DType d, const DeviceCaps& caps, bool chained, bool words, std::uint64_t c_addr,
-              I scm, I scn, I scb, I N, I B) {
-  if (!stage_override().value_or(options().gemm_stage)) return false;
-  const std::size_t es = dtype_size(d);
-  if (!chained && words && scm == 1 && c_addr % 32 == 0 && aligned_to(32, scn, N, es) && aligned_to(32, scb, B, es))
-    return false;
-  const std::uint64_t table = chained ? chain_table_bytes(t) : 0u;
-  // gemm.comp's `stage`: SW = RN * VW columns of SROW = BM + 1 elements.
-  const std::uint64_t stage =
-      es * static_cast<std::uint64_t>(t.bn / t.tn * gemm_words_of(d)) * static_cast<std::uint64_t>(t.bm + 1);
-  return gemm_shared_bytes(t, d) + table + stage <= caps.max_shared_memory;
-}
-
-/// True for products whose tiles would be mostly empty (few outputs per matrix, short K): they
-/// run on gemm_small.comp, one invocation per output element. Long K stays on the tiled kernel,
-/// whose shared-memory staging pays off there.
-/// Batches of tiny matrices with longer K run faster tiled (H200, f64 12 x 12 x 144 x 1100: 54 us
-/// here, 33 us on 16 x 16 tiles; 12 x 12 x 12 x 1100: 14 us here, 16 us tiled).
-bool small_product(I M, I N, I K) { return (M * N <= 256 && K <= 64) || (std::min(M, N) <= 8 && K <= 256); }
-
-/// Many short columns with short K (memory-bound: the tile's rows are mostly empty): gemm_small
-/// with four outputs per invocation (H200, f64 27 x 729 x 3 x 2187, an einsum step of
-/// gm_queen5_5_3: 0.963 ms on 64 x 64 tiles, 0.395 on gemm_small with four rows; the transposed
-/// 729 x 27 stays tiled, 0.406 vs 0.431).
-bool short_columns(I M, I N, I K, I B) { return M <= 32 && K <= 16 && M * N * B >= (I{1} << 20); }
-
-constexpr I kSmallIdx32Limit = (I{1} << 31) - (I{1} << 26);  // headroom for the grid stride
-constexpr I kSmallRows = 4;  // gemm_small.comp's outputs per invocation along m (RM), short_columns
-
-}  // namespace
-
-bool gemm_uses_small_kernel(I M, I N, I K, I B) { return small_product(M, N, K) || short_columns(M, N, K, B); }
-
-int gemm_words_of(DType d) {
-  switch (d) {
-    case DType::F32: return 4;
-    case DType::F64: case DType::C32: return 2;
-    default: return 1;  // C64
-  }
-}
-
-std::uint64_t gemm_shared_bytes(const GemmConfig& c, DType d) {
-  const int vw = gemm_words_of(d);
-  const std::uint64_t bufs = (c.opts & TFG_OPT_SINGLE) ? 1 : 2;
-  const int pad = (c.opts & TFG_OPT_NOPAD) ? 0 : 1;
-  return bufs * 16ull * static_cast<std::uint64_t>(c.bk * (c.bm / vw + pad) + c.bk * (c.bn / vw + pad));
-}
-
-bool gemm_config_valid(DType d, const GemmConfig& c, const DeviceCaps& caps) {
-  if (c.small) return c == GemmConfig{.small = true};
-  const int vw = gemm_words_of(d);
-  if (!pow2(c.bm) || !pow2(c.bn) || !pow2(c.bk) || !pow2(c.tm) || !pow2(c.tn)) return false;
-  if (c.bm > 1 << 15 || c.bn > 1 << 15 || c.bk > 1 << 15) return false;
-  if (c.tm % vw || c.tn % vw || c.bk % vw || c.bm % c.tm || c.bn % c.tn) return false;
-  constexpr std::uint32_t kKnown = TFG_OPT_WARP | TFG_OPT_WARP_T | TFG_OPT_FAST | TFG_OPT_SINGLE | TFG_OPT_REGDB |
-                                   TFG_OPT_GROUP | TFG_OPT_NOPAD;
-  if ((c.opts & ~kKnown) != 0 || c.split < 0) return false;
-  if ((c.roll != 0 && c.roll != 1 && c.roll != 2 && c.roll != 4) || c.roll > c.bk) return false;
-  if (c.roll != 0 && (c.opts & TFG_OPT_REGDB)) return false;
-  if (c.interior_loop && !(c.opts & TFG_OPT_FAST)) return false;
-  if (c.lean && !c.interior_loop) return false;
-  if (c.pair && !(c.opts & TFG_OPT_WARP)) return false;
-  const int rm = c.bm / c.tm, rn = c.bn / c.tn, nt = rm * rn;
-  if (c.opts & TFG_OPT_WARP_T && !(c.opts & TFG_OPT_WARP)) return false;
-  if (c.opts & TFG_OPT_WARP) {
-    const int wr = (c.opts & TFG_OPT_WARP_T) ? 4 : 8, wc = 32 / wr;
-    if (rm % wr || rn % wc || nt % 32) return false;
-  }
-  if (c.opts & TFG_OPT_FAST && ((c.bm * c.bk / vw) % nt || (c.bn * c.bk / vw) % nt)) return false;
-  const auto nt32 = static_cast<std::uint32_t>(nt);
-  return nt32 <= 1024 && nt32 <= caps.max_group_size_x && gemm_shared_bytes(c, d) <= caps.max_shared_memory;
-}
+/// Bytes of gemm.comp's chain table (chain_offs: the tile's BM + BN element offsets, 64-bit, in
+/// shared memory besides the operand tiles). (The twelfth session also rolled the slice loop here, against compile times of over
+/// 30 s that its chained epilogue caused; with the epilogue in the plain C's loops the tiles
+/// compile as chosen, in 0.2-0.6 s on the H200, and run faster unrolled: f32 4096^3 41.6-42.0
+/// vs 33.4-33.5 TFLOP/s, f64 21.5 vs 18.7; thirteenth session.)
+std::uint64_t chain_table_bytes(const GemmConfig& t) { return 8u * static_cast<std::uint64_t>(t.bm + t.bn); }
 
 GemmConfig default_row(DType d, SizeClass cls) {
   for (const DefaultRow& r : kDefaults)
@@ -674,7 +469,7 @@ GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCap
 
 /// Whether the defaults may give c the paired warp map: false for the narrow rows' tiles
 /// measured without it (kNarrowRows' flags, kWideMidF64Paired).
-static bool narrow_pairable(DType d, const GemmConfig& c) {
+bool narrow_pairable(DType d, const GemmConfig& c) {
   if (d == DType::F64 && c == kWideMidF64) return kWideMidF64Paired;
   for (const NarrowRow& r : kNarrowRows) {
     if (r.d != d) continue;
@@ -683,6 +478,8 @@ static bool narrow_pairable(DType d, const GemmConfig& c) {
   }
   return true;
 }
+
+}  // namespace
 
 /// c with the paired warp map (w + y) where valid: f64 on devices with an SM count (NVIDIA), except
 /// 8 x 8 tiles without u and the narrow rows measured without it (narrow_pairable). H200, ninth
@@ -693,7 +490,7 @@ static bool narrow_pairable(DType d, const GemmConfig& c) {
 /// -> 0.190 ms on 399 x 4320 x 594). Shared memory returns an LDS.128 whose lane pairs read the
 /// same words at twice the rate, which matters most where each thread's few outputs need many
 /// shared reads (4 x 4).
-static GemmConfig paired(GemmConfig c, DType d, const DeviceCaps& caps) {
+GemmConfig gemm_paired(GemmConfig c, DType d, const DeviceCaps& caps) {
   if (caps.sm_count == 0 || d != DType::F64 || c.small || c.pair || !narrow_pairable(d, c))
     return c;
   if (c.tm * c.tn >= 64 && !c.interior_loop) return c;
@@ -703,14 +500,16 @@ static GemmConfig paired(GemmConfig c, DType d, const DeviceCaps& caps) {
   return gemm_config_valid(d, p, caps) ? p : c;
 }
 
+namespace {
+
 /// Whether the default is kF64Huge (ahead of the wave model).
-static bool takes_huge(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+bool takes_huge(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
   return d == DType::F64 && caps.sm_count > 0 && B == 1 && K >= kF64HugeMinK && std::min(M, N) >= kF64HugeMinExtent &&
          tiles_of(kF64Huge, M, N, 1) >= kF64HugeMinTiles && gemm_config_valid(d, kF64Huge, caps);
 }
 
-/// The choice below before `paired`.
-static GemmConfig unpaired_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+/// gemm_default_config's choice before gemm_paired.
+GemmConfig unpaired_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
   const SizeClass cls = size_class(M, N);
   const bool short_k = d == DType::F64 && K <= kShortK && cls != SizeClass::small && M * N * B <= kShortKMaxOutputs;
   if (takes_huge(d, M, N, K, B, caps)) return kF64Huge;
@@ -739,8 +538,10 @@ static GemmConfig unpaired_default_config(DType d, I M, I N, I K, I B, const Dev
   return t;
 }
 
+}  // namespace
+
 GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
-  return paired(unpaired_default_config(d, M, N, K, B, caps), d, caps);
+  return gemm_paired(unpaired_default_config(d, M, N, K, B, caps), d, caps);
 }
 
 double gemm_fma_seconds(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
@@ -748,6 +549,8 @@ double gemm_fma_seconds(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
   if (takes_huge(d, M, N, K, B, caps) || !wave_best(d, M, N, K, B, caps, us)) return 0;
   return us * 1e-6;
 }
+
+I gemm_split_k(I K, I splits, I bk) { return ((K + splits - 1) / splits + bk - 1) / bk * bk; }
 
 int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B, std::uint64_t scratch_limit) {
   if (K <= 0 || c.split == 1) return 1;
@@ -767,62 +570,68 @@ int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B, std::uint64_t 
   s = std::min({s, slices, kSplitMaxSplits, static_cast<I>(limit / std::max<std::uint64_t>(out_bytes, 1))});
   if (s < 2) return 1;
   // Whole BK slices per split; the last split may be shorter, none is empty.
-  const I kc = split_k(K, s, c.bk);
+  const I kc = gemm_split_k(K, s, c.bk);
   return static_cast<int>((K + kc - 1) / kc);
 }
 
-std::string gemm_config_string(const GemmConfig& c) {
-  if (c.small) return "small";
-  char o[16] = {0};
-  int n = 0;
-  if (c.opts & TFG_OPT_WARP) o[n++] = (c.opts & TFG_OPT_WARP_T) ? 't' : 'w';
-  if (c.opts & TFG_OPT_FAST) o[n++] = 'f';
-  if (c.opts & TFG_OPT_SINGLE) o[n++] = 's';
-  if (c.opts & TFG_OPT_REGDB) o[n++] = 'r';
-  if (c.opts & TFG_OPT_GROUP) o[n++] = 'g';
-  if (c.opts & TFG_OPT_NOPAD) o[n++] = 'x';
-  if (c.roll != 0) o[n++] = c.roll == 1 ? 'n' : c.roll == 2 ? 'p' : 'q';
-  if (c.interior_loop) o[n++] = 'u';
-  if (c.lean) o[n++] = 'l';
-  if (c.pair) o[n++] = 'y';
-  if (n == 0) o[n++] = '-';
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%d,%d,%d,%d,%d,%s,%d", c.bm, c.bn, c.bk, c.tm, c.tn, o, c.split);
-  return buf;
+// Long K stays on the tiled kernel, whose shared-memory staging pays off there. Batches of tiny
+// matrices with longer K run faster tiled (H200, f64 12 x 12 x 144 x 1100: 54 us here, 33 us on
+// 16 x 16 tiles; 12 x 12 x 12 x 1100: 14 us here, 16 us tiled).
+bool gemm_small_product(I M, I N, I K) { return (M * N <= 256 && K <= 64) || (std::min(M, N) <= 8 && K <= 256); }
+
+// Memory-bound: the tile's rows are mostly empty (H200, f64 27 x 729 x 3 x 2187, an einsum step
+// of gm_queen5_5_3: 0.963 ms on 64 x 64 tiles, 0.395 on gemm_small with four rows; the
+// transposed 729 x 27 stays tiled, 0.406 vs 0.431).
+bool gemm_short_columns(I M, I N, I K, I B) { return M <= 32 && K <= 16 && M * N * B >= (I{1} << 20); }
+
+bool gemm_uses_small_kernel(I M, I N, I K, I B) {
+  return gemm_small_product(M, N, K) || gemm_short_columns(M, N, K, B);
 }
 
-std::optional<GemmConfig> parse_gemm_config(std::string_view s) {
-  if (s == "small") return GemmConfig{.small = true};
-  GemmConfig c;
-  char opts[16] = {0};
-  int split = 0;
-  const std::string str(s);
-  const int n = std::sscanf(str.c_str(), "%d,%d,%d,%d,%d,%15[-wtfsrgxnpquly],%d", &c.bm, &c.bn, &c.bk, &c.tm, &c.tn, opts, &split);
-  if (n < 5) return std::nullopt;
-  for (const char* q = opts; *q; ++q) {
-    switch (*q) {
-      case 'w': c.opts |= TFG_OPT_WARP; break;
-      case 't': c.opts |= TFG_OPT_WARP | TFG_OPT_WARP_T; break;
-      case 'f': c.opts |= TFG_OPT_FAST; break;
-      case 's': c.opts |= TFG_OPT_SINGLE; break;
-      case 'r': c.opts |= TFG_OPT_REGDB; break;
-      case 'g': c.opts |= TFG_OPT_GROUP; break;
-      case 'x': c.opts |= TFG_OPT_NOPAD; break;
-      case 'n': c.roll = 1; break;
-      case 'p': c.roll = 2; break;
-      case 'q': c.roll = 4; break;
-      case 'u': c.interior_loop = true; break;
-      case 'l': c.lean = true; break;
-      case 'y': c.pair = true; break;
-      default: break;  // '-'
-    }
+GemmConfig gemm_choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps, bool& forced) {
+  forced = true;
+  if (const auto& o = override_slot(); o && gemm_config_valid(d, *o, caps)) return *o;
+  static const std::optional<GemmConfig> env = options().gemm_tile.empty()
+                                                   ? std::nullopt
+                                                   : parse_gemm_config(options().gemm_tile);
+  if (env && gemm_config_valid(d, *env, caps)) return *env;
+  forced = false;
+  return gemm_default_config(d, M, N, K, B, caps);
+}
+
+GemmConfig gemm_chained_config(GemmConfig t, DType d, const DeviceCaps& caps) {
+  auto fits = [&](const GemmConfig& c) {
+    return gemm_config_valid(d, c, caps) && gemm_shared_bytes(c, d) + chain_table_bytes(c) <= caps.max_shared_memory;
+  };
+  while (!fits(t) && t.bk > gemm_words_of(d)) {
+    t.bk /= 2;
+    t.roll = std::min(t.roll, t.bk);
   }
-  c.split = n >= 7 ? split : 0;
-  return c;
+  TENFERRO_CHECK(fits(t), unsupported, "dot_general", "out",
+                 "[vulkan] no gemm tile with a chained out fits this device's shared memory");
+  return t;
 }
 
-bool gemm_config_valid_on(Backend& be, DType d, const GemmConfig& c) {
-  return gemm_config_valid(d, c, static_cast<VulkanBackend&>(be).device().caps());
+// Unless C's columns are 32-byte aligned with m at unit stride and the register tile's stores
+// are whole words along m (`words`: 16-byte stores, or one element per word), its element stores
+// leave every sector of C half written per store, which the H200 writes at a quarter of the
+// rate of whole sectors (twenty-seventh session: f64 177147 x 243 x 50, stores alone, 0.43 ms
+// against 0.12 for 177152 x 256; staged 0.16). Staged, consecutive invocations store
+// consecutive elements; the barriers per block of columns lengthen every tile, so products
+// bound by their FMAs (the f64 einsum steps measured) run slower. Only where the staging buffer
+// fits the shared memory besides the tile's (and a chained C's table).
+bool gemm_stages_c(const GemmConfig& t, DType d, const DeviceCaps& caps, bool chained, bool words, std::uint64_t c_addr,
+                   I scm, I scn, I scb, I N, I B) {
+  if (!stage_override().value_or(options().gemm_stage)) return false;
+  const std::size_t es = dtype_size(d);
+  if (!chained && words && scm == 1 && c_addr % 32 == 0 && gemm_aligned_to(32, scn, N, es) &&
+      gemm_aligned_to(32, scb, B, es))
+    return false;
+  const std::uint64_t table = chained ? chain_table_bytes(t) : 0u;
+  // gemm.comp's `stage`: SW = RN * VW columns of SROW = BM + 1 elements.
+  const std::uint64_t stage =
+      es * static_cast<std::uint64_t>(t.bn / t.tn * gemm_words_of(d)) * static_cast<std::uint64_t>(t.bm + 1);
+  return gemm_shared_bytes(t, d) + table + stage <= caps.max_shared_memory;
 }
 
 GemmConfig gemm_default_config_on(Backend& be, DType d, I M, I N, I K, I B) {
@@ -830,326 +639,10 @@ GemmConfig gemm_default_config_on(Backend& be, DType d, I M, I N, I K, I B) {
 }
 
 GemmConfig gemm_paired_on(Backend& be, DType d, const GemmConfig& c) {
-  return paired(c, d, static_cast<VulkanBackend&>(be).device().caps());
+  return gemm_paired(c, d, static_cast<VulkanBackend&>(be).device().caps());
 }
 
 void set_gemm_config_override(const std::optional<GemmConfig>& c) { override_slot() = c; }
-
-bool supports_gemm(const DeviceCaps& caps, DType d) {
-  switch (d) {
-    case DType::F32: case DType::C32: return true;
-    case DType::F64: case DType::C64: return caps.f64;
-    default: return false;
-  }
-}
-
-namespace {
-
-std::optional<int>& three_m_override() {
-  static std::optional<int> o;
-  return o;
-}
-
-// ---- the 3-multiply form (Options::gemm_3m, opt-in) -----------------------------------------
-// P1 = Ar Br, P2 = Ai Bi, P3 = (Ar + Ai)(Br + Bi) as three real products of the call's shape,
-// then Re C = P1 - P2, Im C = P3 - P1 - P2: 3/4 of the 4-multiply form's flops, plus a split pass
-// per operand (three real planes: re, im, re + im) and a combine pass (shaders/gemm/gemm3m.comp).
-// Error (Higham, "Stability of a method for multiplying complex matrices with three real matrix
-// multiplications", 1992): the real part's bound is the 4-multiply form's; the imaginary part's
-// is c K eps sum (|Re a| + |Im a|)(|Re b| + |Im b|) (up to twice sum |a||b|), and an imaginary
-// part that is zero in exact arithmetic need not come out zero.
-
-/// Plane order of a [X0, X1, B] view: axis 0 fastest, unless axis 1 has the unit stride and
-/// axis 0 has not (the planes then follow the view's own order, so the pass reads or writes it
-/// along its unit stride).
-bool planes_swapped(const TensorView& v) { return std::abs(v.strides()[1]) == 1 && std::abs(v.strides()[0]) != 1; }
-
-/// Plane `k` (0, 1, 2) of `planes` as a real [X0, X1, B] view in the plane order of `like`.
-TensorView plane_view(const Tensor& planes, const TensorView& like, int k) {
-  const I x0 = like.dim(0), x1 = like.dim(1), nb = like.dim(2);
-  const bool sw = planes_swapped(like);
-  const Layout l{{x0, x1, nb}, {sw ? x1 : 1, sw ? 1 : x0, x0 * x1}, k * x0 * x1 * nb};
-  return TensorView(planes.storage(), planes.dtype(), l);
-}
-
-/// One pass of gemm3m.comp over the complex [X0, X1, B] view x: mode 0 splits x into `planes`
-/// (conj: Im x negated), mode 1 writes x = alpha * combine(planes) + beta * x.
-void plane_pass(VulkanBackend& be, std::uint32_t mode, const TensorView& x, const Tensor& planes, bool conj,
-                const Scalar& alpha, const Scalar& beta) {
-  const DType d = x.dtype();
-  const bool sw = planes_swapped(x);
-  const I x0 = x.dim(0), x1 = x.dim(1), nb = x.dim(2), total = x0 * x1 * nb;
-  GemmParams p{};
-  const std::uint64_t xa = address_of(x), pa = address_of(planes);
-  p.a = mode == 0 ? xa : pa;
-  p.c = mode == 0 ? pa : xa;
-  if (conj) p.flags |= TFG_CONJ_A;
-  const bool read_c = mode == 1 && !is_zero_in(beta, d);
-  if (read_c) p.flags |= TFG_READ_C;
-  scalar_bits(alpha, d, p.alpha);
-  scalar_bits(beta, d, p.beta);
-  std::int64_t dims[TFG_DIMS_WORDS] = {sw ? x1 : x0, sw ? x0 : x1, nb, x.strides()[sw ? 1 : 0],
-                                       x.strides()[sw ? 0 : 1], x.strides()[2], total};
-  std::vector<ByteRange> reads, writes;
-  std::uint64_t bytes = 0;
-  add_range(mode == 0 ? x : planes, reads, bytes);
-  if (read_c) add_range(x, reads, bytes);
-  add_range(mode == 0 ? static_cast<const TensorView&>(planes) : x, writes, bytes);
-  constexpr std::uint32_t kThreads = 256;
-  dispatch(be, "gemm3m_" + std::string(dtype_name(d)), mode, kThreads, p, dims, reads, writes, bytes,
-           grid_stride_groups(be, total, kThreads), 1, 1);
-  const std::uint64_t value = be.recorder().open_value();
-  VulkanBackend::storage_of(x).last_use = value;
-  VulkanBackend::storage_of(planes).last_use = value;
-}
-
-/// Runs `call` in the 3-multiply form; false (nothing recorded) when its planes do not fit the
-/// device memory, so that the caller runs the 4-multiply form instead of failing.
-bool gemm_3m(VulkanBackend& be, const GemmCall& call) {
-  const DType d = call.c.dtype(), r = d == DType::C32 ? DType::F32 : DType::F64;
-  const I M = call.c.dim(0), N = call.c.dim(1), K = call.a.dim(1), B = call.c.dim(2);
-  const Scalar one = Scalar::of(d, 1.0), zero = Scalar::of(d, 0.0);
-  Tensor ap, bp, pp;
-  try {
-    ap = be.allocate(r, {3 * M * K * B});
-    bp = be.allocate(r, {3 * K * N * B});
-    pp = be.allocate(r, {3 * M * N * B});
-  } catch (const Error& e) {
-    if (e.kind() != ErrorKind::out_of_memory) throw;
-    return false;
-  }
-  auto guard = be.lock();
-  plane_pass(be, 0, call.a, ap, call.conj_a, one, zero);
-  plane_pass(be, 0, call.b, bp, call.conj_b, one, zero);
-  for (int k = 0; k < 3; ++k) {
-    GemmCall part;
-    part.a = plane_view(ap, call.a, k);
-    part.b = plane_view(bp, call.b, k);
-    part.c = plane_view(pp, call.c, k);
-    part.alpha = Scalar::of(r, 1.0);
-    part.beta = Scalar::of(r, 0.0);
-    part.scratch_limit = call.scratch_limit;
-    gemm_kernel(be, part);
-  }
-  plane_pass(be, 1, call.c, pp, false, call.alpha, call.beta);
-  be.after_op();
-  return true;
-}
-
-}  // namespace
-
-void set_gemm_3m_override(std::optional<int> mode) { three_m_override() = mode; }
 void set_gemm_stage_override(std::optional<bool> on) { stage_override() = on; }
-std::uint64_t gemm_staged_dispatches() { return staged_dispatches; }
-
-bool gemm_takes_3m(DType d, I M, I N, I K, I B, bool chained, std::uint64_t scratch_limit) {
-  const int mode = three_m_override().value_or(static_cast<int>(options().gemm_3m));
-  if (mode == 0 || !is_complex(d) || chained || std::min({M, N, K, B}) <= 0) return false;
-  if (mode == 1 && std::min({M, N, K}) < kGemm3MMinExtent) return false;
-  const double planes = 3.0 * (double(M) * double(K) + double(K) * double(N) + double(M) * double(N)) * double(B);
-  const std::uint64_t limit = std::min(kGemm3MMaxScratch, scratch_limit);
-  return planes * double(dtype_size(d) / 2) <= double(limit);  // (in double: no overflow)
-}
-
-void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
-  const TensorView &a = call.a, &b = call.b, &c = call.c;
-  const DType d = c.dtype();
-  // C: [M, N, B], or chained (GemmCall::c): [M0..M3, N0..N3, B0, B1].
-  const bool chained = call.chained();
-  TENFERRO_ASSERT(a.rank() == 3 && b.rank() == 3 && (c.rank() == 3 || chained));
-  auto group = [&](int first, int n) {
-    I e = 1;
-    for (int j = first; j < first + n; ++j) e *= c.dim(j);
-    return e;
-  };
-  const I M = chained ? group(0, kGemmFreeChains) : c.dim(0);
-  const I N = chained ? group(kGemmFreeChains, kGemmFreeChains) : c.dim(1);
-  const I B = chained ? group(2 * kGemmFreeChains, kGemmBatchChains) : c.dim(2), K = a.dim(1);
-  if (M == 0 || N == 0 || B == 0) return;
-  if (gemm_takes_3m(d, M, N, K, B, chained, call.scratch_limit) && gemm_3m(be, call)) return;
-  const DeviceCaps& caps = be.device().caps();
-  // Ozaki-II: the normwise opt-in returns here; a certified product is recorded below, before
-  // the FMA kernel's dispatch that recomputes C where its certificate fails.
-  // A shape whose certificate failed lately runs on the FMA kernels alone for a while.
-  const int ozaki = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_u8, &caps, call.scratch_limit);
-  const bool certified_mode = ozaki > 0 && gemm_ozaki_certified();
-  if (ozaki > 0 && !certified_mode && gemm_ozaki(be, call, ozaki)) return;
-  const bool certified = certified_mode && !gemm_ozaki_recently_failed(be, d, M, N, K, B);
-  const std::size_t es = dtype_size(d);
-  bool forced = false;
-  GemmConfig t = choose_config(d, M, N, K, B, caps, forced);
-  const int vw = gemm_words_of(d);
-  const bool wide_rows = forced ? t.small : short_columns(M, N, K, B);  // gemm_small with four rows
-  const bool small = wide_rows || (!forced && small_product(M, N, K));
-  // (A certified Ozaki product's FMA recomputation runs unsplit: one indirect dispatch.)
-  const I splits = small || certified ? 1 : gemm_splits(t, d, M, N, K, B, call.scratch_limit);
-  // The chained epilogue runs in the unsplit tile (split K: only in the reduction pass).
-  if (chained && !small && splits <= 1) t = chained_config(t, d, caps);
-
-  const I sam = a.strides()[0], sak = a.strides()[1], sab = a.strides()[2];
-  const I sbk = b.strides()[0], sbn = b.strides()[1], sbb = b.strides()[2];
-  const I scm = c.strides()[0], scn = c.strides()[chained ? kGemmFreeChains : 1];
-  const I scb = c.strides()[chained ? 2 * kGemmFreeChains : 2];
-  // Words 16-29 of the dims block: a chained C's extents and strides (gemm_params.h).
-  std::int64_t cw[14] = {};
-  if (chained) {
-    const Shape& e = c.shape();
-    const Strides& st = c.strides();
-    for (int g = 0; g < 2; ++g)
-      for (int j = 0; j < 3; ++j) {
-        cw[6 * g + j] = e[static_cast<std::size_t>(4 * g + j)];
-        cw[6 * g + 3 + j] = st[static_cast<std::size_t>(4 * g + j + 1)];
-      }
-    cw[12] = e[8];
-    cw[13] = st[9];
-  }
-  // A chained C's index arithmetic is 32-bit unless a group reaches 2^31 elements (the shaders'
-  // CHAINS_WIDE; TestHooks::gemm_chains_wide forces it).
-  const bool wide_chains = chained && (std::max({M, N, B}) > I{0x7fffffff} || test_hooks().gemm_chains_wide);
-  const std::uint32_t chain_sched = chained ? TFG_SCHED_CHAINS | (wide_chains ? TFG_SCHED_CHAINS_WIDE : 0u) : 0u;
-  const bool read_c = !is_zero_in(call.beta, d);
-  const bool have_ab = K > 0;
-
-  std::uint32_t cfg = tile_bits(t) | t.opts;
-  // Specialization constant 2 (SCHED in gemm.comp): the roll code (0 = unrolled slice, else
-  // log2(roll) + 1), TFG_SCHED_INTERIOR, TFG_SCHED_LEAN and TFG_SCHED_PAIR; TFG_SCHED_STAGE(_N)
-  // below, with C's address.
-  std::uint32_t sched = (t.roll == 0 ? 0u : log2u(t.roll) + 1u) | (t.interior_loop ? TFG_SCHED_INTERIOR : 0u) |
-                        (t.lean ? TFG_SCHED_LEAN : 0u) | (t.pair ? TFG_SCHED_PAIR : 0u);
-  GemmParams p{};
-  if (have_ab) {
-    p.a = address_of(a);
-    p.b = address_of(b);
-    // A: along k when k is the unit-stride axis and m is not; 16-byte words along the load axis
-    // need a 16-byte aligned start and strides of the other axes that keep it.
-    const bool a_k = (sak == 1 || K == 1) && sam != 1;
-    if (a_k) cfg |= TFG_A_ALONG_K;
-    const bool a_vec = vw > 1 && (a_k ? sak == 1 : sam == 1) && p.a % 16 == 0 &&
-                       aligned16(a_k ? sam : sak, a_k ? M : K, es) && aligned16(sab, B, es);
-    if (a_vec) cfg |= TFG_A_VEC;
-    // B: along n when n is the unit-stride axis and k is not.
-    const bool b_n = (sbn == 1 || N == 1) && sbk != 1;
-    if (b_n) cfg |= TFG_B_ALONG_N;
-    const bool b_vec = vw > 1 && (b_n ? sbn == 1 : sbk == 1) && p.b % 16 == 0 &&
-                       aligned16(b_n ? sbk : sbn, b_n ? K : N, es) && aligned16(sbb, B, es);
-    if (b_vec) cfg |= TFG_B_VEC;
-  }
-  if (call.conj_a && is_complex(d)) p.flags |= TFG_CONJ_A;
-  if (call.conj_b && is_complex(d)) p.flags |= TFG_CONJ_B;
-
-  std::vector<ByteRange> reads, writes;
-  std::uint64_t bytes = 0;
-  if (have_ab) {
-    add_range(a, reads, bytes);
-    add_range(b, reads, bytes);
-  }
-  const I tiles = small ? 1 : ((M + t.bm - 1) / t.bm) * ((N + t.bn - 1) / t.bn);
-  const auto gx = static_cast<std::uint32_t>(std::min<I>(tiles, caps.max_group_count_x));
-  const auto gy = static_cast<std::uint32_t>(std::min<I>(B, 65535));
-  const std::string variant = "gemm_" + std::string(dtype_name(d));
-  const auto threads = static_cast<std::uint32_t>(t.threads());
-
-  // A certified Ozaki product where the FMA kernel is one dispatch of tiles (else the FMA kernels
-  // alone): that dispatch then reads its workgroup counts from the certificate. The combine pass
-  // is recorded as writing C, so the hazard tracker always puts a barrier before this dispatch,
-  // and with `indirect` that barrier makes the certify pass's writes visible to the indirect
-  // read too.
-  std::optional<OzakiCertificate> cert;
-  if (certified && !small && splits <= 1) {
-    cert.emplace();
-    cert->gx = gx;
-    cert->gy = gy;
-    if (!gemm_ozaki(be, call, ozaki, &*cert)) cert.reset();
-    else add_range(cert->args, reads, bytes);
-  }
-
-  if (splits <= 1) {
-    p.c = address_of(c);
-    const bool c_vec = !chained && vw > 1 && scm == 1 && p.c % 16 == 0 && aligned16(scn, N, es) && aligned16(scb, B, es);
-    if (c_vec) p.flags |= TFG_C_VEC;
-    if (!small && stages_c(t, d, caps, chained, c_vec || vw == 1, p.c, scm, scn, scb, N, B)) {
-      sched |= TFG_SCHED_STAGE | (std::abs(scn) < std::abs(scm) ? TFG_SCHED_STAGE_N : 0u);
-      ++staged_dispatches;
-    }
-    if (read_c) p.flags |= TFG_READ_C;
-    scalar_bits(call.alpha, d, p.alpha);
-    scalar_bits(call.beta, d, p.beta);
-    const std::int64_t dims[TFG_DIMS_WORDS] = {M,      N,      K,      B,      sam,    sak,    sab,    sbk,
-                                               sbn,    sbb,    scm,    scn,    scb,    K,      0,      1,
-                                               cw[0],  cw[1],  cw[2],  cw[3],  cw[4],  cw[5],  cw[6],  cw[7],
-                                               cw[8],  cw[9],  cw[10], cw[11], cw[12], cw[13]};
-    if (read_c) add_range(c, reads, bytes);
-    add_range(c, writes, bytes);
-    auto guard = be.lock();
-    if (small) {
-      // gemm_small.comp: one invocation per output, or per kSmallRows consecutive outputs along
-      // m (short_columns, forced); 64-bit index arithmetic only when the invocation count needs it.
-      const I rows = wide_rows && M >= kSmallRows ? kSmallRows : 1;
-      const I total = (M + rows - 1) / rows * N * B;
-      constexpr std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
-      const std::uint32_t gxs = grid_stride_groups(be, total, local);
-      const std::uint32_t spec =
-          (total >= kSmallIdx32Limit ? 1u : 0u) | (rows > 1 ? 2u : 0u) | (chained ? TFG_SMALL_CHAINS : 0u) |
-          (wide_chains ? TFG_SMALL_CHAINS_WIDE : 0u);
-      dispatch(be, "gemm_small_" + std::string(dtype_name(d)), spec, local, p, dims, reads, writes, bytes, gxs, 1, 1);
-    } else {
-      dispatch(be, variant, cfg, threads, p, dims, reads, writes, bytes, gx, gy, 1,
-               sched | chain_sched, cert ? &cert->args : nullptr);
-    }
-    const std::uint64_t value = be.recorder().open_value();
-    if (cert) VulkanBackend::storage_of(cert->args).last_use = value;
-    if (have_ab) {
-      VulkanBackend::storage_of(a).last_use = value;
-      VulkanBackend::storage_of(b).last_use = value;
-    }
-    VulkanBackend::storage_of(c).last_use = value;
-    be.after_op();
-    return;
-  }
-
-  // Split K: pass 1 writes `splits` partial products (alpha 1, beta 0) into compact [M, N, B]
-  // blocks of a scratch tensor; pass 2 (TFG_OPT_REDUCE) sums them into C with alpha and beta.
-  const I kc = split_k(K, splits, t.bk);
-  const I zstride = M * N * B;
-  const Tensor scratch = be.allocate(d, {zstride * splits});
-  p.c = address_of(scratch);
-  if (vw > 1 && p.c % 16 == 0 && aligned16(M, N, es) && aligned16(M * N, B, es)) p.flags |= TFG_C_VEC;
-  scalar_bits(Scalar::of(DType::F64, 1.0), d, p.alpha);
-  const std::int64_t dims1[TFG_DIMS_WORDS] = {M, N, K, B, sam, sak, sab, sbk, sbn, sbb, 1, M, M * N, kc, zstride, splits};
-  // (The partials are compact: words 16-29 unused.)
-  std::vector<ByteRange> scratch_range;
-  std::uint64_t scratch_bytes = 0;
-  add_range(scratch, scratch_range, scratch_bytes);
-
-  GemmParams q{};
-  q.a = p.c;
-  q.c = address_of(c);
-  if (read_c) q.flags |= TFG_READ_C;
-  scalar_bits(call.alpha, d, q.alpha);
-  scalar_bits(call.beta, d, q.beta);
-  const std::int64_t dims2[TFG_DIMS_WORDS] = {M,     N,      K,      B,      0,      0,      0,      0,
-                                               0,     0,      scm,    scn,    scb,    kc,     zstride, splits,
-                                               cw[0], cw[1],  cw[2],  cw[3],  cw[4],  cw[5],  cw[6],  cw[7],
-                                               cw[8], cw[9],  cw[10], cw[11], cw[12], cw[13]};
-  std::vector<ByteRange> reads2 = scratch_range, writes2;
-  std::uint64_t bytes2 = scratch_bytes;
-  if (read_c) add_range(c, reads2, bytes2);
-  add_range(c, writes2, bytes2);
-  const GemmConfig rt{vw, vw, vw, vw, vw, 0, 0};  // keeps the reduce pipeline's shared arrays tiny
-  constexpr std::uint32_t kReduceThreads = 256;
-  const std::uint32_t gx2 = grid_stride_groups(be, zstride, kReduceThreads);
-
-  auto guard = be.lock();
-  dispatch(be, variant, cfg, threads, p, dims1, reads, scratch_range, bytes + scratch_bytes, gx, gy,
-           static_cast<std::uint32_t>(splits), sched);
-  dispatch(be, variant, tile_bits(rt) | TFG_OPT_REDUCE, kReduceThreads, q, dims2, reads2, writes2, bytes2, gx2, 1, 1,
-           chain_sched);
-  const std::uint64_t value = be.recorder().open_value();
-  VulkanBackend::storage_of(a).last_use = value;
-  VulkanBackend::storage_of(b).last_use = value;
-  VulkanBackend::storage_of(c).last_use = value;
-  VulkanBackend::storage_of(scratch).last_use = value;
-  be.after_op();
-}
 
 }  // namespace tenferro::vk
