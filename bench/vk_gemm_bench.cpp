@@ -264,7 +264,7 @@ bool run_case(Backend& be, const BenchCase& c, int reps, bool stream) {
   const char* tile = std::getenv("TENFERRO_VK_GEMM_TILE");
   const std::string dflt = vk::gemm_uses_small_kernel(c.M, c.N, c.K, c.B)
                                ? std::string("gemm_small")
-                               : vk::gemm_config_string(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
+                               : vk::gemm_config_string(vk::gemm_default_config_on(be, {c.d, c.M, c.N, c.K, c.B}));
   std::printf("%-12s %-4s M=%lld N=%lld K=%lld B=%lld tile=%s  median %.3f ms  %.2f TFLOP/s (best %.2f)  check %s"
               " (err %.1e)\n",
               c.name, dtype_name(c.d).data(), (long long)c.M, (long long)c.N, (long long)c.K, (long long)c.B,
@@ -361,7 +361,7 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
       g = vk::parse_gemm_config(head + (o == "-" ? "" : o) + "s," + std::to_string(sp));
     if (g) add(*g);
   };
-  add(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
+  add(vk::gemm_default_config_on(be, {c.d, c.M, c.N, c.K, c.B}));
   if (c.K <= 64) front.insert(front.begin(), "small");  // gemm_small.comp
   for (const char* f : front) {  // double buffer too large for the device: single buffer
     auto g = vk::parse_gemm_config(f);
@@ -385,7 +385,7 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
 
 /// `--configs "A B ..."`: the default, then exactly these configurations (invalid ones dropped).
 std::vector<vk::GemmConfig> listed_candidates(Backend& be, const BenchCase& c, const std::string& list) {
-  std::vector<vk::GemmConfig> out = {vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B)};
+  std::vector<vk::GemmConfig> out = {vk::gemm_default_config_on(be, {c.d, c.M, c.N, c.K, c.B})};
   std::size_t at = 0;
   while (at < list.size()) {
     const std::size_t end = std::min(list.find(' ', at), list.size());
@@ -403,7 +403,7 @@ bool sweep_case(Backend& be, const BenchCase& c, int reps, double budget, const 
   const int r = pr.flops() < 1e9 ? std::max(reps, 30) : reps;
   const std::vector<vk::GemmConfig> cands =
       configs.empty() ? sweep_candidates(be, c) : listed_candidates(be, c, configs);
-  const std::string dflt = vk::gemm_config_string(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
+  const std::string dflt = vk::gemm_config_string(vk::gemm_default_config_on(be, {c.d, c.M, c.N, c.K, c.B}));
   double best = 0, dflt_tf = 0;
   std::string best_cfg = "none";
   int run = 0;

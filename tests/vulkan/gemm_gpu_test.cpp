@@ -119,7 +119,7 @@ TEST_F(Gemm3MTest, MatchesReference) {
       for (int v = 0; v < 3; ++v) {
         ++i;
         Case c = make_case(d, e[0], e[1], e[2], e[3]);
-        EXPECT_TRUE(vk::gemm_takes_3m(d, c.M, c.N, c.K, c.B, false));
+        EXPECT_TRUE(vk::gemm_takes_3m({d, c.M, c.N, c.K, c.B}));
         c.la = lays[i % 5];
         c.lb = lays[(i + 1) % 5];
         c.lc = lays[(i + 3) % 5];
@@ -154,16 +154,16 @@ TEST_F(Gemm3MTest, FallsBackWhenPlanesDoNotFit) {
 }
 
 TEST_F(Gemm3MTest, NotTaken) {
-  EXPECT_FALSE(vk::gemm_takes_3m(DType::C32, 7, 5, 0, 2, false));  // K == 0: C = beta C
-  EXPECT_FALSE(vk::gemm_takes_3m(DType::C64, 7, 5, 3, 2, true));   // chained C
-  EXPECT_FALSE(vk::gemm_takes_3m(DType::F32, 7, 5, 3, 2, false));
+  EXPECT_FALSE(vk::gemm_takes_3m({DType::C32, 7, 5, 0, 2}));  // K == 0: C = beta C
+  EXPECT_FALSE(vk::gemm_takes_3m({DType::C64, 7, 5, 3, 2, true}));   // chained C
+  EXPECT_FALSE(vk::gemm_takes_3m({DType::F32, 7, 5, 3, 2}));
   Case c = make_case(DType::C64, 7, 5, 0, 2);
   c.beta = c128(2.0, -1.0);
   run(c);
   vk::set_gemm_3m_override(1);  // large products only
-  EXPECT_FALSE(vk::gemm_takes_3m(DType::C32, 2047, 4096, 4096, 1, false));
-  EXPECT_TRUE(vk::gemm_takes_3m(DType::C32, 2048, 2048, 2048, 1, false));
-  EXPECT_FALSE(vk::gemm_takes_3m(DType::C32, 1 << 16, 1 << 16, 1024, 1, false));  // planes > 4 GiB
+  EXPECT_FALSE(vk::gemm_takes_3m({DType::C32, 2047, 4096, 4096, 1}));
+  EXPECT_TRUE(vk::gemm_takes_3m({DType::C32, 2048, 2048, 2048, 1}));
+  EXPECT_FALSE(vk::gemm_takes_3m({DType::C32, 1 << 16, 1 << 16, 1024, 1}));  // planes > 4 GiB
 }
 
 
@@ -460,8 +460,8 @@ TEST_F(GemmGpuTest, AutoSplitShortK) {
   // default configuration splits K; checked for the dtypes with the rule's shapes.
   for (DType d : {DType::F64, DType::C32}) {
     Case c = make_case(d, 200, 21, 300, 1);
-    const vk::GemmConfig g = vk::gemm_default_config_on(be(), d, c.M, c.N, c.K, c.B);
-    EXPECT_GT(vk::gemm_splits(g, d, c.M, c.N, c.K, c.B), 1) << dtype_name(d);
+    const vk::GemmConfig g = vk::gemm_default_config_on(be(), {d, c.M, c.N, c.K, c.B});
+    EXPECT_GT(vk::gemm_splits(g, {d, c.M, c.N, c.K, c.B}), 1) << dtype_name(d);
     c.beta = -1.5;
     c.lb = Lay::row;
     run(c);
@@ -498,7 +498,7 @@ TEST_F(GemmGpuTest, MidLadder) {
     // f64 tiles with the paired warp map.)
     const vk::GemmConfig want = *vk::parse_gemm_config(r.cfg);
     if (vk::gemm_config_valid_on(be(), r.d, want)) {
-      EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config_on(be(), r.d, r.M, r.N, r.K, 1)),
+      EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config_on(be(), {r.d, r.M, r.N, r.K, 1})),
                 vk::gemm_config_string(vk::gemm_paired_on(be(), r.d, want)));
     }
     Case c = make_case(r.d, r.M, r.N, r.K, 1);
@@ -573,63 +573,63 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
                        Row{415800, 11, 24, "64,16,8,4,2,-,0"},
                        Row{415800, 11, 300, "128,16,8,8,2,-,0"},
                        Row{17, 415800, 24, "64,64,16,4,4,wy,0"}})
-    EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, r.M, r.N, r.K, 1, h200)), r.cfg)
+    EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F64, r.M, r.N, r.K, 1}, h200)), r.cfg)
         << r.M << " x " << r.N << " x " << r.K;
   // Under a wave of large tiles (f64 1024^3: 128 tiles) and without an SM count: the classes.
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 1024, 1024, 1024, 1, h200)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F64, 1024, 1024, 1024, 1}, h200)),
             "128,64,8,4,8,wfuy,0");  // 0.132-0.135 ms; 0.141 on 64 x 128 fsu
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 512, 512, 512, 1, h200)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F64, 512, 512, 512, 1}, h200)),
             "64,32,16,4,4,wfuy,0");  // the mid ladder's 128-tile rung: 0.041 ms single call vs 0.051 without u
   // Every tile interior: the interior loop also at short K (1024 x 256^3: 1.81 ms vs 1.98).
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 256, 256, 256, 1024, h200)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F64, 256, 256, 256, 1024}, h200)),
             "64,128,16,8,8,wfsuy,1");
   // str_nw_mera_closed_120's batched product: the model's 64 x 64 tile, with u (nineteenth
   // session: 0.669-0.682 ms vs 0.774-0.786 without).
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 540, 270, 136, 216, h200)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F64, 540, 270, 136, 216}, h200)),
             "64,64,8,4,4,wfuy,1");
   vk::DeviceCaps anon = h200;
   anon.sm_count = 0;
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 990, 2187, 4620, 1, anon)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F64, 990, 2187, 4620, 1}, anon)),
             "64,128,16,8,8,fsu,0");
   // The model's estimate of its choice, which the certified Ozaki-II product is weighed against
   // (gemm_fma_seconds): 990 x 2187 x 4620 in 5 splits 1.18 ms (measured 1.13-1.17, tenth
   // session), 40 % over the 22.9 TFLOP/s the scheme's model assumes otherwise; it then takes the
   // scheme there (str_nw_mera_open_26's largest product), not for 7290 x 399 x 4320 (the planes
   // padded to 128: N 399 -> 512). kF64Huge products and devices without an SM count: no estimate.
-  const double open = vk::gemm_fma_seconds(DType::F64, 990, 2187, 4620, 1, h200);
+  const double open = vk::gemm_fma_seconds({DType::F64, 990, 2187, 4620, 1}, h200);
   EXPECT_NEAR(open, 1.176e-3, 0.01e-3);
-  EXPECT_FALSE(vk::ozaki_faster(14, 990, 2187, 4620, 1, true));
-  EXPECT_TRUE(vk::ozaki_faster(14, 990, 2187, 4620, 1, true, open));
-  EXPECT_FALSE(vk::ozaki_faster(14, 7290, 399, 4320, 1, true,
-                                vk::gemm_fma_seconds(DType::F64, 7290, 399, 4320, 1, h200)));
+  EXPECT_FALSE(vk::ozaki_faster(14, {DType::F64, 990, 2187, 4620, 1}, true));
+  EXPECT_TRUE(vk::ozaki_faster(14, {DType::F64, 990, 2187, 4620, 1}, true, open));
+  EXPECT_FALSE(vk::ozaki_faster(14, {DType::F64, 7290, 399, 4320, 1}, true,
+                                vk::gemm_fma_seconds({DType::F64, 7290, 399, 4320, 1}, h200)));
   // gemm_ozaki_moduli asks for the estimate itself given the device's caps (the default options:
   // certified, 14 moduli; TENFERRO_VK_GEMM_OZAKI unset).
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 990, 2187, 4620, 1, false, true, &h200), 14);
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 990, 2187, 4620, 1, false, true), 0);
-  EXPECT_EQ(vk::gemm_fma_seconds(DType::F64, 4096, 4096, 4096, 1, h200), 0.0);
-  EXPECT_EQ(vk::gemm_fma_seconds(DType::F64, 990, 2187, 4620, 1, anon), 0.0);
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, anon)),
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 990, 2187, 4620, 1}, true, &h200), 14);
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 990, 2187, 4620, 1}, true), 0);
+  EXPECT_EQ(vk::gemm_fma_seconds({DType::F64, 4096, 4096, 4096, 1}, h200), 0.0);
+  EXPECT_EQ(vk::gemm_fma_seconds({DType::F64, 990, 2187, 4620, 1}, anon), 0.0);
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F32, 4096, 4096, 4096, 1}, anon)),
             "128,128,16,8,8,fsu,0");  // the 128 x 256 tile on NVIDIA only (measured there only)
   // f64 with K <= 16 (not the small class, at most 10M outputs): 32 x 32 tiles of BK 4, ahead of
   // the wave model (13200 x 144 x 12: 14.7 us vs 18.1-18.9 on the model's 64 x 64); 4096 x 4096
   // x 16 stays with the model (87 us on 64 x 128 `fs` vs 109; every tile interior: `fsu`, whose
   // interior loop has no full slice to run at K = 16, the same work as `fs`).
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 13200, 144, 12, 1, h200)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F64, 13200, 144, 12, 1}, h200)),
             "32,32,4,4,4,wy,0");
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 13200, 12, 12, 12, h200)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F64, 13200, 12, 12, 12}, h200)),
             "32,32,4,4,4,wy,0");
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 4096, 4096, 16, 1, h200)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F64, 4096, 4096, 16, 1}, h200)),
             "64,128,16,8,8,wfsuy,1");
   // f32 keeps its table (not modelled); on NVIDIA its 128 x 128 rows (large, and mid with at least
   // a wave of tiles) run 16 x 8 per thread in 128 threads (kF32Deep), c32's large row 64 x 128
   // tiles of 8 x 8 with paired lanes (kC32Deep); fewer tiles take the mid ladder's finer rungs.
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 990, 2187, 4620, 1, h200)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F32, 990, 2187, 4620, 1}, h200)),
             "128,128,8,16,8,fsxu,0");  // 144 tiles: mid
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, h200)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F32, 4096, 4096, 4096, 1}, h200)),
             "128,128,8,16,8,fsxu,0");  // 3.01 ms vs 3.14 on 128 x 256 8 x 16 (8192^3: 22.9 vs 23.9)
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 1000, 1030, 33, 1, h200)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F32, 1000, 1030, 33, 1}, h200)),
             "64,128,16,4,8,wf,0");  // 72 tiles of 128 x 128: the finer rung
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::C32, 4096, 4096, 4096, 1, h200)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::C32, 4096, 4096, 4096, 1}, h200)),
             "64,128,8,8,8,wfsuly,0");
   // The other dtypes' narrow rows (twenty-first session: f32 16 x 200000 x 512 0.218 ms vs 0.647
   // on the wide row, c64 0.443 vs 2.301; tall c32 200000 x 11 x 64 0.080 vs 0.258).
@@ -639,12 +639,12 @@ TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
                                      std::tuple{DType::C32, I{200000}, I{11}, "128,16,8,8,2,-,0"},
                                      std::tuple{DType::C64, I{16}, I{100000}, "16,64,16,2,4,-,0"},
                                      std::tuple{DType::C64, I{200000}, I{11}, "128,16,8,8,2,-,0"}})
-    EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(d, M, N, 512, 1, h200)), cfg) << M << " x " << N;
+    EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({d, M, N, 512, 1}, h200)), cfg) << M << " x " << N;
   vk::DeviceCaps other = h200;  // no SM count: the size classes' rows
   other.sm_count = 0;
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, other)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::F32, 4096, 4096, 4096, 1}, other)),
             "128,128,16,8,8,fsu,0");
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::C32, 4096, 4096, 4096, 1, other)),
+  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config({DType::C32, 4096, 4096, 4096, 1}, other)),
             "128,128,8,8,4,wfu,0");
 }
 

@@ -254,7 +254,7 @@ class GemmForcedTest : public GemmGpuTest {
     ASSERT_TRUE(g.has_value());
     ASSERT_TRUE(vk::gemm_config_valid_on(be(), c.d, *g)) << "configuration not valid on this device";
     if (expect_split) {
-      EXPECT_GT(vk::gemm_splits(*g, c.d, c.M, c.N, c.K, c.B), 1);
+      EXPECT_GT(vk::gemm_splits(*g, {c.d, c.M, c.N, c.K, c.B}), 1);
     }
     vk::set_gemm_config_override(*g);
     run(c, seed);

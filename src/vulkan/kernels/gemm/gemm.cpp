@@ -80,23 +80,24 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const I N = chained ? group(kGemmFreeChains, kGemmFreeChains) : c.dim(1);
   const I B = chained ? group(2 * kGemmFreeChains, kGemmBatchChains) : c.dim(2), K = a.dim(1);
   if (M == 0 || N == 0 || B == 0) return;
-  if (gemm_takes_3m(d, M, N, K, B, chained, call.scratch_limit) && gemm_3m(be, call)) return;
+  const GemmProblem prob{d, M, N, K, B, chained, call.scratch_limit};
+  if (gemm_takes_3m(prob) && gemm_3m(be, call)) return;
   const DeviceCaps& caps = be.device().caps();
   // Ozaki-II: the normwise opt-in returns here; a certified product is recorded below, before
   // the FMA kernel's dispatch that recomputes C where its certificate fails.
   // A shape whose certificate failed lately runs on the FMA kernels alone for a while.
-  const int ozaki = gemm_ozaki_moduli(d, M, N, K, B, chained, caps.nv_coopmat_u8, &caps, call.scratch_limit);
+  const int ozaki = gemm_ozaki_moduli(prob, caps.nv_coopmat_u8, &caps);
   const bool certified_mode = ozaki > 0 && gemm_ozaki_certified();
   if (ozaki > 0 && !certified_mode && gemm_ozaki(be, call, ozaki)) return;
-  const bool certified = certified_mode && !gemm_ozaki_recently_failed(be, d, M, N, K, B);
+  const bool certified = certified_mode && !gemm_ozaki_recently_failed(be, prob);
   const std::size_t es = dtype_size(d);
   bool forced = false;
-  GemmConfig t = gemm_choose_config(d, M, N, K, B, caps, forced);
+  GemmConfig t = gemm_choose_config(prob, caps, forced);
   const int vw = gemm_words_of(d);
   const bool wide_rows = forced ? t.small : gemm_short_columns(M, N, K, B);  // gemm_small with four rows
   const bool small = wide_rows || (!forced && gemm_small_product(M, N, K));
   // (A certified Ozaki product's FMA recomputation runs unsplit: one indirect dispatch.)
-  const I splits = small || certified ? 1 : gemm_splits(t, d, M, N, K, B, call.scratch_limit);
+  const I splits = small || certified ? 1 : gemm_splits(t, prob);
   // The chained epilogue runs in the unsplit tile (split K: only in the reduction pass).
   if (chained && !small && splits <= 1) t = gemm_chained_config(t, d, caps);
 
@@ -181,7 +182,7 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
     p.c = address_of(c);
     const bool c_vec = !chained && vw > 1 && scm == 1 && p.c % 16 == 0 && aligned16(scn, N, es) && aligned16(scb, B, es);
     if (c_vec) p.flags |= TFG_C_VEC;
-    if (!small && gemm_stages_c(t, d, caps, chained, c_vec || vw == 1, p.c, scm, scn, scb, N, B)) {
+    if (!small && gemm_stages_c(t, prob, caps, c_vec || vw == 1, p.c, scm, scn, scb)) {
       sched |= TFG_SCHED_STAGE | (std::abs(scn) < std::abs(scm) ? TFG_SCHED_STAGE_N : 0u);
       ++staged_dispatches;
     }

@@ -111,12 +111,14 @@ bool gemm_3m(VulkanBackend& be, const GemmCall& call) {
 
 void set_gemm_3m_override(std::optional<int> mode) { three_m_override() = mode; }
 
-bool gemm_takes_3m(DType d, I M, I N, I K, I B, bool chained, std::uint64_t scratch_limit) {
+bool gemm_takes_3m(const GemmProblem& p) {
+  const DType d = p.d;
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
   const int mode = three_m_override().value_or(static_cast<int>(options().gemm_3m));
-  if (mode == 0 || !is_complex(d) || chained || std::min({M, N, K, B}) <= 0) return false;
+  if (mode == 0 || !is_complex(d) || p.chained || std::min({M, N, K, B}) <= 0) return false;
   if (mode == 1 && std::min({M, N, K}) < kGemm3MMinExtent) return false;
   const double planes = 3.0 * (double(M) * double(K) + double(K) * double(N) + double(M) * double(N)) * double(B);
-  const std::uint64_t limit = std::min(kGemm3MMaxScratch, scratch_limit);
+  const std::uint64_t limit = std::min(kGemm3MMaxScratch, p.scratch_limit);
   return planes * double(dtype_size(d) / 2) <= double(limit);  // (in double: no overflow)
 }
 

@@ -114,8 +114,9 @@ int plane_sets(DType d) { return is_complex(d) ? 3 : 1; }
 /// f32 / c32 products: f32 elements, kSingleModuli, f32's tau.
 bool single_precision(DType d) { return d == DType::F32 || d == DType::C32; }
 
-Sizes sizes(int n, I M, I N, I K, I B, bool certified, DType d) {
-  const int sets = plane_sets(d);
+Sizes sizes(int n, const GemmProblem& p, bool certified) {
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
+  const int sets = plane_sets(p.d);
   Sizes s{round_up(M, TFO_TILE), round_up(N, TFO_TILE), round_up(K, TFO_TILE), (K + TFO_CHUNK - 1) / TFO_CHUNK, 0};
   s.bytes = double(sets * n) * double(B) * (double(s.Mp + s.Np) * double(s.Kp) + double(s.Mp) * double(s.Np)) +
             4.0 * double(B) * double(M + N) * double(s.nch + 1);
@@ -225,11 +226,11 @@ void set_gemm_ozaki_override(std::optional<OzakiOverride> o) {
   cert_history().clear();
 }
 
-bool gemm_ozaki_recently_failed(VulkanBackend& be, DType d, I M, I N, I K, I B) {
+bool gemm_ozaki_recently_failed(VulkanBackend& be, const GemmProblem& p) {
   if (!history_applies()) return false;
   auto guard = be.lock();
   auto& h = cert_history();
-  const auto it = h.find(CertKey{&be, static_cast<int>(d), M, N, K, B});
+  const auto it = h.find(CertKey{&be, static_cast<int>(p.d), p.M, p.N, p.K, p.B});
   if (it == h.end()) return false;
   CertRecord& r = it->second;
   if (r.skip > 0) {
@@ -264,7 +265,9 @@ void ozaki_bits_certified(int n, I K, int& pa, int& pb) {
   pa = std::min(62, total - pb);
 }
 
-bool ozaki_faster(int n, I M, I N, I K, I B, bool certified, double fma_seconds, DType d) {
+bool ozaki_faster(int n, const GemmProblem& p, bool certified, double fma_seconds) {
+  const DType d = p.d;
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
   const bool complex = is_complex(d);
   const double mn = double(M) * double(N) * double(B), flops = (complex ? 8.0 : 2.0) * mn * double(K), dn = n;
   const bool single = single_precision(d);
@@ -291,8 +294,9 @@ bool gemm_ozaki_certified() {
   return o ? o->certified : options().gemm_ozaki == 1;
 }
 
-int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores, const DeviceCaps* caps,
-                      std::uint64_t scratch_limit) {
+int gemm_ozaki_moduli(const GemmProblem& p, bool tensor_cores, const DeviceCaps* caps) {
+  const DType d = p.d;
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
   const auto& o = ozaki_override();
   const bool certified = gemm_ozaki_certified();
   const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().gemm_ozaki);
@@ -302,16 +306,16 @@ int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cor
   const bool single = single_precision(d);
   const int on = std::clamp(want, 0, TFO_MAX_MODULI);
   const int n = single && on >= TFO_MIN_MODULI ? kSingleModuli : on;
-  if (n < TFO_MIN_MODULI || (d != DType::F64 && !certified) || chained ||
+  if (n < TFO_MIN_MODULI || (d != DType::F64 && !certified) || p.chained ||
       std::min({M, N, K, B}) <= 0 || (single && caps && !caps->f64))
     return 0;
   // The FMA kernels' estimate (host time per call) only here, where the model is asked.
-  auto fma_seconds = [&] { return caps && K >= kOzakiCertifiedMinK ? gemm_fma_seconds(d, M, N, K, B, *caps) : 0.0; };
+  auto fma_seconds = [&] { return caps && K >= kOzakiCertifiedMinK ? gemm_fma_seconds(p, *caps) : 0.0; };
   if (!o && !(tensor_cores && (!certified || K >= kOzakiCertifiedMinK) && (!single || !caps || caps->f64_fast) &&
-              ozaki_faster(n, M, N, K, B, certified, fma_seconds(), d)))
+              ozaki_faster(n, p, certified, fma_seconds())))
     return 0;
-  const double limit = double(std::min(kOzakiMaxScratch, scratch_limit));
-  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified, d).bytes > limit) return 0;
+  const double limit = double(std::min(kOzakiMaxScratch, p.scratch_limit));
+  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, p, certified).bytes > limit) return 0;
   return n;
 }
 
@@ -329,7 +333,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   const std::uint32_t kind = (complex ? TFO_COMPLEX : 0u) | (single ? TFO_SINGLE : 0u);
   const char* const variant = kind ? "ozaki_ext" : "ozaki_f64";  // (the element passes)
   TENFERRO_ASSERT(c.dtype() == DType::F64 || cert != nullptr);
-  const Sizes s = sizes(n, M, N, K, B, cert != nullptr, c.dtype());
+  const Sizes s = sizes(n, {c.dtype(), M, N, K, B}, cert != nullptr);
   // Certified: A's rows scaled by their sums to 2^PA, B's columns by their largest to 2^PB
   // (ozaki_bits_certified); else both by their largest to 2^P. Complex: at most 61, so that
   // re + im stays within the split's 2^62.

@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "tenferro/backend/gemm_call.hpp"
-#include "tenferro/dtype.hpp"
 #include "tenferro/tensor.hpp"
+#include "vulkan/kernels/gemm/policy.hpp"
 
 namespace tenferro::vk {
 
@@ -18,7 +18,7 @@ struct DeviceCaps;
 /// where certified: products with K <= TFO_MAX_K
 /// (shaders/ozaki/ozaki_params.h) and scratch (the byte planes of A and B, the residue bytes of
 /// the products; certified: the q planes and their product) <= kOzakiMaxScratch and
-/// `scratch_limit` (GemmCall::scratch_limit), never a
+/// p.scratch_limit, never a
 /// chained C, on a device with the tensor-core residue kernel (`tensor_cores`:
 /// DeviceCaps::nv_coopmat_u8) where ozaki_faster says so (certified: also K >= 512). Returns the
 /// number of moduli, 0 when not taken. With `caps`, ozaki_faster compares against the FMA
@@ -28,9 +28,7 @@ inline constexpr std::uint64_t kOzakiMaxScratch = std::uint64_t{4} << 30;
 /// Certified products' least K (the time model; tau = (K - 8) u leaves most of K u to the
 /// scheme at any K).
 inline constexpr std::int64_t kOzakiCertifiedMinK = 512;
-int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool chained,
-                      bool tensor_cores, const DeviceCaps* caps = nullptr,
-                      std::uint64_t scratch_limit = kNoScratchLimit);
+int gemm_ozaki_moduli(const GemmProblem& p, bool tensor_cores, const DeviceCaps* caps = nullptr);
 /// Time model (H200; residue products eighteenth session, tools/gpu_call18e.sh to 18h.sh; element
 /// passes nineteenth session, tools/gpu_call19c.sh): f64 FMA kernels 22.9 TFLOP/s; residue
 /// products 576 / (1 + 781 / K) TOPS (484-491, 526 measured at 4096^3, 8192^3); scan, scale and
@@ -44,12 +42,11 @@ int gemm_ozaki_moduli(DType d, std::int64_t M, std::int64_t N, std::int64_t K, s
 /// The products count the extents padded to the residue kernel's 128 (TFO_TILE). The FMA
 /// kernels' time is fma_seconds where that is longer than their 22.9 TFLOP/s (tiles that fill
 /// the device badly, split K: the wave model's estimate, gemm_fma_seconds).
-/// `d` f32 / c32 / c64 (certified; ozaki.cpp): complex products three plane sets per modulus
+/// p.d f32 / c32 / c64 (certified; ozaki.cpp): complex products three plane sets per modulus
 /// and two CRTs per output, f32 elements 8 ps a part in the element passes; against the FMA
 /// kernels at 46 TFLOP/s (f32; 4096^3 measured 46.2-46.3), 48 (c32, counted as 8 MNK: 4096^3
 /// 47.7-48.1) or 22.9 (c64: 2048^3 22.2-22.4).
-bool ozaki_faster(int n, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B, bool certified = false,
-                  double fma_seconds = 0, DType d = DType::F64);
+bool ozaki_faster(int n, const GemmProblem& p, bool certified = false, double fma_seconds = 0);
 /// Whether a product gemm_ozaki_moduli takes is certified (the option or the override).
 bool gemm_ozaki_certified();
 /// Bits P per row of A / column of B with n moduli and this K: the largest P with
@@ -103,7 +100,6 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
 /// certificate of an earlier call was read (its arguments are host-visible; read once the GPU
 /// is past that call), and for the 15 calls of the shape after it. Not under the test override
 /// unless OzakiOverride::history.
-bool gemm_ozaki_recently_failed(VulkanBackend& be, DType d, std::int64_t M, std::int64_t N, std::int64_t K,
-                                std::int64_t B);
+bool gemm_ozaki_recently_failed(VulkanBackend& be, const GemmProblem& p);
 
 }  // namespace tenferro::vk

@@ -324,7 +324,8 @@ constexpr double kWaveUs = 2;             // per wave: a tile's first loads and 
 constexpr I kSplitMinKPerSplit = 256;     // the model splits K only into pieces at least this long
 
 /// Estimated microseconds of candidate w with S splits of K (wave model above).
-double wave_time_us(const WaveCandidate& w, I M, I N, I K, I B, I S, I sms) {
+double wave_time_us(const WaveCandidate& w, const GemmProblem& p, I S, I sms) {
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
   const GemmConfig& c = w.c;
   const I kc = gemm_split_k(K, S, c.bk);
   const I tiles = tiles_of(c, M, N, B) * S, R = w.per_sm * sms;
@@ -362,7 +363,9 @@ constexpr I kWaveSquareInteriorMaxK = 512;
 
 /// The wave model's fastest candidate and its estimated microseconds (best_us), or nullopt
 /// where the model does not apply (other dtypes, no SM count, less than a wave of large tiles).
-std::optional<GemmConfig> wave_best(DType d, I M, I N, I K, I B, const DeviceCaps& caps, double& best_us) {
+std::optional<GemmConfig> wave_best(const GemmProblem& p, const DeviceCaps& caps, double& best_us) {
+  const DType d = p.d;
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
   const I sms = caps.sm_count;
   if (sms == 0 || K <= 0) return std::nullopt;
   std::optional<GemmConfig> best;
@@ -374,7 +377,7 @@ std::optional<GemmConfig> wave_best(DType d, I M, I N, I K, I B, const DeviceCap
     const bool waived = w.interior_waives_min_kc && M % w.c.bm == 0 && N % w.c.bn == 0;
     for (I S = 1; S <= w.max_split && (S == 1 || K / S >= kSplitMinKPerSplit); ++S) {
       if (K / S < w.min_kc && !waived) break;
-      const double us = wave_time_us(w, M, N, K, B, S, sms);
+      const double us = wave_time_us(w, p, S, sms);
       if (!best || us < best_us) {
         best = w.c;
         best->split = static_cast<int>(S);
@@ -387,9 +390,11 @@ std::optional<GemmConfig> wave_best(DType d, I M, I N, I K, I B, const DeviceCap
 
 /// The wave model's choice (wave_best with the short-K and interior-loop rules below), or
 /// nullopt where it does not apply.
-std::optional<GemmConfig> wave_choice(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+std::optional<GemmConfig> wave_choice(const GemmProblem& p, const DeviceCaps& caps) {
+  const DType d = p.d;
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
   double best_us = 0;
-  const std::optional<GemmConfig> best = wave_best(d, M, N, K, B, caps, best_us);
+  const std::optional<GemmConfig> best = wave_best(p, caps, best_us);
   if (best && best->bm == kF64Wide.bm && best->bn == kF64Wide.bn && !best->interior_loop && best->split == 1 &&
       K > kShortK && K <= kWaveShortMaxK && M * N * B <= kWaveShortMaxOutputs && gemm_config_valid(d, kF64WaveShort, caps))
     return kF64WaveShort;
@@ -428,7 +433,9 @@ GemmConfig default_row(DType d, SizeClass cls) {
 /// The size classes' configuration for an M x N x K x B product of class cls (kDefaults, with
 /// the medium and large reclassifications, the f32 huge tile and the f64 medium-few rule, then
 /// the finer rungs of the few, small and mid classes).
-GemmConfig class_row(DType d, SizeClass cls, I M, I N, I K, I B, const DeviceCaps& caps) {
+GemmConfig class_row(SizeClass cls, const GemmProblem& p, const DeviceCaps& caps) {
+  const DType d = p.d;
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
   const I large_tiles = tiles_of(default_row(d, SizeClass::large), M, N, B);
   if (cls == SizeClass::medium) {
     if (large_tiles >= kLargeMinTiles) cls = SizeClass::large;
@@ -503,19 +510,22 @@ GemmConfig gemm_paired(GemmConfig c, DType d, const DeviceCaps& caps) {
 namespace {
 
 /// Whether the default is kF64Huge (ahead of the wave model).
-bool takes_huge(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
-  return d == DType::F64 && caps.sm_count > 0 && B == 1 && K >= kF64HugeMinK && std::min(M, N) >= kF64HugeMinExtent &&
-         tiles_of(kF64Huge, M, N, 1) >= kF64HugeMinTiles && gemm_config_valid(d, kF64Huge, caps);
+bool takes_huge(const GemmProblem& p, const DeviceCaps& caps) {
+  return p.d == DType::F64 && caps.sm_count > 0 && p.B == 1 && p.K >= kF64HugeMinK &&
+         std::min(p.M, p.N) >= kF64HugeMinExtent && tiles_of(kF64Huge, p.M, p.N, 1) >= kF64HugeMinTiles &&
+         gemm_config_valid(p.d, kF64Huge, caps);
 }
 
 /// gemm_default_config's choice before gemm_paired.
-GemmConfig unpaired_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+GemmConfig unpaired_default_config(const GemmProblem& p, const DeviceCaps& caps) {
+  const DType d = p.d;
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
   const SizeClass cls = size_class(M, N);
   const bool short_k = d == DType::F64 && K <= kShortK && cls != SizeClass::small && M * N * B <= kShortKMaxOutputs;
-  if (takes_huge(d, M, N, K, B, caps)) return kF64Huge;
+  if (takes_huge(p, caps)) return kF64Huge;
   if (!short_k && (cls == SizeClass::large || cls == SizeClass::medium))
-    if (const auto w = wave_choice(d, M, N, K, B, caps)) return *w;
-  const GemmConfig row = short_k ? kShortKF64 : class_row(d, cls, M, N, K, B, caps);
+    if (const auto w = wave_choice(p, caps)) return *w;
+  const GemmConfig row = short_k ? kShortKF64 : class_row(cls, p, caps);
   // Shrink BK, then the tile, until the device's shared memory and workgroup limits hold; when
   // the row's options (warp mapping, fast path) fit no shrunk tile, retry without them.
   const int vw = gemm_words_of(d);
@@ -540,19 +550,20 @@ GemmConfig unpaired_default_config(DType d, I M, I N, I K, I B, const DeviceCaps
 
 }  // namespace
 
-GemmConfig gemm_default_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
-  return gemm_paired(unpaired_default_config(d, M, N, K, B, caps), d, caps);
+GemmConfig gemm_default_config(const GemmProblem& p, const DeviceCaps& caps) {
+  return gemm_paired(unpaired_default_config(p, caps), p.d, caps);
 }
 
-double gemm_fma_seconds(DType d, I M, I N, I K, I B, const DeviceCaps& caps) {
+double gemm_fma_seconds(const GemmProblem& p, const DeviceCaps& caps) {
   double us = 0;
-  if (takes_huge(d, M, N, K, B, caps) || !wave_best(d, M, N, K, B, caps, us)) return 0;
+  if (takes_huge(p, caps) || !wave_best(p, caps, us)) return 0;
   return us * 1e-6;
 }
 
 I gemm_split_k(I K, I splits, I bk) { return ((K + splits - 1) / splits + bk - 1) / bk * bk; }
 
-int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B, std::uint64_t scratch_limit) {
+int gemm_splits(const GemmConfig& c, const GemmProblem& p) {
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
   if (K <= 0 || c.split == 1) return 1;
   const I slices = (K + c.bk - 1) / c.bk;
   I s = c.split;
@@ -565,8 +576,8 @@ int gemm_splits(const GemmConfig& c, DType d, I M, I N, I K, I B, std::uint64_t 
     else
       s = std::min(kSplitTargetGroups / tiles, K / kSplitMinSliceK);
   }
-  const std::uint64_t out_bytes = static_cast<std::uint64_t>(M * N * B) * dtype_size(d);
-  const std::uint64_t limit = std::min(kSplitMaxScratch, scratch_limit);
+  const std::uint64_t out_bytes = static_cast<std::uint64_t>(M * N * B) * dtype_size(p.d);
+  const std::uint64_t limit = std::min(kSplitMaxScratch, p.scratch_limit);
   s = std::min({s, slices, kSplitMaxSplits, static_cast<I>(limit / std::max<std::uint64_t>(out_bytes, 1))});
   if (s < 2) return 1;
   // Whole BK slices per split; the last split may be shorter, none is empty.
@@ -588,7 +599,8 @@ bool gemm_uses_small_kernel(I M, I N, I K, I B) {
   return gemm_small_product(M, N, K) || gemm_short_columns(M, N, K, B);
 }
 
-GemmConfig gemm_choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& caps, bool& forced) {
+GemmConfig gemm_choose_config(const GemmProblem& p, const DeviceCaps& caps, bool& forced) {
+  const DType d = p.d;
   forced = true;
   if (const auto& o = override_slot(); o && gemm_config_valid(d, *o, caps)) return *o;
   static const std::optional<GemmConfig> env = options().gemm_tile.empty()
@@ -596,7 +608,7 @@ GemmConfig gemm_choose_config(DType d, I M, I N, I K, I B, const DeviceCaps& cap
                                                    : parse_gemm_config(options().gemm_tile);
   if (env && gemm_config_valid(d, *env, caps)) return *env;
   forced = false;
-  return gemm_default_config(d, M, N, K, B, caps);
+  return gemm_default_config(p, caps);
 }
 
 GemmConfig gemm_chained_config(GemmConfig t, DType d, const DeviceCaps& caps) {
@@ -620,8 +632,11 @@ GemmConfig gemm_chained_config(GemmConfig t, DType d, const DeviceCaps& caps) {
 // consecutive elements; the barriers per block of columns lengthen every tile, so products
 // bound by their FMAs (the f64 einsum steps measured) run slower. Only where the staging buffer
 // fits the shared memory besides the tile's (and a chained C's table).
-bool gemm_stages_c(const GemmConfig& t, DType d, const DeviceCaps& caps, bool chained, bool words, std::uint64_t c_addr,
-                   I scm, I scn, I scb, I N, I B) {
+bool gemm_stages_c(const GemmConfig& t, const GemmProblem& p, const DeviceCaps& caps, bool words, std::uint64_t c_addr,
+                   I scm, I scn, I scb) {
+  const DType d = p.d;
+  const bool chained = p.chained;
+  const I N = p.N, B = p.B;
   if (!stage_override().value_or(options().gemm_stage)) return false;
   const std::size_t es = dtype_size(d);
   if (!chained && words && scm == 1 && c_addr % 32 == 0 && gemm_aligned_to(32, scn, N, es) &&
@@ -634,8 +649,8 @@ bool gemm_stages_c(const GemmConfig& t, DType d, const DeviceCaps& caps, bool ch
   return gemm_shared_bytes(t, d) + table + stage <= caps.max_shared_memory;
 }
 
-GemmConfig gemm_default_config_on(Backend& be, DType d, I M, I N, I K, I B) {
-  return gemm_default_config(d, M, N, K, B, static_cast<VulkanBackend&>(be).device().caps());
+GemmConfig gemm_default_config_on(Backend& be, const GemmProblem& p) {
+  return gemm_default_config(p, static_cast<VulkanBackend&>(be).device().caps());
 }
 
 GemmConfig gemm_paired_on(Backend& be, DType d, const GemmConfig& c) {

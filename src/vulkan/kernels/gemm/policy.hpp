@@ -17,21 +17,27 @@
 
 namespace tenferro::vk {
 
+/// A product as the choices see it: C [M, N] in B batches, K summed, its dtype; whether C is a
+/// chained view (GemmCall::chained) and the optional scratch it may hold (GemmCall::scratch_limit).
+struct GemmProblem {
+  DType d = DType::F32;
+  std::int64_t M = 0, N = 0, K = 0, B = 0;
+  bool chained = false;
+  std::uint64_t scratch_limit = kNoScratchLimit;
+};
+
 /// The built-in choice (tables in policy.cpp, per dtype and size class; the wave model for f64
 /// on devices that report an SM count), shrunk to the device.
-GemmConfig gemm_default_config(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B,
-                               const DeviceCaps& caps);
+GemmConfig gemm_default_config(const GemmProblem& p, const DeviceCaps& caps);
 /// Number of K splits a call runs with: c.split when >= 1 (clamped to the number of BK slices),
 /// else a heuristic (few tiles, long K). 1 means no split.
-/// The partial tiles of all splits hold at most `scratch_limit` bytes (GemmCall::scratch_limit).
-int gemm_splits(const GemmConfig& c, DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B,
-                std::uint64_t scratch_limit = kNoScratchLimit);
+/// The partial tiles of all splits hold at most p.scratch_limit bytes.
+int gemm_splits(const GemmConfig& c, const GemmProblem& p);
 /// Estimated seconds of the default FMA kernels' product where the wave model chooses its tile
 /// (the model's estimate for its choice, before the short-K and interior-loop rules: f64 on
 /// devices that report an SM count, at least a wave of tiles, not the kF64Huge tile), else 0:
 /// ozaki_faster then assumes the large tiles' rate.
-double gemm_fma_seconds(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B,
-                        const DeviceCaps& caps);
+double gemm_fma_seconds(const GemmProblem& p, const DeviceCaps& caps);
 
 /// True for products whose tiles would be mostly empty (few outputs per matrix, short K): they
 /// run on gemm_small.comp, one invocation per output.
@@ -44,8 +50,7 @@ bool gemm_uses_small_kernel(std::int64_t M, std::int64_t N, std::int64_t K, std:
 /// The configuration of one call: the override, Options::gemm_tile, else the default.
 /// `forced`: an override or the option was used (the tiled kernel then runs even for small
 /// products, so that tests and sweeps measure the configuration they asked for).
-GemmConfig gemm_choose_config(DType d, std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t B,
-                              const DeviceCaps& caps, bool& forced);
+GemmConfig gemm_choose_config(const GemmProblem& p, const DeviceCaps& caps, bool& forced);
 /// t for a chained C: room for gemm.comp's table of the tile's row and column offsets in shared
 /// memory (BK halves until it fits). Throws Error{unsupported} where no BK fits.
 GemmConfig gemm_chained_config(GemmConfig t, DType d, const DeviceCaps& caps);
@@ -53,10 +58,9 @@ GemmConfig gemm_chained_config(GemmConfig t, DType d, const DeviceCaps& caps);
 /// Options::gemm_stage or set_gemm_stage_override): where the register tile's element stores
 /// would leave C's 32-byte sectors half written, and the staging buffer fits. `words`: the
 /// register tile stores whole 16-byte words along m; c_addr, scm, scn, scb: C's address and
-/// strides.
-bool gemm_stages_c(const GemmConfig& t, DType d, const DeviceCaps& caps, bool chained, bool words,
-                   std::uint64_t c_addr, std::int64_t scm, std::int64_t scn, std::int64_t scb, std::int64_t N,
-                   std::int64_t B);
+/// strides (of its first chains where p.chained).
+bool gemm_stages_c(const GemmConfig& t, const GemmProblem& p, const DeviceCaps& caps, bool words, std::uint64_t c_addr,
+                   std::int64_t scm, std::int64_t scn, std::int64_t scb);
 /// `c` with the paired warp map where the defaults add it (f64 on devices that report an SM
 /// count, except the tiles measured without it).
 GemmConfig gemm_paired(GemmConfig c, DType d, const DeviceCaps& caps);
@@ -70,8 +74,7 @@ inline bool gemm_aligned_to(std::int64_t bytes, std::int64_t stride, std::int64_
 
 /// gemm_default_config and gemm_paired on the device of `be`, which must be a Vulkan backend
 /// (tests, bench).
-GemmConfig gemm_default_config_on(Backend& be, DType d, std::int64_t M, std::int64_t N, std::int64_t K,
-                                  std::int64_t B);
+GemmConfig gemm_default_config_on(Backend& be, const GemmProblem& p);
 GemmConfig gemm_paired_on(Backend& be, DType d, const GemmConfig& c);
 
 /// Test and tuning hook (tests, bench sweeps): while set, every Vulkan gemm call uses `c` where
