@@ -10,10 +10,9 @@
 // other shape as dtype:MxNxK[xB] (e.g. f64:12x144x12).
 // TENFERRO_VK_GEMM_TILE="bm,bn,bk,tm,tn[,opts[,split]]" overrides the kernel's configuration
 // (src/vulkan/kernels/gemm/config.hpp). Exit code 1 on a wrong result.
-// --ozaki-skip N:S[:c]: f64 products by the Ozaki-II scheme on N moduli, skipping passes S (timing
-// diagnostics; vk::OzakiOverride::skip); with ":c" the certified product (also f32, c32 and c64;
-// the time model not asked): "--ozaki-skip 14:0:c" times the scheme where the model would not
-// take it.
+// --ozaki N[:c]: f64 products by the Ozaki-II scheme on N moduli, the time model not asked (the
+// tests' override); with ":c" the certified product (also f32, c32 and c64): "--ozaki 14:c"
+// times the scheme where the model would not take it.
 // --wide: element i of each operand's real stream scaled by 2^(40 (i mod 7) - 120), so that rows
 // and columns span 2^240 (the certified Ozaki-II product's certificate fails there: the time of
 // its FMA recomputation).
@@ -143,7 +142,7 @@ std::complex<double> elem(const Tensor& t, I i) {
 }
 
 std::string c_layout = "compact";  // --c-layout
-std::string ozaki_skip;             // --ozaki-skip MODULI:SKIP
+std::string ozaki;                  // --ozaki MODULI[:c]
 
 /// Operands of one case: host copies (for the check) and device tensors.
 struct Problem {
@@ -459,8 +458,7 @@ int main(int argc, char** argv) {
     else if (arg == "--stream") stream = true;
     else if (arg == "--wide") wide = true;
     else if (arg == "--c-layout" && i + 1 < argc) c_layout = argv[++i];
-    else if (arg == "--ozaki-skip" && i + 1 < argc)  // N:SKIP, timing diagnostics (gemm/ozaki.hpp)
-      ozaki_skip = argv[++i];
+    else if (arg == "--ozaki" && i + 1 < argc) ozaki = argv[++i];
     else names.emplace_back(arg);
   }
   if (reps == 0) reps = sweep ? 5 : 10;
@@ -469,16 +467,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (names.empty()) names.emplace_back("all");
-  if (!ozaki_skip.empty()) {
+  if (!ozaki.empty()) {
     int n = 0;
-    unsigned skip = 0;
     char cert = 0;
-    const int got = std::sscanf(ozaki_skip.c_str(), "%d:%u:%c", &n, &skip, &cert);
-    if (got < 2 || (got == 3 && cert != 'c')) {
-      std::printf("error: --ozaki-skip %s: expected MODULI:SKIP[:c]\n", ozaki_skip.c_str());
+    const int got = std::sscanf(ozaki.c_str(), "%d:%c", &n, &cert);
+    if (got < 1 || (got == 2 && cert != 'c')) {
+      std::printf("error: --ozaki %s: expected MODULI[:c]\n", ozaki.c_str());
       return 2;
     }
-    vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = n, .certified = got == 3, .skip = skip});
+    vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = n, .certified = got == 2});
   }
   if (!vulkan_available()) {
     std::printf("no Vulkan device\n");

@@ -371,15 +371,11 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   auto guard = be.lock();
   const auto& as = a.strides();
   const auto& bs = b.strides();
-  const unsigned skip = ozaki_override() ? ozaki_override()->skip : 0u;
-  if (!(skip & 1u)) {
-    const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args, &outcome, true} : CertifyBuffers{};
-    const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, &args, nullptr, false} : CertifyBuffers{};
-    for (bool split : {false, true}) {
-      if (split && (skip & 8u)) break;
-      operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, PA, n, exa, sa, pa, split, ca, kind, call.conj_a);
-      operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, PB, n, exb, sb, pb, split, cb, kind, call.conj_b);
-    }
+  const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args, &outcome, true} : CertifyBuffers{};
+  const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, &args, nullptr, false} : CertifyBuffers{};
+  for (bool split : {false, true}) {
+    operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, PA, n, exa, sa, pa, split, ca, kind, call.conj_a);
+    operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, PB, n, exb, sb, pb, split, cb, kind, call.conj_b);
   }
 
   // Planes z < sets n B are residues (complex: the sets as batches, z = (l sets + set) B + b);
@@ -397,13 +393,11 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
                                dense_q_k(s, K),
                                cert ? zeros_flag(args) : I{0}};
   GemmParams p{};
-  if (!(skip & 2u)) {
-    const bool nv = be.device().caps().nv_coopmat_u8 && !(ozaki_override() && ozaki_override()->portable);
-    const I jobs = (s.Mp / TFO_TILE) * (s.Np / TFO_TILE) * np * B;  // ozaki_mm_nv: a workgroup per tile
-    const std::uint32_t groups = nv ? grid_stride_groups(be, jobs, 1) : grid_stride_groups(be, s.Mp / 4 * s.Np * np * B, kThreads);
-    pass(be, nv ? "ozaki_mm_nv" : "ozaki_mm", 0, 0, p, mm, {&pa, &pb, cert ? &args : nullptr}, {&pc, cert ? &q : nullptr},
-         groups);
-  }
+  const bool nv = be.device().caps().nv_coopmat_u8 && !(ozaki_override() && ozaki_override()->portable);
+  const I jobs = (s.Mp / TFO_TILE) * (s.Np / TFO_TILE) * np * B;  // ozaki_mm_nv: a workgroup per tile
+  const std::uint32_t groups = nv ? grid_stride_groups(be, jobs, 1) : grid_stride_groups(be, s.Mp / 4 * s.Np * np * B, kThreads);
+  pass(be, nv ? "ozaki_mm_nv" : "ozaki_mm", 0, 0, p, mm, {&pa, &pb, cert ? &args : nullptr}, {&pc, cert ? &q : nullptr},
+       groups);
   if (cert) {
     // Per part of a complex output: (2K - 8) u (the 4-multiply form's dot products of 2K terms);
     // f32 / c32: two u_f32 fewer, C's rounding to f32 on top.
@@ -456,10 +450,9 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   if (complex && call.conj_a) p.flags |= TFG_CONJ_A;  // (the plain dot products of non-finite lines)
   if (complex && call.conj_b) p.flags |= TFG_CONJ_B;
   // a and b: the plain dot products of non-finite lines; c is read only where beta != 0.
-  if (!(skip & 4u))
-    pass(be, variant, TFO_COMBINE | kind, static_cast<std::uint32_t>(n), p, dims,
-         {&a, &b, &sa, &sb, &pc, read_c ? &c : nullptr, cert ? &args : nullptr}, {&c},
-         grid_stride_groups(be, (M + 3) / 4 * N * B, kThreads));
+  pass(be, variant, TFO_COMBINE | kind, static_cast<std::uint32_t>(n), p, dims,
+       {&a, &b, &sa, &sb, &pc, read_c ? &c : nullptr, cert ? &args : nullptr}, {&c},
+       grid_stride_groups(be, (M + 3) / 4 * N * B, kThreads));
   ++ozaki_runs;
   be.after_op();
   return true;

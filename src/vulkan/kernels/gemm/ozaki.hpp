@@ -67,10 +67,6 @@ struct OzakiOverride {
   bool portable = false;
   bool certified = false;  // the certified product (with `moduli`)
   bool history = false;    // certified: also skip the scheme after a failure (the default's way)
-  // Timing diagnostics only (tenferro_bench_vk_gemm --ozaki-skip; the results are wrong): 1
-  // skips the scan and split passes, 2 the residue products, 4 the combine pass, 8 the split
-  // pass alone (its scan and scale passes run).
-  unsigned skip = 0;
 };
 void set_gemm_ozaki_override(std::optional<OzakiOverride> o);
 /// Test hook: how many products the scheme has run (not the ones that fell back). Not
