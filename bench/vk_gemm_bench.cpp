@@ -19,8 +19,7 @@
 // --c-layout compact|transposed|chained|chained_t: C's view over its compact [M, N, B] storage:
 // column-major (default), n at unit stride (strides N, 1, M*N), or either of those as a chained
 // (rank-10, docs/gemm.md) C of one chain per group: the chained pipelines with the store
-// pattern of a plain C (twelfth session's question: is the chained C slow for its stores or
-// for its pipeline?).
+// pattern of a plain C (to tell a chained C's pipeline cost from its store pattern's).
 //
 // Sweep: tenferro_bench_vk_gemm sweep [case...|all] [--reps N] [--budget S] [--total S] runs
 // every candidate configuration of each case (list in sweep_candidates() below) in this one
@@ -215,9 +214,9 @@ bool check(Backend& be, const Problem& pr, double& err) {
 /// outside a session every call is its own submission: 11-12 us per call on the H200 even for 1 x
 /// 1 x 1) before the synchronize, divided by the count: the time of one call inside a stream, not
 /// the fence latency and not the slower start of a GPU that idled between synchronized calls
-/// (eighth session, H200: f64 144 x 1100 x 1728 0.100 ms per synchronized call, 60 us inside
-/// einsum's stream). The sweep always streams; plain runs with --stream. Without it each timed
-/// call is one gemm + synchronize, as tools/peer_gemm_small.py times PyTorch.
+/// (H200: f64 144 x 1100 x 1728 0.100 ms per synchronized call, 60 us inside einsum's
+/// stream). The sweep always streams; plain runs with --stream. Without it each timed call is
+/// one gemm + synchronize, as tools/gpu/peer_gemm_small.py times PyTorch.
 Timing measure(Backend& be, Problem& pr, int reps, bool stream) {
   const int inner = !stream ? 1 : pr.flops() < 1e8 ? 50 : pr.flops() < 2e9 ? 10 : 1;
   be.fill(pr.out, is_complex(pr.c.d) ? Scalar::of_complex(DType::C64, c64(std::nan(""), std::nan("")))

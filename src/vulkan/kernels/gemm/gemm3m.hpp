@@ -14,8 +14,8 @@ class VulkanBackend;
 /// With mode 1 (Options::gemm_3m) the form takes products with M, N, K >= kGemm3MMinExtent, with
 /// mode 2 every complex product with K > 0; never a chained C, and never when the real planes
 /// (3 (MK + KN + MN) B real elements) would exceed kGemm3MMaxScratch bytes or p.scratch_limit.
-/// (H200, sixteenth session, 3M / 4M TFLOP/s: c32 1024^3 25.0-25.2 / 32.5-33.0, 2048^3 53.5-54.5 / 43.9-44.5, 4096^3 60.3-60.5 / 47.7-47.8; c64 1024^3 20.2-20.9 /
-/// 20.2-20.6, 2048^3 27.7-27.8 / 21.3-22.1.)
+/// (H200, 3M / 4M TFLOP/s: c32 1024^3 25.0-25.2 / 32.5-33.0, 2048^3 53.5-54.5 / 43.9-44.5;
+/// c64 1024^3 20.2-20.9 / 20.2-20.6, 2048^3 27.7-27.8 / 21.3-22.1.)
 inline constexpr std::int64_t kGemm3MMinExtent = 2048;
 inline constexpr std::uint64_t kGemm3MMaxScratch = std::uint64_t{4} << 30;
 bool gemm_takes_3m(const GemmProblem& p);

@@ -280,11 +280,11 @@ bool ozaki_faster(int n, const GemmProblem& p, bool certified, double fma_second
   const double padded = 2.0 * double(round_up(M, TFO_TILE)) * double(round_up(N, TFO_TILE)) *
                         double(round_up(K, TFO_TILE)) * double(B);
   const double products = planes * padded / (576e12 / (1.0 + 781.0 / double(K)));
-  // (f32 elements: 8 ps a part, from f32 4096^3 forced, 2.76-2.78 ms, twenty-fourth session.)
+  // (f32 elements: 8 ps a part, from f32 4096^3 forced through the scheme: 2.76-2.78 ms.)
   const double split = (parts * (single ? 8e-12 : 11.4e-12) + 0.33e-12 * planes) * double(M + N) * double(K) * double(B);
   const double combine = parts * (3.7e-12 + 0.96e-12 * sets / parts * dn + 0.014e-12 * dn * dn) * mn;
-  // The certify pass: Q's uint32 written and read again, the lines' bounds (not yet measured:
-  // about the combine's memory traffic per output), and its dispatch.
+  // The certify pass: Q's uint32 written and read again, the lines' bounds (an estimate, not
+  // measured: about the combine's memory traffic per output), and its dispatch.
   const double certify = certified ? 2.0e-12 * mn + 5e-6 : 0.0;
   return products + split + combine + certify + kOzakiDispatches < 0.95 * fma;
 }

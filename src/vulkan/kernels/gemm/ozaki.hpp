@@ -15,22 +15,19 @@ struct DeviceCaps;
 
 /// The Ozaki-II f64 product (Options::gemm_ozaki: 1 certified on 14 moduli, the default;
 /// n = 8 to 20 the normwise opt-in; ozaki.cpp), and c64, f32 and c32 (7 moduli) products
-/// where certified: products with K <= TFO_MAX_K
-/// (shaders/ozaki/ozaki_params.h) and scratch (the byte planes of A and B, the residue bytes of
-/// the products; certified: the q planes and their product) <= kOzakiMaxScratch and
-/// p.scratch_limit, never a
-/// chained C, on a device with the tensor-core residue kernel (`tensor_cores`:
-/// DeviceCaps::nv_coopmat_u8) where ozaki_faster says so (certified: also K >= 512). Returns the
-/// number of moduli, 0 when not taken. With `caps`, ozaki_faster compares against the FMA
-/// kernels' estimated time on that device (gemm_fma_seconds) where K >= kOzakiCertifiedMinK;
-/// else against their 22.9 TFLOP/s.
+/// where certified: products with K <= TFO_MAX_K (shaders/ozaki/ozaki_params.h) and scratch
+/// (the byte planes of A and B, the residue bytes of the products; certified: the q planes and
+/// their product) <= kOzakiMaxScratch and p.scratch_limit, never a chained C, on a device with
+/// the tensor-core residue kernel (`tensor_cores`: DeviceCaps::nv_coopmat_u8) where ozaki_faster
+/// says so (certified: also K >= kOzakiCertifiedMinK). Returns the number of moduli, 0 when not
+/// taken. With `caps`, ozaki_faster compares against the FMA kernels' estimated time on that
+/// device (gemm_fma_seconds) where K >= kOzakiCertifiedMinK; else against their 22.9 TFLOP/s.
 inline constexpr std::uint64_t kOzakiMaxScratch = std::uint64_t{4} << 30;
 /// Certified products' least K (the time model; tau = (K - 8) u leaves most of K u to the
 /// scheme at any K).
 inline constexpr std::int64_t kOzakiCertifiedMinK = 512;
 int gemm_ozaki_moduli(const GemmProblem& p, bool tensor_cores, const DeviceCaps* caps = nullptr);
-/// Time model (H200; residue products eighteenth session, tools/gpu_call18e.sh to 18h.sh; element
-/// passes nineteenth session, tools/gpu_call19c.sh): f64 FMA kernels 22.9 TFLOP/s; residue
+/// Time model (fitted to the H200's passes): f64 FMA kernels 22.9 TFLOP/s; residue
 /// products 576 / (1 + 781 / K) TOPS (484-491, 526 measured at 4096^3, 8192^3); scan, scale and
 /// split (11.4 + 0.33 n) ps per operand element; combine (3.7 + 0.96 n + 0.014 n^2) ps per output;
 /// 40 us for the eight dispatches: true when n moduli are expected to beat the FMA kernels by
@@ -38,7 +35,7 @@ int gemm_ozaki_moduli(const GemmProblem& p, bool tensor_cores, const DeviceCaps*
 /// 2048^3 up to 11 (11 measured faster; 12 measured 2 % faster, under the margin; 16 slower),
 /// 1024 x 256^3 never.
 /// `certified`: one more plane per operand and product (half a plane's product from K = 2048,
-/// as for dense operands), and the certify pass (not yet fitted).
+/// as for dense operands), and the certify pass (an estimate, not fitted).
 /// The products count the extents padded to the residue kernel's 128 (TFO_TILE). The FMA
 /// kernels' time is fma_seconds where that is longer than their 22.9 TFLOP/s (tiles that fill
 /// the device badly, split K: the wave model's estimate, gemm_fma_seconds).
