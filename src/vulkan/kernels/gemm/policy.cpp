@@ -227,7 +227,7 @@ constexpr I kLargeMinTiles = 264;  // two waves of an H200's 132 SMs
 
 // Automatic split K: when the output has at most kSplitMaxTiles tiles (all batches) and
 // K >= kSplitMinK (or the short-K rule below); aims at kSplitTargetGroups workgroups, at least
-// kSplitMinSliceK of K per split, scratch at most kSplitMaxScratch bytes and the problem's
+// kSplitMinSliceK of K per split, scratch at most kGemmSplitMaxScratch bytes and the problem's
 // scratch_limit (einsum's step budget). At 128 tiles splitting lost (f64 1024^3: 14.5 TFLOP/s
 // unsplit, 9.3 in 2-4 splits).
 constexpr I kSplitMaxTiles = 64, kSplitMinK = 512, kSplitTargetGroups = 512, kSplitMinSliceK = 128;
@@ -238,7 +238,6 @@ constexpr I kSplitMaxTiles = 64, kSplitMinK = 512, kSplitTargetGroups = 512, kSp
 // passes included).
 constexpr I kSplitFewTiles = 32, kSplitShortMinK = 128, kSplitShortSliceK = 32;
 constexpr I kSplitMaxSplits = 256;
-constexpr std::uint64_t kSplitMaxScratch = 256ull << 20;
 
 /// Output tiles of configuration c over an M x N x B product (all batches).
 I tiles_of(const GemmConfig& c, I M, I N, I B) { return ((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn) * B; }
@@ -321,23 +320,31 @@ constexpr I kWaveShortMaxK = 256, kWaveShortMaxOutputs = I{32} << 20;
 // 1.70 vs 1.62).
 constexpr I kWaveSquareInteriorMaxK = 512;
 
+/// Whether the wave model applies: f64 on a device that reports its SM count, K > 0, at least
+/// a wave of the first valid candidate's tiles.
+bool wave_applies(const GemmProblem& p, const DeviceCaps& caps) {
+  if (caps.sm_count == 0 || p.K <= 0) return false;
+  for (const WaveCandidate& w : kWaveCandidates)
+    if (w.d == p.d && gemm_config_valid(p.d, w.c, caps)) return tiles_of(w.c, p.M, p.N, p.B) >= caps.sm_count;
+  return false;
+}
+
+/// Whether the model tries candidate w in S splits of K: at most w.max_split, pieces of at
+/// least kSplitMinKPerSplit, and w.min_kc unless waived.
+bool wave_tries(const WaveCandidate& w, const GemmProblem& p, I S) {
+  const bool waived = w.interior_waives_min_kc && p.M % w.c.bm == 0 && p.N % w.c.bn == 0;
+  return S <= w.max_split && (S == 1 || p.K / S >= kSplitMinKPerSplit) && (p.K / S >= w.min_kc || waived);
+}
+
 /// The wave model's fastest candidate and its estimated microseconds (best_us), or nullopt
-/// where the model does not apply (other dtypes, no SM count, less than a wave of large tiles).
+/// where the model does not apply.
 std::optional<GemmConfig> wave_best(const GemmProblem& p, const DeviceCaps& caps, double& best_us) {
-  const DType d = p.d;
-  const I M = p.M, N = p.N, K = p.K, B = p.B;
-  const I sms = caps.sm_count;
-  if (sms == 0 || K <= 0) return std::nullopt;
+  if (!wave_applies(p, caps)) return std::nullopt;
   std::optional<GemmConfig> best;
-  bool any = false;
   for (const WaveCandidate& w : kWaveCandidates) {
-    if (w.d != d || !gemm_config_valid(d, w.c, caps)) continue;
-    if (!any && tiles_of(w.c, M, N, B) < sms) return std::nullopt;  // the first row: under a wave
-    any = true;
-    const bool waived = w.interior_waives_min_kc && M % w.c.bm == 0 && N % w.c.bn == 0;
-    for (I S = 1; S <= w.max_split && (S == 1 || K / S >= kSplitMinKPerSplit); ++S) {
-      if (K / S < w.min_kc && !waived) break;
-      const double us = wave_time_us(w, p, S, sms);
+    if (w.d != p.d || !gemm_config_valid(p.d, w.c, caps)) continue;
+    for (I S = 1; wave_tries(w, p, S); ++S) {
+      const double us = wave_time_us(w, p, S, caps.sm_count);
       if (!best || us < best_us) {
         best = w.c;
         best->split = static_cast<int>(S);
@@ -514,6 +521,22 @@ double gemm_fma_seconds(const GemmProblem& p, const DeviceCaps& caps) {
   return us * 1e-6;
 }
 
+double gemm_wave_seconds(const GemmConfig& c, const GemmProblem& p, const DeviceCaps& caps) {
+  if (!wave_applies(p, caps)) return 0;
+  const I S = std::max(c.split, 1);
+  for (const WaveCandidate& w : kWaveCandidates) {
+    GemmConfig tile = c;  // c's tile and options, less the paired map that gemm_paired adds
+    tile.split = w.c.split;
+    if (tile.pair && !w.c.pair) {
+      tile.pair = false;
+      tile.opts = (tile.opts & ~TFG_OPT_WARP) | (w.c.opts & TFG_OPT_WARP);
+    }
+    if (w.d == p.d && tile == w.c && gemm_config_valid(p.d, w.c, caps) && wave_tries(w, p, S))
+      return wave_time_us(w, p, S, caps.sm_count) * 1e-6;
+  }
+  return 0;
+}
+
 I gemm_split_k(I K, I splits, I bk) { return ((K + splits - 1) / splits + bk - 1) / bk * bk; }
 
 int gemm_splits(const GemmConfig& c, const GemmProblem& p) {
@@ -531,7 +554,7 @@ int gemm_splits(const GemmConfig& c, const GemmProblem& p) {
       s = std::min(kSplitTargetGroups / tiles, K / kSplitMinSliceK);
   }
   const std::uint64_t out_bytes = static_cast<std::uint64_t>(M * N * B) * dtype_size(p.d);
-  const std::uint64_t limit = std::min(kSplitMaxScratch, p.scratch_limit);
+  const std::uint64_t limit = std::min(kGemmSplitMaxScratch, p.scratch_limit);
   s = std::min({s, slices, kSplitMaxSplits, static_cast<I>(limit / std::max<std::uint64_t>(out_bytes, 1))});
   if (s < 2) return 1;
   // Whole BK slices per split; the last split may be shorter, none is empty.

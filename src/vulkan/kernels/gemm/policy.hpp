@@ -30,14 +30,20 @@ struct GemmProblem {
 /// on devices that report an SM count), shrunk to the device.
 GemmConfig gemm_default_config(const GemmProblem& p, const DeviceCaps& caps);
 /// Number of K splits a call runs with: c.split when >= 1 (clamped to the number of BK slices),
-/// else a heuristic (few tiles, long K). 1 means no split.
-/// The partial tiles of all splits hold at most p.scratch_limit bytes.
+/// else a heuristic (few tiles, long K). 1 means no split. Every split holds whole BK slices and
+/// none is empty; the partial tiles of all splits hold at most kGemmSplitMaxScratch and
+/// p.scratch_limit bytes.
 int gemm_splits(const GemmConfig& c, const GemmProblem& p);
+inline constexpr std::uint64_t kGemmSplitMaxScratch = std::uint64_t{256} << 20;
 /// Estimated seconds of the default FMA kernels' product where the wave model chooses its tile
 /// (the model's estimate for its choice, before the short-K and interior-loop rules: f64 on
 /// devices that report an SM count, at least a wave of tiles, not the kF64Huge tile), else 0:
 /// ozaki_faster then assumes the large tiles' rate.
 double gemm_fma_seconds(const GemmProblem& p, const DeviceCaps& caps);
+/// The wave model's estimate in seconds of configuration c (c.split splits of K; 0 or 1: one)
+/// where the model applies and tries c (its tile among the model's candidates, the paired warp
+/// map aside), else 0. The model's own choice is its fastest: gemm_fma_seconds is never above it.
+double gemm_wave_seconds(const GemmConfig& c, const GemmProblem& p, const DeviceCaps& caps);
 
 /// True for products whose tiles would be mostly empty (few outputs per matrix, short K): they
 /// run on gemm_small.comp, one invocation per output.
