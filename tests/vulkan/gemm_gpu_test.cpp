@@ -7,6 +7,7 @@
 // 8x8 f64, single buffer, split K, tall-skinny tiles. gemm_policy_test.cpp checks the default
 // choices' invariants.
 #include "gemm_test_fixture.hpp"
+#include "vulkan/options.hpp"
 
 namespace tenferro::vktest {
 namespace {
@@ -592,6 +593,43 @@ TEST_F(GemmGpuTest, ShortColumns) {
     c.beta = 0.5;
     run(c);
   }
+}
+
+// A chained C's 64-bit index arithmetic (TFG_SCHED_CHAINS_WIDE, TFG_SMALL_CHAINS_WIDE), taken
+// by groups of 2^31 elements or more, forced on small products through the test hook
+// (TestHooks::gemm_chains_wide): C through two chains of m (padded or not), every dtype, beta 0
+// (C starts as NaN) and not; the tiled kernel's stores, split K's reduction pass, gemm_small
+// with one and with four outputs per invocation.
+TEST_F(GemmForcedTest, WideChainIndexArithmetic) {
+  struct Hook {
+    Hook() { vk::test_hooks().gemm_chains_wide = true; }
+    ~Hook() { vk::test_hooks().gemm_chains_wide = false; }
+  } hook;
+  std::uint64_t seed = 0;
+  for (DType d : kTypes)
+    for (int v = 0; v < 2; ++v) {
+      Case c = make_case(d, 45, 37, 19, 2);  // the tiled kernel on the defaults
+      c.c_chain = 9;
+      c.lc = v ? Lay::padded : Lay::col;
+      c.la = v ? Lay::row : Lay::col;
+      c.conj_b = v && is_complex(d);
+      c.beta = v ? 0.5 : 0.0;
+      run(c, ++seed);
+      c = make_case(d, 12, 10, 600, 2);  // split K: the chained C in the reduction pass
+      c.c_chain = 4;
+      c.lc = v ? Lay::padded : Lay::col;
+      c.beta = v ? -1.5 : 0.0;
+      run_with(is_complex(d) ? "32,32,8,4,4,-,4" : "32,32,16,4,4,-,4", c, ++seed, true);
+      c = make_case(d, 8, 6, 5, 3);  // gemm_small on the defaults (a tiny product)
+      c.c_chain = 4;
+      c.beta = v ? 0.25 : 0.0;
+      run(c, ++seed);
+      c = make_case(d, 30, 9, 20, 2);  // gemm_small forced: four outputs per invocation
+      c.c_chain = 3;
+      c.lc = v ? Lay::padded : Lay::col;
+      c.beta = v ? 0.5 : 0.0;
+      run_with("small", c, ++seed);
+    }
 }
 
 TEST_F(GemmForcedTest, SmallKernelForced) {
