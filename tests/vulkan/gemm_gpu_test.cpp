@@ -521,7 +521,7 @@ TEST_F(GemmForcedTest, TallSkinny) {
   run_with("32,256,8,4,8,s,1", c);
   c = make_case(DType::C64, 129, 1, 16, 1);
   run_with("128,32,8,4,4,fs,1", c);
-  // The f64 narrow rows (wide products with M <= 16, tall ones with N <= 16; gemm.cpp).
+  // The f64 narrow rows (wide products with M <= 16, tall ones with N <= 16; gemm/policy.cpp).
   c = make_case(DType::F64, 11, 300, 29, 1);
   c.la = Lay::row;
   c.beta = 0.5;

@@ -474,9 +474,9 @@ TEST_F(GemmOzakiTest, NotTaken) {
   EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F32, 64, 64, 64, 1}, true), 0);  // f64 only
   EXPECT_EQ(vk::gemm_ozaki_moduli({DType::C64, 64, 64, 64, 1}, true), 0);  // c64: certified only
   EXPECT_EQ(vk::gemm_ozaki_moduli({DType::C32, 64, 64, 64, 1}, true), 0);
-  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 64, 64, 64, 1, true}, true), 0);      // chained C
-  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 64, 64, 0, 1}, true), 0);      // K == 0
-  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 4, 4, 65537, 1}, true), 0);    // K > TFO_MAX_K
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 64, 64, 64, 1, true}, true), 0);  // chained C
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 64, 64, 0, 1}, true), 0);  // K == 0
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 4, 4, 65537, 1}, true), 0);  // K > TFO_MAX_K
   EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 1 << 15, 1 << 15, 1024, 1}, true), 0);  // > 4 GiB
   EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 4, 4, 65536, 1}, true), 14);
   vk::set_gemm_ozaki_override(vk::OzakiOverride{0, false});

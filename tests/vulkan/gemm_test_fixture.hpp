@@ -1,6 +1,6 @@
-// Shared by the Vulkan GEMM tests (gemm_gpu_test.cpp, gemm_ozaki_gpu_test.cpp): operand layouts,
-// the product against a naive host loop in complex<double> (GemmGpuTest::run) and the forced-
-// configuration fixture (GemmForcedTest).
+// Shared by the Vulkan GEMM tests (gemm_gpu_test.cpp, gemm_ozaki_gpu_test.cpp,
+// gemm_policy_test.cpp): operand layouts, the product against a naive host loop in
+// complex<double> (GemmGpuTest::run) and the forced-configuration fixture (GemmForcedTest).
 #pragma once
 
 #include <array>
