@@ -633,10 +633,6 @@ GemmConfig gemm_default_config_on(Backend& be, const GemmProblem& p) {
   return gemm_default_config(p, static_cast<VulkanBackend&>(be).device().caps());
 }
 
-GemmConfig gemm_paired_on(Backend& be, DType d, const GemmConfig& c) {
-  return gemm_paired(c, d, static_cast<VulkanBackend&>(be).device().caps());
-}
-
 void set_gemm_config_override(const std::optional<GemmConfig>& c) { override_slot() = c; }
 void set_gemm_stage_override(std::optional<bool> on) { stage_override() = on; }
 

@@ -78,10 +78,8 @@ inline bool gemm_aligned_to(std::int64_t bytes, std::int64_t stride, std::int64_
   return extent <= 1 || (stride * static_cast<std::int64_t>(es)) % bytes == 0;
 }
 
-/// gemm_default_config and gemm_paired on the device of `be`, which must be a Vulkan backend
-/// (tests, bench).
+/// gemm_default_config on the device of `be`, which must be a Vulkan backend (bench).
 GemmConfig gemm_default_config_on(Backend& be, const GemmProblem& p);
-GemmConfig gemm_paired_on(Backend& be, DType d, const GemmConfig& c);
 
 /// Test and tuning hook (tests, bench sweeps): while set, every Vulkan gemm call uses `c` where
 /// valid for its dtype and device. Not synchronized: set it while no gemm call is running.
