@@ -9,19 +9,17 @@
 // c32_4096 c64_2048 f64_batched, or "all" (default); smoke_f32 smoke_c64 are small checks; any
 // other shape as dtype:MxNxK[xB] (e.g. f64:12x144x12).
 // TENFERRO_VK_GEMM_TILE="bm,bn,bk,tm,tn[,opts[,split]]" overrides the kernel's configuration
-// (src/vulkan/kernels/gemm_config.hpp). Exit code 1 on a wrong result.
-// --ozaki-skip N:S[:c]: f64 products by the Ozaki-II scheme on N moduli, skipping passes S (timing
-// diagnostics; vk::OzakiOverride::skip); with ":c" the certified product (also f32, c32 and c64;
-// the time model not asked): "--ozaki-skip 14:0:c" times the scheme where the model would not
-// take it.
+// (src/vulkan/kernels/gemm/config.hpp). Exit code 1 on a wrong result.
+// --ozaki N[:c]: f64 products by the Ozaki-II scheme on N moduli, the time model not asked (the
+// tests' override); with ":c" the certified product (also f32, c32 and c64): "--ozaki 14:c"
+// times the scheme where the model would not take it.
 // --wide: element i of each operand's real stream scaled by 2^(40 (i mod 7) - 120), so that rows
 // and columns span 2^240 (the certified Ozaki-II product's certificate fails there: the time of
 // its FMA recomputation).
 // --c-layout compact|transposed|chained|chained_t: C's view over its compact [M, N, B] storage:
 // column-major (default), n at unit stride (strides N, 1, M*N), or either of those as a chained
 // (rank-10, docs/gemm.md) C of one chain per group: the chained pipelines with the store
-// pattern of a plain C (twelfth session's question: is the chained C slow for its stores or
-// for its pipeline?).
+// pattern of a plain C (to tell a chained C's pipeline cost from its store pattern's).
 //
 // Sweep: tenferro_bench_vk_gemm sweep [case...|all] [--reps N] [--budget S] [--total S] runs
 // every candidate configuration of each case (list in sweep_candidates() below) in this one
@@ -48,7 +46,9 @@
 #include "harness.hpp"
 #include "tenferro/backend.hpp"
 #include "tenferro/runtime.hpp"
-#include "vulkan/kernels/gemm_config.hpp"
+#include "vulkan/kernels/gemm/config.hpp"
+#include "vulkan/kernels/gemm/ozaki.hpp"
+#include "vulkan/kernels/gemm/policy.hpp"
 
 using namespace tenferro;
 using I = std::int64_t;
@@ -141,7 +141,7 @@ std::complex<double> elem(const Tensor& t, I i) {
 }
 
 std::string c_layout = "compact";  // --c-layout
-std::string ozaki_skip;             // --ozaki-skip MODULI:SKIP
+std::string ozaki;                  // --ozaki MODULI[:c]
 
 /// Operands of one case: host copies (for the check) and device tensors.
 struct Problem {
@@ -214,9 +214,9 @@ bool check(Backend& be, const Problem& pr, double& err) {
 /// outside a session every call is its own submission: 11-12 us per call on the H200 even for 1 x
 /// 1 x 1) before the synchronize, divided by the count: the time of one call inside a stream, not
 /// the fence latency and not the slower start of a GPU that idled between synchronized calls
-/// (eighth session, H200: f64 144 x 1100 x 1728 0.100 ms per synchronized call, 60 us inside
-/// einsum's stream). The sweep always streams; plain runs with --stream. Without it each timed
-/// call is one gemm + synchronize, as tools/peer_gemm_small.py times PyTorch.
+/// (H200: f64 144 x 1100 x 1728 0.100 ms per synchronized call, 60 us inside einsum's
+/// stream). The sweep always streams; plain runs with --stream. Without it each timed call is
+/// one gemm + synchronize, as tools/gpu/peer_gemm_small.py times PyTorch.
 Timing measure(Backend& be, Problem& pr, int reps, bool stream) {
   const int inner = !stream ? 1 : pr.flops() < 1e8 ? 50 : pr.flops() < 2e9 ? 10 : 1;
   be.fill(pr.out, is_complex(pr.c.d) ? Scalar::of_complex(DType::C64, c64(std::nan(""), std::nan("")))
@@ -262,7 +262,7 @@ bool run_case(Backend& be, const BenchCase& c, int reps, bool stream) {
   const char* tile = std::getenv("TENFERRO_VK_GEMM_TILE");
   const std::string dflt = vk::gemm_uses_small_kernel(c.M, c.N, c.K, c.B)
                                ? std::string("gemm_small")
-                               : vk::gemm_config_string(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
+                               : vk::gemm_config_string(vk::gemm_default_config_on(be, {c.d, c.M, c.N, c.K, c.B}));
   std::printf("%-12s %-4s M=%lld N=%lld K=%lld B=%lld tile=%s  median %.3f ms  %.2f TFLOP/s (best %.2f)  check %s"
               " (err %.1e)\n",
               c.name, dtype_name(c.d).data(), (long long)c.M, (long long)c.N, (long long)c.K, (long long)c.B,
@@ -359,7 +359,7 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
       g = vk::parse_gemm_config(head + (o == "-" ? "" : o) + "s," + std::to_string(sp));
     if (g) add(*g);
   };
-  add(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
+  add(vk::gemm_default_config_on(be, {c.d, c.M, c.N, c.K, c.B}));
   if (c.K <= 64) front.insert(front.begin(), "small");  // gemm_small.comp
   for (const char* f : front) {  // double buffer too large for the device: single buffer
     auto g = vk::parse_gemm_config(f);
@@ -383,7 +383,7 @@ std::vector<vk::GemmConfig> sweep_candidates(Backend& be, const BenchCase& c) {
 
 /// `--configs "A B ..."`: the default, then exactly these configurations (invalid ones dropped).
 std::vector<vk::GemmConfig> listed_candidates(Backend& be, const BenchCase& c, const std::string& list) {
-  std::vector<vk::GemmConfig> out = {vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B)};
+  std::vector<vk::GemmConfig> out = {vk::gemm_default_config_on(be, {c.d, c.M, c.N, c.K, c.B})};
   std::size_t at = 0;
   while (at < list.size()) {
     const std::size_t end = std::min(list.find(' ', at), list.size());
@@ -401,7 +401,7 @@ bool sweep_case(Backend& be, const BenchCase& c, int reps, double budget, const 
   const int r = pr.flops() < 1e9 ? std::max(reps, 30) : reps;
   const std::vector<vk::GemmConfig> cands =
       configs.empty() ? sweep_candidates(be, c) : listed_candidates(be, c, configs);
-  const std::string dflt = vk::gemm_config_string(vk::gemm_default_config_on(be, c.d, c.M, c.N, c.K, c.B));
+  const std::string dflt = vk::gemm_config_string(vk::gemm_default_config_on(be, {c.d, c.M, c.N, c.K, c.B}));
   double best = 0, dflt_tf = 0;
   std::string best_cfg = "none";
   int run = 0;
@@ -457,8 +457,7 @@ int main(int argc, char** argv) {
     else if (arg == "--stream") stream = true;
     else if (arg == "--wide") wide = true;
     else if (arg == "--c-layout" && i + 1 < argc) c_layout = argv[++i];
-    else if (arg == "--ozaki-skip" && i + 1 < argc)  // N:SKIP, timing diagnostics (gemm_config.hpp)
-      ozaki_skip = argv[++i];
+    else if (arg == "--ozaki" && i + 1 < argc) ozaki = argv[++i];
     else names.emplace_back(arg);
   }
   if (reps == 0) reps = sweep ? 5 : 10;
@@ -467,16 +466,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (names.empty()) names.emplace_back("all");
-  if (!ozaki_skip.empty()) {
+  if (!ozaki.empty()) {
     int n = 0;
-    unsigned skip = 0;
     char cert = 0;
-    const int got = std::sscanf(ozaki_skip.c_str(), "%d:%u:%c", &n, &skip, &cert);
-    if (got < 2 || (got == 3 && cert != 'c')) {
-      std::printf("error: --ozaki-skip %s: expected MODULI:SKIP[:c]\n", ozaki_skip.c_str());
+    const int got = std::sscanf(ozaki.c_str(), "%d:%c", &n, &cert);
+    if (got < 1 || (got == 2 && cert != 'c')) {
+      std::printf("error: --ozaki %s: expected MODULI[:c]\n", ozaki.c_str());
       return 2;
     }
-    vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = n, .certified = got == 3, .skip = skip});
+    vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = n, .certified = got == 2});
   }
   if (!vulkan_available()) {
     std::printf("no Vulkan device\n");

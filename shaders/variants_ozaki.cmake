@@ -1,4 +1,4 @@
-# Shader variants of the Ozaki-II products (src/vulkan/kernels/gemm_ozaki.cpp):
+# Shader variants of the Ozaki-II products (src/vulkan/kernels/gemm/ozaki.cpp):
 # ozaki_f64 (shaders/ozaki/ozaki.comp: the scan, split and combine passes, specialization
 # constant 1; the number of moduli, constant 2) and ozaki_ext (the same for f32, c32 and c64
 # products: TFO_EXT), the residue products ozaki_mm (portable) and

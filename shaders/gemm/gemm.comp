@@ -95,7 +95,7 @@ const bool INTERIOR_LOOP = (SCHED & TFG_SCHED_INTERIOR) != 0u;
 // return path carries one register per lane per cycle; paired addresses are packed).
 const bool PAIR = (SCHED & TFG_SCHED_PAIR) != 0u;
 // A chained C (gemm_chains.glsl): element stores through each group's chains. Off in the
-// pipelines of outputs whose groups are one chain each, whose code it leaves as it was.
+// pipelines of outputs whose groups are one chain each, whose code it leaves unchanged.
 const bool CHAINS = (SCHED & TFG_SCHED_CHAINS) != 0u;
 const bool CHAINS_WIDE = (SCHED & TFG_SCHED_CHAINS_WIDE) != 0u;
 // Runtime flags (uniform branches).
@@ -132,7 +132,7 @@ const bool FAST = ((((CFG / TFG_OPT_FAST) & 1u) ^ 1u) | (A_CHUNKS % NT) | (B_CHU
 // k offsets are not live in the loop (NVIDIA f64 64 x 128 8 x 8: they spilled to shared and
 // local memory). Needs NT a multiple of the chunks per row of both operands.
 // (Arithmetic, not ?: : NVIDIA's driver evaluated such a selection of specialization constants
-// wrongly on the H200, ninth session: B's slot step came out as if B were loaded along n.)
+// wrongly on the H200: B's slot step came out as if B were loaded along n.)
 const uint A_K = (CFG / TFG_A_ALONG_K) & 1u, B_N = (CFG / TFG_B_ALONG_N) & 1u;
 const uint A_ROW = A_K * (BK / VW) + (1u - A_K) * (BM / VW);  // words per row of A's load layout
 const uint B_ROW = B_N * (BN / VW) + (1u - B_N) * (BK / VW);
@@ -211,7 +211,7 @@ T scalar_of(uint64_t re, uint64_t im) { return rbits(re); }
 
 int64_t i64(uint x) { return int64_t(x); }  // runtime conversion of spec-constant values
 // divmod (common/divmod.glsl): 32-bit when both fit. NVIDIA's driver calls a subroutine for
-// every 64-bit division, even by a constant (ninth session's disassembly: five calls before a
+// every 64-bit division, even by a constant (the H200's machine code: five calls before a
 // workgroup's first load); divisions by the tile's powers of two are shifts.
 uint64_t addr_of(uint64_t base, int64_t off) { return base + uint64_t(off * int64_t(ES)); }
 
@@ -495,7 +495,7 @@ void main() {
   // The tile loop stays one block of code here. Split into functions over private globals (to
   // share it with a persistent loop), NVIDIA's driver ran the same tiles 7-12 % slower at 4096^3
   // and the chained-C einsum products 4-5x slower; a persistent grid and a rolled last slice
-  // were slower too (twenty-eighth session, bench/RESULTS.md).
+  // were slower too (docs/gemm.md, the levers dropped).
   for (int64_t bi = int64_t(gl_WorkGroupID.y); bi < NB; bi += int64_t(gl_NumWorkGroups.y)) {
     const uint64_t abase = addr_of(p.a, bi * sab + kbeg * sak), bbase = addr_of(p.b, bi * sbb + kbeg * sbk);
     const uint64_t cbase = addr_of(p.c, (CHAINS ? chain_batch_offset(D, bi, scb) : bi * scb) + int64_t(gl_WorkGroupID.z) * D.v[14]);
@@ -519,8 +519,8 @@ void main() {
         // Per slice only additions and compares: the k offset and the buffer index advance,
         // the number of full slices is computed once (64-bit integer multiplies are emulated).
         // K / bk, not K >> LBK: the same value, but with the shift NVIDIA's driver scheduled the
-        // f32 128 x 256 8 x 16 tile's loop worse (H200, 4096^3: 38 vs 44 TFLOP/s, every round of
-        // three alternating calls, tenth session; the loop body differs by 15 instructions).
+        // f32 128 x 256 8 x 16 tile's loop worse (H200, 4096^3: 38 vs 44 TFLOP/s; the loop body
+        // differs by 15 instructions).
         const int64_t nfull = K / bk;
         load_a(0, K, interior && nfull > 0);
         load_b(0, K, interior && nfull > 0);
@@ -571,10 +571,10 @@ void main() {
       if (CHAINS) {
         // A chained C: the workgroup first tabulates the element offsets of the tile's rows and
         // columns in shared memory (a rolled loop; the stores below add two table entries, no
-        // division), then stores element by element in the same loops as a plain C. (The
-        // twelfth session's separate chained store loop ran every chained dispatch 5-30x slower
-        // on the H200, its f64 8 x 8 pipeline with 512 bytes of local memory per thread: acc's
-        // size; thirteenth session, docs/gemm.md.)
+        // division), then stores element by element in the same loops as a plain C. (With store
+        // loops of its own after the tile loop, every chained dispatch ran 5-30x slower on the
+        // H200: the f64 8 x 8 pipeline held acc in 512 bytes of local memory per thread;
+        // docs/gemm.md.)
         barrier();  // K = 0 tiles skip the slice loop's barriers: the previous tile's reads
         for (uint i = gl_LocalInvocationID.x; i < BM + BN; i += NT)
           chain_offs[i] = i < BM ? chain_offset(D, min(m0 + i64(i), M - 1), scm, 16u)
@@ -582,14 +582,14 @@ void main() {
         barrier();
       }
       if (STAGE) {
-        // A staged C (opt-in, gemm.cpp stages_c): per block of SW columns, every thread puts its
-        // values into `stage`, then invocation q stores element q of the block, consecutive q
-        // along m (along n with STAGE_N): a warp's stores cover whole 32-byte sectors of C, where
-        // the register tile's element stores leave each sector half written per store (C's
-        // columns not 16-byte aligned, a chained C, n at unit stride). H200, f64 177147 x 243 x
-        // 50, C's stores alone: 0.43 ms element by element, 0.16 staged, 0.12 for aligned columns
-        // with 16-byte stores; the whole product 0.48 -> 0.50 (bound by its FMAs; the barriers
-        // lengthen each tile), f32 0.42 -> 0.34 (twenty-seventh session, bench/RESULTS.md).
+        // A staged C (opt-in, gemm/policy.cpp gemm_stages_c): per block of SW columns, every
+        // thread puts its values into `stage`, then invocation q stores element q of the block,
+        // consecutive q along m (along n with STAGE_N): a warp's stores cover whole 32-byte
+        // sectors of C, where the register tile's element stores leave each sector half written
+        // per store (C's columns not 16-byte aligned, a chained C, n at unit stride). H200, f64
+        // 177147 x 243 x 50, C's stores alone: 0.43 ms element by element, 0.16 staged, 0.12 for
+        // aligned columns with 16-byte stores; the whole product 0.48 -> 0.50 (bound by its FMAs;
+        // the barriers lengthen each tile), f32 0.42 -> 0.34.
         [[unroll]] for (uint jb = 0u; jb < TN / VW; ++jb) {
           [[unroll]] for (uint g = 0u; g < TM / VW; ++g)
             [[unroll]] for (uint e = 0u; e < VW; ++e)

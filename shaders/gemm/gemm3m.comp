@@ -1,7 +1,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Contract: the two element passes of a complex product in the 3-multiply form (opt-in,
-// src/vulkan/kernels/gemm.cpp gemm_3m): P1 = Ar Br, P2 = Ai Bi, P3 = (Ar + Ai)(Br + Bi) as
+// src/vulkan/kernels/gemm/gemm3m.cpp): P1 = Ar Br, P2 = Ai Bi, P3 = (Ar + Ai)(Br + Bi) as
 // three real products, then Re C = P1 - P2, Im C = P3 - P1 - P2.
 //
 // Specialization constant 1 (MODE):

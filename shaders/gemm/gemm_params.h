@@ -1,5 +1,5 @@
 // Push constants of the gemm kernels (shaders/gemm/gemm.comp), included by GLSL and C++
-// (src/vulkan/kernels/gemm.cpp). C[m,n,b] = alpha * sum_k op(A)[m,k,b] op(B)[k,n,b] + beta*C.
+// (src/vulkan/kernels/gemm/gemm.cpp). C[m,n,b] = alpha * sum_k op(A)[m,k,b] op(B)[k,n,b] + beta*C.
 //
 // a, b, c: device address of element (0,0,0) of each operand (the view offset folded in; the
 // other elements may lie below it when strides are negative). dims: int64 block written by
@@ -43,7 +43,7 @@ using tfg_u32 = std::uint32_t;
 #define TFG_A_VEC 0x200000       // 16-byte loads of A along its load axis are aligned
 #define TFG_B_ALONG_N 0x400000   // load B along n (B's n stride is 1), else along k
 #define TFG_B_VEC 0x800000       // 16-byte loads of B along its load axis are aligned
-// Kernel options (specialization constant 1 as well; src/vulkan/kernels/gemm_config.hpp).
+// Kernel options (specialization constant 1 as well; src/vulkan/kernels/gemm/config.hpp).
 #define TFG_OPT_WARP 0x1000000    // warp-tiled thread mapping: 32 lanes own 8 (m) x 4 (n) threads
 #define TFG_OPT_WARP_T 0x2000000  // with TFG_OPT_WARP: 4 (m) x 8 (n) threads per warp instead
 #define TFG_OPT_FAST 0x4000000    // unguarded loads for full slices of interior tiles
@@ -53,7 +53,7 @@ using tfg_u32 = std::uint32_t;
 #define TFG_OPT_GROUP 0x40000000u // tile order: groups of 8 tiles along m, then n (L2 reuse)
 #define TFG_OPT_NOPAD 0x80000000u // shared rows unpadded; XOR swizzle of the words where stores transpose
 #define TFG_OPT_MASK 0xFF000000u
-// Specialization constant 2 (the schedule word; src/vulkan/kernels/gemm.cpp).
+// Specialization constant 2 (the schedule word; src/vulkan/kernels/gemm/gemm.cpp).
 #define TFG_SCHED_ROLL 3u      // 2 bits: 0 = slice k loop unrolled, r = rolled by 2^(r-1) steps
 #define TFG_SCHED_INTERIOR 4u  // interior tiles: full slices in a branch-free loop (needs FAST)
 #define TFG_SCHED_LEAN 8u      // with INTERIOR: one address per operand in that loop (uniform slot steps)

@@ -1,7 +1,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Contract: the element passes of the Ozaki-II products (f64; ozaki_ext also f32, c32, c64;
-// gemm_ozaki.cpp; ozaki_params.h). A line is a row of A or a column of B; P (dims word 9) is the bits per line.
+// src/vulkan/kernels/gemm/ozaki.cpp; ozaki_params.h). A line is a row of A or a column of B; P (dims word 9) is the bits per line.
 //
 // MODE TFO_SCAN: the operand X (GemmParams::a, element (0, 0, 0); dims: 0 L lines, 1 K, 2 NB
 //   batches, 3-5 strides of line, k, batch) gives, per line and K chunk of TFO_CHUNK, the
@@ -244,8 +244,8 @@ void scale() {
 
 /// The split's residues of 16 integers given as digits X' = d2 2^42 + d1 2^21 + d0, one 16-byte
 /// word per modulus from `dst`, plane_bytes apart. Per modulus (a rolled loop: the unrolled
-/// planes' code outgrew the instruction cache; its constants tabulated in ozaki_params.h, where
-/// they had cost as much as the residues): t = d2 (2^42 mod m) + d1 (2^21 mod m) + d0 + a
+/// planes' code outgrew the instruction cache; its constants tabulated in ozaki_params.h:
+/// computed here, they cost as much as the residues): t = d2 (2^42 mod m) + d1 (2^21 mod m) + d0 + a
 /// multiple of m above 2^28 lies in [0, 2^31), its quotient by m exact through TFO_RECIP39, the
 /// remainder in [0, m) its byte.
 void residues(const int d0[16], const int d1[16], const int d2[16], uint64_t dst, const uint64_t plane_bytes) {

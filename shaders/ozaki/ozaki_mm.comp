@@ -1,6 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Contract: the residue products of the opt-in Ozaki-II f64 product (gemm_ozaki.cpp), portable
+// Contract: the residue products of the opt-in Ozaki-II f64 product (src/vulkan/kernels/gemm/ozaki.cpp), portable
 // form (any device; ozaki_mm_nv.comp is the tensor-core form). For plane z = l * NB + b (l the
 // modulus, NB = dims word 3, z < dims word 4): C_z = (A_z B_z^T mod m_l) as bytes in [0, m_l),
 // A_z [Mp][Kp] and B_z [Np][Kp] unsigned bytes (k fastest; words 5, 6), C_z [Np][Mp] bytes (m

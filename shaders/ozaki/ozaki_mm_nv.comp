@@ -9,9 +9,9 @@
 // (tfo_rem), narrowed to 8 bits and stored column-major. Tiles and planes grid-stride.
 // Planes z >= word 9 (certified products: the q planes) store their uint32 sums at word 8
 // ([Np][Mp] per plane, m fastest) instead; they sum k < Kq (word 10) only where the int32 at
-// word 11 is 0 (dense operands: ozaki.comp's split wrote every second k there). (H200,
-// tools/coopmat_probe: 495 / 531-544 TOPS at 4096^3 / 8192^3 with the loads before the
-// products, the best of 22 variants; 529 / 517 with them after the first k step, `LATE`.)
+// word 11 is 0 (dense operands: ozaki.comp's split wrote every second k there). (H200, int8
+// products at 4096^3 / 8192^3: 529 / 517 TOPS with the next slice's loads after the first k
+// step; 495 / 531-544 with them before the products.)
 #extension GL_NV_cooperative_matrix : require
 #extension GL_NV_integer_cooperative_matrix : require
 #extension GL_EXT_shader_explicit_arithmetic_types : require

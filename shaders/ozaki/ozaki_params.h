@@ -1,4 +1,4 @@
-// Ozaki scheme II (f64, c64, f32, c32 products on exact 8-bit products; src/vulkan/kernels/gemm_ozaki.cpp),
+// Ozaki scheme II (f64, c64, f32, c32 products on exact 8-bit products; src/vulkan/kernels/gemm/ozaki.cpp),
 // included by GLSL and C++. Ozaki, Uchino, Imamura, "Ozaki Scheme II: A GEMM-oriented emulation
 // of floating-point matrix multiplication using an integer modular technique" (2025).
 //

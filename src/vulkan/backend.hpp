@@ -137,7 +137,7 @@ bool supports_reduce(const DeviceCaps& caps, OpId op, DType d);     // kernels/r
 void reduce_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Axes& axes, const TensorView& out);
 bool supports_triangular(const DeviceCaps& caps, DType d);          // kernels/triangular.cpp
 void triangular_kernel(VulkanBackend& be, const TensorView& x, std::int64_t k, bool lower, const TensorView& out);
-bool supports_gemm(const DeviceCaps& caps, DType d);                // kernels/gemm.cpp
+bool supports_gemm(const DeviceCaps& caps, DType d);                // kernels/gemm/gemm.cpp
 void gemm_kernel(VulkanBackend& be, const GemmCall& call);
 bool supports_gather(const DeviceCaps& caps, DType d);              // kernels/indexing.cpp
 bool supports_scatter(const DeviceCaps& caps, DType d);

@@ -3,9 +3,11 @@
 // strides, misaligned offsets), batches, conj flags, alpha/beta (beta == 0 never reads C: C
 // starts as NaN), K == 0, extents 1/7/129 and the large-tile path. Elements of C's storage
 // outside the view must stay untouched. The Forced* tests pin kernel configurations through the
-// internal hook (vulkan/kernels/gemm_config.hpp): fast path, warp mappings, 8x8 f64, single
-// buffer, split K, tall-skinny tiles.
+// test hook (vulkan/kernels/gemm/policy.hpp set_gemm_config_override): fast path, warp mappings,
+// 8x8 f64, single buffer, split K, tall-skinny tiles. gemm_policy_test.cpp checks the default
+// choices' invariants.
 #include "gemm_test_fixture.hpp"
+#include "vulkan/options.hpp"
 
 namespace tenferro::vktest {
 namespace {
@@ -119,7 +121,7 @@ TEST_F(Gemm3MTest, MatchesReference) {
       for (int v = 0; v < 3; ++v) {
         ++i;
         Case c = make_case(d, e[0], e[1], e[2], e[3]);
-        EXPECT_TRUE(vk::gemm_takes_3m(d, c.M, c.N, c.K, c.B, false));
+        EXPECT_TRUE(vk::gemm_takes_3m({d, c.M, c.N, c.K, c.B}));
         c.la = lays[i % 5];
         c.lb = lays[(i + 1) % 5];
         c.lc = lays[(i + 3) % 5];
@@ -154,16 +156,24 @@ TEST_F(Gemm3MTest, FallsBackWhenPlanesDoNotFit) {
 }
 
 TEST_F(Gemm3MTest, NotTaken) {
-  EXPECT_FALSE(vk::gemm_takes_3m(DType::C32, 7, 5, 0, 2, false));  // K == 0: C = beta C
-  EXPECT_FALSE(vk::gemm_takes_3m(DType::C64, 7, 5, 3, 2, true));   // chained C
-  EXPECT_FALSE(vk::gemm_takes_3m(DType::F32, 7, 5, 3, 2, false));
+  EXPECT_FALSE(vk::gemm_takes_3m({DType::C32, 7, 5, 0, 2}));  // K == 0: C = beta C
+  EXPECT_FALSE(vk::gemm_takes_3m({DType::C64, 7, 5, 3, 2, true}));   // chained C
+  EXPECT_FALSE(vk::gemm_takes_3m({DType::F32, 7, 5, 3, 2}));
   Case c = make_case(DType::C64, 7, 5, 0, 2);
   c.beta = c128(2.0, -1.0);
   run(c);
-  vk::set_gemm_3m_override(1);  // large products only
-  EXPECT_FALSE(vk::gemm_takes_3m(DType::C32, 2047, 4096, 4096, 1, false));
-  EXPECT_TRUE(vk::gemm_takes_3m(DType::C32, 2048, 2048, 2048, 1, false));
-  EXPECT_FALSE(vk::gemm_takes_3m(DType::C32, 1 << 16, 1 << 16, 1024, 1, false));  // planes > 4 GiB
+  vk::set_gemm_3m_override(1);  // products with M, N, K >= kGemm3MMinExtent only
+  const I e = vk::kGemm3MMinExtent;
+  EXPECT_FALSE(vk::gemm_takes_3m({DType::C32, e - 1, 2 * e, 2 * e, 1}));
+  EXPECT_FALSE(vk::gemm_takes_3m({DType::C64, 2 * e, 2 * e, e - 1, 1}));
+  EXPECT_TRUE(vk::gemm_takes_3m({DType::C32, e, e, e, 1}));
+  // Planes (3 (MK + KN + MN) B real elements) beyond kGemm3MMaxScratch or the scratch limit.
+  const std::uint64_t planes = 3 * 3 * static_cast<std::uint64_t>(e * e) * 4;  // c32: 4-byte parts
+  EXPECT_TRUE(vk::gemm_takes_3m({DType::C32, e, e, e, 1, false, planes}));
+  EXPECT_FALSE(vk::gemm_takes_3m({DType::C32, e, e, e, 1, false, planes - 1}));
+  const I big = I{1} << 16;  // 3 (2 big e + big^2) 4 bytes > kGemm3MMaxScratch
+  ASSERT_GT(3.0 * (2.0 * double(big) * double(e) + double(big) * double(big)) * 4.0, double(vk::kGemm3MMaxScratch));
+  EXPECT_FALSE(vk::gemm_takes_3m({DType::C32, big, big, e, 1}));
 }
 
 
@@ -456,196 +466,31 @@ TEST_F(GemmGpuTest, AutoSplitK) {
 }
 
 TEST_F(GemmGpuTest, AutoSplitShortK) {
-  // A narrow product with few tiles and 128 <= K < 512 (an einsum matrix-chain step): the
-  // default configuration splits K; checked for the dtypes with the rule's shapes.
+  // A narrow product with few tiles and 128 <= K < 512 (a step of
+  // str_matrix_chain_multiplication_100), on the default configuration (which may split K).
   for (DType d : {DType::F64, DType::C32}) {
     Case c = make_case(d, 200, 21, 300, 1);
-    const vk::GemmConfig g = vk::gemm_default_config_on(be(), d, c.M, c.N, c.K, c.B);
-    EXPECT_GT(vk::gemm_splits(g, d, c.M, c.N, c.K, c.B), 1) << dtype_name(d);
     c.beta = -1.5;
     c.lb = Lay::row;
     run(c);
   }
 }
 
-TEST_F(GemmGpuTest, MidLadder) {
-  // Default configurations of the mid ladder (the first rung with about a wave of tiles): the
-  // chosen tile, then the result.
-  struct Row {
-    DType d;
-    I M, N, K;
-    const char* cfg;
-  };
-  for (const Row& r : {Row{DType::F32, 1000, 1030, 33, "64,128,16,4,8,wf,0"},
-                       Row{DType::F32, 520, 530, 70, "64,32,16,4,4,f,0"},
-                       Row{DType::F64, 520, 530, 70, "64,32,16,4,4,fu,0"},
-                       // f64 few (both extents 128..256) under a wave of 32 x 32 tiles: 16 x 16.
-                       Row{DType::F64, 250, 200, 70, "16,16,16,2,2,-,0"},
-                       Row{DType::F64, 250, 100, 70, "32,32,16,4,4,-,0"},
-                       // f64 short K (<= 16): 32 x 32 tiles of BK 4 in every class but small.
-                       Row{DType::F64, 300, 530, 11, "32,32,4,4,4,-,0"},
-                       Row{DType::F64, 600, 20, 16, "32,32,4,4,4,-,0"},
-                       // f64 medium, 33..63 tiles of 64 x 64, K < 512: 64 x 32 tiles.
-                       Row{DType::F64, 144, 1100, 121, "64,32,16,4,4,f,0"},
-                       Row{DType::F64, 100, 3000, 200, "64,64,16,4,4,-,0"},  // 94 tiles
-                       Row{DType::F64, 144, 1100, 600, "64,64,16,4,4,-,0"},  // K >= 512: split
-                       // f64 few with an extent <= 16: 16 x 16 tiles; f64 small: BK 8 up to 16 x 16,
-                       // then 32 x 32 tiles.
-                       Row{DType::F64, 12, 144, 144, "16,16,16,2,2,-,0"},
-                       Row{DType::F64, 12, 12, 144, "16,16,8,2,2,-,0"},
-                       Row{DType::F64, 20, 20, 300, "32,32,16,4,4,-,0"}}) {
-    // (A device with less shared memory than the tile needs gets it shrunk; NVIDIA devices get
-    // f64 tiles with the paired warp map.)
-    const vk::GemmConfig want = *vk::parse_gemm_config(r.cfg);
-    if (vk::gemm_config_valid_on(be(), r.d, want)) {
-      EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config_on(be(), r.d, r.M, r.N, r.K, 1)),
-                vk::gemm_config_string(vk::gemm_paired_on(be(), r.d, want)));
+// Products of the mid ladder (large, under a wave of the large tiles), the few class (both
+// extents 128..256, or one <= 16), short K (<= 16), medium products of few tiles and the small
+// class with longer K, on the default configurations of this device.
+TEST_F(GemmGpuTest, DefaultsAcrossClasses) {
+  const I shapes[][3] = {{1000, 1030, 33}, {520, 530, 70},  {250, 200, 70},   {250, 100, 70}, {300, 530, 11},
+                         {600, 20, 16},    {144, 1100, 121}, {100, 3000, 200}, {144, 1100, 600}, {12, 144, 144},
+                         {12, 12, 144},    {20, 20, 300}};
+  for (const auto& e : shapes)
+    for (DType d : {DType::F32, DType::F64}) {
+      if (d == DType::F32 && e[0] < 500) continue;
+      Case c = make_case(d, e[0], e[1], e[2], 1);
+      c.beta = 0.25;
+      c.la = Lay::row;
+      run(c);
     }
-    Case c = make_case(r.d, r.M, r.N, r.K, 1);
-    c.beta = 0.25;
-    c.la = Lay::row;
-    run(c);
-  }
-}
-
-// The wave model (gemm.cpp): f64 products of at least a wave of large tiles on a device that
-// reports its SM count (here an H200's caps, whatever device runs the test). The expected
-// choices are the measured best of the sixth session's H200 run (bench/RESULTS.md); without an
-// SM count (lavapipe, other vendors) the size classes decide as before.
-TEST(GemmWaveModel, ChoosesTileAndSplitsByWaves) {
-  vk::DeviceCaps h200;
-  h200.sm_count = 132;
-  h200.max_shared_memory = 48 * 1024;
-  h200.max_group_size_x = 1024;
-  h200.max_group_count_x = 1u << 31;
-  h200.f64 = true;
-  struct Row {
-    I M, N, K;
-    const char* cfg;
-  };
-  // Expected = measured best on the H200 (seventh session, sweeps in two orders; ms), except
-  // where a comment says otherwise; f64 tiles other than 8 x 8 without u then take the paired
-  // warp map (w + y, `paired` in gemm.cpp; ninth session).
-  // 128 x 64 8 x 8 in 5 splits (tenth session): 1.13-1.17 vs 1.16-1.17 on 64 x 128 in 4, and
-  // 1.48-1.53 vs 1.64 on 128 x 64 4 x 8 in 4.
-  for (const Row& r : {Row{990, 2187, 4620, "128,64,16,8,8,wfsuy,5"},
-                       Row{7290, 399, 4320, "128,64,16,8,8,wfsuy,5"},
-                       // kF64Huge (ninth session): 22.3-22.5 TFLOP/s vs 20.8-20.9 on 64 x 128 fsu
-                       Row{4096, 4096, 4096, "128,128,8,8,8,wfsuly,0"},
-                       Row{2048, 2048, 2048, "128,128,8,8,8,wfsuly,0"},  // 21.1-21.7 vs 19.3-19.9
-                       Row{2048, 2048, 512, "128,128,8,8,8,wfsuly,0"},   // tenth session: 0.216-0.219 vs 0.233-0.237
-                       Row{2048, 2048, 200, "64,128,16,8,8,wfsuy,1"},    // K < 256: the model
-                       Row{1920, 2048, 2048, "64,128,16,8,8,wfsuy,1"},   // 240 tiles of 128 x 128
-                       // 16 < K <= 256 with at most 32M outputs: 64 x 64 4 x 4 with u (kF64WaveShort;
-                       // nineteenth session: 0.585-0.594 vs 0.618-0.622 on 64 x 128 fs, 0.742 on fsu)
-                       Row{540, 58320, 136, "64,64,8,4,4,wfuy,1"},
-                       // kF64Huge from K = 256 (tenth session): 0.340 vs 0.380 on the model's
-                       // 64 x 128 fs (0.349-0.350 with u; the model's rule: no u at short K with
-                       // boundary tiles, from 540 x 58320 x 136 and 399 x 4320 x 594)
-                       Row{2160, 3672, 360, "128,128,8,8,8,wfsuly,0"},
-                       Row{243, 6561, 729, "64,128,16,8,8,fs,1"},    // K <= 729: not the 128 x 64 tile
-                       Row{399, 4320, 594, "64,128,16,8,8,fs,1"},    // 0.187; with u 0.201
-                       // 43M outputs: 0.475-0.481; 0.491-0.494 on 64 x 64 wfuy (nineteenth session)
-                       Row{177147, 243, 50, "64,128,16,8,8,fs,1"},
-                       // 64 x 64 4 x 4 (tenth session: 0.0386 vs 0.049 on 64 x 128), with u
-                       // (nineteenth: 0.037 vs 0.038-0.039; 1728 x 1100 x 144 0.044-0.045 vs 0.048;
-                       // 39600 x 252 x 56 0.094-0.097 vs 0.112-0.113 on 64 x 128; 594 x 4320 x 207
-                       // 0.086-0.087 vs 0.098-0.100)
-                       Row{13200, 252, 56, "64,64,8,4,4,wfuy,1"},
-                       Row{1728, 1100, 144, "64,64,8,4,4,wfuy,1"},
-                       Row{39600, 252, 56, "64,64,8,4,4,wfuy,1"},
-                       Row{810, 12474, 154, "64,64,8,4,4,wfuy,1"},  // 0.224-0.228 vs 0.238-0.244 on fs
-                       Row{594, 4320, 207, "64,64,8,4,4,wfuy,1"},
-                       // The model's 64 x 64 tile with u up to K = 512 (nineteenth session: 0.079-0.080
-                       // vs 0.084)
-                       Row{924, 1215, 360, "64,64,8,4,4,wfuy,1"},
-                       Row{9720, 136, 441, "64,32,16,4,4,wfuy,1"},     // 0.131; 0.154 on 64 x 64 wf
-                       // The narrow rows (twenty-first session; gemm.cpp): wide products with
-                       // M <= 16 (11 x 415800 x 24 0.071 ms vs 0.262 on the wide row's 64 x 64; BK
-                       // 16 above K = 512: 16 x 8192 x 2048 0.149 vs 0.204), with M <= 32 and K >
-                       // 256 (32 x 100000 x 1024 0.46 vs 1.89 on kF64Huge, 1.20 on 64 x 64), tall
-                       // ones with N <= 16 (415800 x 11 x 24 0.067 vs 0.083 on 128 x 32; 415800 x
-                       // 11 x 300 0.55 vs 2.21 on kF64Huge); M = 17 with K <= 256 keeps the wide row.
-                       Row{11, 415800, 24, "16,64,8,2,4,wy,0"},
-                       Row{11, 415800, 300, "16,64,8,2,4,wy,0"},
-                       Row{16, 8192, 2048, "16,64,16,2,4,wy,0"},
-                       Row{32, 100000, 1024, "32,128,16,4,8,-,0"},
-                       Row{415800, 11, 24, "64,16,8,4,2,-,0"},
-                       Row{415800, 11, 300, "128,16,8,8,2,-,0"},
-                       Row{17, 415800, 24, "64,64,16,4,4,wy,0"}})
-    EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, r.M, r.N, r.K, 1, h200)), r.cfg)
-        << r.M << " x " << r.N << " x " << r.K;
-  // Under a wave of large tiles (f64 1024^3: 128 tiles) and without an SM count: the classes.
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 1024, 1024, 1024, 1, h200)),
-            "128,64,8,4,8,wfuy,0");  // 0.132-0.135 ms; 0.141 on 64 x 128 fsu
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 512, 512, 512, 1, h200)),
-            "64,32,16,4,4,wfuy,0");  // the mid ladder's 128-tile rung: 0.041 ms single call vs 0.051 without u
-  // Every tile interior: the interior loop also at short K (1024 x 256^3: 1.81 ms vs 1.98).
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 256, 256, 256, 1024, h200)),
-            "64,128,16,8,8,wfsuy,1");
-  // str_nw_mera_closed_120's batched product: the model's 64 x 64 tile, with u (nineteenth
-  // session: 0.669-0.682 ms vs 0.774-0.786 without).
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 540, 270, 136, 216, h200)),
-            "64,64,8,4,4,wfuy,1");
-  vk::DeviceCaps anon = h200;
-  anon.sm_count = 0;
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 990, 2187, 4620, 1, anon)),
-            "64,128,16,8,8,fsu,0");
-  // The model's estimate of its choice, which the certified Ozaki-II product is weighed against
-  // (gemm_fma_seconds): 990 x 2187 x 4620 in 5 splits 1.18 ms (measured 1.13-1.17, tenth
-  // session), 40 % over the 22.9 TFLOP/s the scheme's model assumes otherwise; it then takes the
-  // scheme there (str_nw_mera_open_26's largest product), not for 7290 x 399 x 4320 (the planes
-  // padded to 128: N 399 -> 512). kF64Huge products and devices without an SM count: no estimate.
-  const double open = vk::gemm_fma_seconds(DType::F64, 990, 2187, 4620, 1, h200);
-  EXPECT_NEAR(open, 1.176e-3, 0.01e-3);
-  EXPECT_FALSE(vk::ozaki_faster(14, 990, 2187, 4620, 1, true));
-  EXPECT_TRUE(vk::ozaki_faster(14, 990, 2187, 4620, 1, true, open));
-  EXPECT_FALSE(vk::ozaki_faster(14, 7290, 399, 4320, 1, true,
-                                vk::gemm_fma_seconds(DType::F64, 7290, 399, 4320, 1, h200)));
-  // gemm_ozaki_moduli asks for the estimate itself given the device's caps (the default options:
-  // certified, 14 moduli; TENFERRO_VK_GEMM_OZAKI unset).
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 990, 2187, 4620, 1, false, true, &h200), 14);
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 990, 2187, 4620, 1, false, true), 0);
-  EXPECT_EQ(vk::gemm_fma_seconds(DType::F64, 4096, 4096, 4096, 1, h200), 0.0);
-  EXPECT_EQ(vk::gemm_fma_seconds(DType::F64, 990, 2187, 4620, 1, anon), 0.0);
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, anon)),
-            "128,128,16,8,8,fsu,0");  // the 128 x 256 tile on NVIDIA only (measured there only)
-  // f64 with K <= 16 (not the small class, at most 10M outputs): 32 x 32 tiles of BK 4, ahead of
-  // the wave model (13200 x 144 x 12: 14.7 us vs 18.1-18.9 on the model's 64 x 64); 4096 x 4096
-  // x 16 stays with the model (87 us on 64 x 128 `fs` vs 109; every tile interior: `fsu`, whose
-  // interior loop has no full slice to run at K = 16, the same work as `fs`).
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 13200, 144, 12, 1, h200)),
-            "32,32,4,4,4,wy,0");
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 13200, 12, 12, 12, h200)),
-            "32,32,4,4,4,wy,0");
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F64, 4096, 4096, 16, 1, h200)),
-            "64,128,16,8,8,wfsuy,1");
-  // f32 keeps its table (not modelled); on NVIDIA its 128 x 128 rows (large, and mid with at least
-  // a wave of tiles) run 16 x 8 per thread in 128 threads (kF32Deep), c32's large row 64 x 128
-  // tiles of 8 x 8 with paired lanes (kC32Deep); fewer tiles take the mid ladder's finer rungs.
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 990, 2187, 4620, 1, h200)),
-            "128,128,8,16,8,fsxu,0");  // 144 tiles: mid
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, h200)),
-            "128,128,8,16,8,fsxu,0");  // 3.01 ms vs 3.14 on 128 x 256 8 x 16 (8192^3: 22.9 vs 23.9)
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 1000, 1030, 33, 1, h200)),
-            "64,128,16,4,8,wf,0");  // 72 tiles of 128 x 128: the finer rung
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::C32, 4096, 4096, 4096, 1, h200)),
-            "64,128,8,8,8,wfsuly,0");
-  // The other dtypes' narrow rows (twenty-first session: f32 16 x 200000 x 512 0.218 ms vs 0.647
-  // on the wide row, c64 0.443 vs 2.301; tall c32 200000 x 11 x 64 0.080 vs 0.258).
-  for (const auto& [d, M, N, cfg] : {std::tuple{DType::F32, I{16}, I{200000}, "16,128,8,4,8,-,0"},
-                                     std::tuple{DType::F32, I{200000}, I{16}, "128,16,8,8,4,-,0"},
-                                     std::tuple{DType::C32, I{11}, I{200000}, "16,64,8,2,4,-,0"},
-                                     std::tuple{DType::C32, I{200000}, I{11}, "128,16,8,8,2,-,0"},
-                                     std::tuple{DType::C64, I{16}, I{100000}, "16,64,16,2,4,-,0"},
-                                     std::tuple{DType::C64, I{200000}, I{11}, "128,16,8,8,2,-,0"}})
-    EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(d, M, N, 512, 1, h200)), cfg) << M << " x " << N;
-  vk::DeviceCaps other = h200;  // no SM count: the size classes' rows
-  other.sm_count = 0;
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::F32, 4096, 4096, 4096, 1, other)),
-            "128,128,16,8,8,fsu,0");
-  EXPECT_EQ(vk::gemm_config_string(vk::gemm_default_config(DType::C32, 4096, 4096, 4096, 1, other)),
-            "128,128,8,8,4,wfu,0");
 }
 
 // Every configuration the wave model (and kF64Huge) can choose (f64 tiles, 1-4 splits) runs
@@ -676,7 +521,7 @@ TEST_F(GemmForcedTest, TallSkinny) {
   run_with("32,256,8,4,8,s,1", c);
   c = make_case(DType::C64, 129, 1, 16, 1);
   run_with("128,32,8,4,4,fs,1", c);
-  // The f64 narrow rows (wide products with M <= 16, tall ones with N <= 16; gemm.cpp).
+  // The f64 narrow rows (wide products with M <= 16, tall ones with N <= 16; gemm/policy.cpp).
   c = make_case(DType::F64, 11, 300, 29, 1);
   c.la = Lay::row;
   c.beta = 0.5;
@@ -738,17 +583,53 @@ TEST_F(GemmGpuTest, SmallProductKernel) {
   }
 }
 
-TEST_F(GemmGpuTest, ShortColumnsRunFourRowsPerInvocation) {
-  // Many short columns with short K (M <= 32, K <= 16, M*N*B >= 2^20): gemm_small with four
-  // outputs per invocation along m by default; M = 27 leaves a partial group of three.
-  EXPECT_TRUE(vk::gemm_uses_small_kernel(27, 729, 3, 64));
-  EXPECT_FALSE(vk::gemm_uses_small_kernel(27, 729, 17, 64));
+TEST_F(GemmGpuTest, ShortColumns) {
+  // Many short columns with short K (an einsum step of gm_queen5_5_3), on the default kernel
+  // (gemm_small with four outputs per invocation along m where gemm_short_columns takes it; M =
+  // 27 then leaves a partial group of three).
   for (DType d : {DType::F64, DType::C32}) {
     Case c = make_case(d, 27, 729, 3, 64);
     c.lb = Lay::row;
     c.beta = 0.5;
     run(c);
   }
+}
+
+// A chained C's 64-bit index arithmetic (TFG_SCHED_CHAINS_WIDE, TFG_SMALL_CHAINS_WIDE), taken
+// by groups of 2^31 elements or more, forced on small products through the test hook
+// (TestHooks::gemm_chains_wide): C through two chains of m (padded or not), every dtype, beta 0
+// (C starts as NaN) and not; the tiled kernel's stores, split K's reduction pass, gemm_small
+// with one and with four outputs per invocation.
+TEST_F(GemmForcedTest, WideChainIndexArithmetic) {
+  struct Hook {
+    Hook() { vk::test_hooks().gemm_chains_wide = true; }
+    ~Hook() { vk::test_hooks().gemm_chains_wide = false; }
+  } hook;
+  std::uint64_t seed = 0;
+  for (DType d : kTypes)
+    for (int v = 0; v < 2; ++v) {
+      Case c = make_case(d, 45, 37, 19, 2);  // the tiled kernel on the defaults
+      c.c_chain = 9;
+      c.lc = v ? Lay::padded : Lay::col;
+      c.la = v ? Lay::row : Lay::col;
+      c.conj_b = v && is_complex(d);
+      c.beta = v ? 0.5 : 0.0;
+      run(c, ++seed);
+      c = make_case(d, 12, 10, 600, 2);  // split K: the chained C in the reduction pass
+      c.c_chain = 4;
+      c.lc = v ? Lay::padded : Lay::col;
+      c.beta = v ? -1.5 : 0.0;
+      run_with(is_complex(d) ? "32,32,8,4,4,-,4" : "32,32,16,4,4,-,4", c, ++seed, true);
+      c = make_case(d, 8, 6, 5, 3);  // gemm_small on the defaults (a tiny product)
+      c.c_chain = 4;
+      c.beta = v ? 0.25 : 0.0;
+      run(c, ++seed);
+      c = make_case(d, 30, 9, 20, 2);  // gemm_small forced: four outputs per invocation
+      c.c_chain = 3;
+      c.lc = v ? Lay::padded : Lay::col;
+      c.beta = v ? 0.5 : 0.0;
+      run_with("small", c, ++seed);
+    }
 }
 
 TEST_F(GemmForcedTest, SmallKernelForced) {

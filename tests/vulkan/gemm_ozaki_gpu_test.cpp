@@ -1,4 +1,4 @@
-// The Ozaki-II products on Vulkan (gemm_ozaki.cpp): the opt-in normwise scheme and the certified
+// The Ozaki-II products on Vulkan (src/vulkan/kernels/gemm/ozaki.cpp): the opt-in normwise scheme and the certified
 // default, against their bounds through the GEMM tests' fixture (gemm_test_fixture.hpp).
 #include "gemm_test_fixture.hpp"
 
@@ -30,7 +30,7 @@ class GemmOzakiTest : public GemmGpuTest {
     for (bool portable : residue_kernels()) {
       SCOPED_TRACE(std::string(portable ? "portable" : "tensor cores") + ", moduli " + std::to_string(n));
       vk::set_gemm_ozaki_override(vk::OzakiOverride{n, portable});
-      ASSERT_EQ(vk::gemm_ozaki_moduli(c.d, c.M, c.N, c.K, c.B, false, false), n);
+      ASSERT_EQ(vk::gemm_ozaki_moduli({c.d, c.M, c.N, c.K, c.B}, false), n);
       const std::uint64_t runs = vk::gemm_ozaki_runs();
       run(c, seed);
       EXPECT_EQ(vk::gemm_ozaki_runs(), runs + 1);  // the scheme ran (no silent fallback)
@@ -440,66 +440,52 @@ TEST_F(GemmOzakiTest, SinglePrecisionOnlyWhereF64IsFast) {
                         "NVIDIA A40", "NVIDIA H20", "NVIDIA RTX 6000 Ada Generation", "llvmpipe (LLVM 15.0.6, 256 bits)",
                         "AMD Radeon RX 7900 XTX", "NVIDIA A3000", "NVIDIA H1000"})
     EXPECT_FALSE(vk::fast_f64_device(n)) << n;
-  vk::DeviceCaps caps;
-  caps.f64 = true;
-  for (bool fast : {false, true}) {
-    caps.f64_fast = fast;
-    for (DType d : {DType::F32, DType::C32})
-      EXPECT_EQ(vk::gemm_ozaki_moduli(d, 4096, 4096, 4096, 1, false, true, &caps), fast ? 7 : 0) << dtype_name(d);
-    EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 8192, 8192, 8192, 1, false, true, &caps), 14);  // f64: either way
+  // Without fast f64 no f32 / c32 product takes the scheme; with it, those the time model takes
+  // (on 7 moduli; at least the largest here); f64 products do not depend on it.
+  vk::DeviceCaps caps, fast;
+  caps.f64 = fast.f64 = true;
+  fast.f64_fast = true;
+  for (DType d : {DType::F32, DType::C32, DType::F64}) {
+    int taken = 0;
+    for (I s : {512, 1024, 2048, 4096, 8192, 16384}) {
+      const vk::GemmProblem p{d, s, s, s, 1};
+      const int with = vk::gemm_ozaki_moduli(p, true, &fast), without = vk::gemm_ozaki_moduli(p, true, &caps);
+      if (d == DType::F64) {
+        EXPECT_EQ(with, without) << s;
+        continue;
+      }
+      EXPECT_EQ(without, 0) << dtype_name(d) << " " << s;
+      EXPECT_TRUE(with == 0 || with == TFO_MIN_MODULI) << dtype_name(d) << " " << s << ": " << with;
+      taken += with > 0;
+    }
+    if (d != DType::F64) {
+      EXPECT_GT(taken, 0) << dtype_name(d);
+    }
   }
   // Forced (the tests' override), the scheme runs wherever the device has f64.
   vk::set_gemm_ozaki_override(vk::OzakiOverride{14, false, true});
-  caps.f64_fast = false;
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F32, 64, 64, 64, 1, false, true, &caps), 7);
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F32, 64, 64, 64, 1}, true, &caps), 7);
   caps.f64 = false;
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F32, 64, 64, 64, 1, false, true, &caps), 0);
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F32, 64, 64, 64, 1}, true, &caps), 0);
 }
 
 TEST_F(GemmOzakiTest, NotTaken) {
   vk::set_gemm_ozaki_override(vk::OzakiOverride{14, false});
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F32, 64, 64, 64, 1, false, true), 0);  // f64 only
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::C64, 64, 64, 64, 1, false, true), 0);  // c64: certified only
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::C32, 64, 64, 64, 1, false, true), 0);
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 64, 64, 64, 1, true, true), 0);      // chained C
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 64, 64, 0, 1, false, true), 0);      // K == 0
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 4, 4, 65537, 1, false, true), 0);    // K > TFO_MAX_K
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 1 << 15, 1 << 15, 1024, 1, false, true), 0);  // > 4 GiB
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 4, 4, 65536, 1, false, true), 14);
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F32, 64, 64, 64, 1}, true), 0);  // f64 only
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::C64, 64, 64, 64, 1}, true), 0);  // c64: certified only
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::C32, 64, 64, 64, 1}, true), 0);
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 64, 64, 64, 1, true}, true), 0);  // chained C
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 64, 64, 0, 1}, true), 0);  // K == 0
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 4, 4, 65537, 1}, true), 0);  // K > TFO_MAX_K
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 1 << 15, 1 << 15, 1024, 1}, true), 0);  // > 4 GiB
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 4, 4, 65536, 1}, true), 14);
   vk::set_gemm_ozaki_override(vk::OzakiOverride{0, false});
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F64, 64, 64, 64, 1, false, true), 0);  // off
-  // The time model (without the override): taken where the H200 measured the scheme faster by
-  // the model's 5 % margin (12 moduli at 2048^3 measured 2 % faster: not taken).
-  EXPECT_TRUE(vk::ozaki_faster(12, 4096, 4096, 4096, 1));
-  EXPECT_TRUE(vk::ozaki_faster(14, 4096, 4096, 4096, 1));
-  EXPECT_TRUE(vk::ozaki_faster(16, 4096, 4096, 4096, 1));
-  EXPECT_FALSE(vk::ozaki_faster(17, 4096, 4096, 4096, 1));
-  EXPECT_TRUE(vk::ozaki_faster(14, 8192, 8192, 8192, 1));
-  EXPECT_TRUE(vk::ozaki_faster(16, 8192, 8192, 8192, 1));
-  EXPECT_FALSE(vk::ozaki_faster(20, 8192, 8192, 8192, 1));
-  EXPECT_FALSE(vk::ozaki_faster(12, 2048, 2048, 2048, 1));
-  EXPECT_FALSE(vk::ozaki_faster(12, 256, 256, 256, 1024));
-  // Certified (one more plane and product, the certify pass): 4096^3 and up, not 2048^3.
-  EXPECT_TRUE(vk::ozaki_faster(14, 4096, 4096, 4096, 1, true));
-  EXPECT_TRUE(vk::ozaki_faster(14, 8192, 8192, 8192, 1, true));
-  EXPECT_FALSE(vk::ozaki_faster(14, 2048, 2048, 2048, 1, true));
-  // Certified c64 (three products per modulus against the FMA kernels' four): 2048^3 and up.
-  EXPECT_TRUE(vk::ozaki_faster(14, 2048, 2048, 2048, 1, true, 0, DType::C64));
-  EXPECT_TRUE(vk::ozaki_faster(14, 4096, 4096, 4096, 1, true, 0, DType::C64));
-  EXPECT_FALSE(vk::ozaki_faster(14, 1024, 1024, 1024, 1, true, 0, DType::C64));
-  // c32 (7 moduli against the FMA kernels' 48 TFLOP/s): 2048^3 and up, not 1024^3.
-  EXPECT_TRUE(vk::ozaki_faster(7, 2048, 2048, 2048, 1, true, 0, DType::C32));
-  EXPECT_TRUE(vk::ozaki_faster(7, 4096, 4096, 4096, 1, true, 0, DType::C32));
-  EXPECT_FALSE(vk::ozaki_faster(7, 1024, 1024, 1024, 1, true, 0, DType::C32));
-  // f32 (7 moduli against 46 TFLOP/s): 4096^3 (2.76-2.78 ms forced, the FMA kernels 2.97) and up,
-  // not 2048^3 (0.54 ms forced).
-  EXPECT_TRUE(vk::ozaki_faster(7, 4096, 4096, 4096, 1, true, 0, DType::F32));
-  EXPECT_TRUE(vk::ozaki_faster(7, 8192, 8192, 8192, 1, true, 0, DType::F32));
-  EXPECT_FALSE(vk::ozaki_faster(7, 2048, 2048, 2048, 1, true, 0, DType::F32));
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F64, 64, 64, 64, 1}, true), 0);  // off
+  // (The time model without the override: GemmPolicy.OzakiTimeModelIsMonotone.)
   vk::set_gemm_ozaki_override(vk::OzakiOverride{.moduli = 14, .portable = true, .certified = true});
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::C64, 64, 64, 64, 1, false, true), 14);
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::C32, 64, 64, 64, 1, false, true), 7);  // (f32's range)
-  EXPECT_EQ(vk::gemm_ozaki_moduli(DType::F32, 64, 64, 64, 1, false, true), 7);
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::C64, 64, 64, 64, 1}, true), 14);
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::C32, 64, 64, 64, 1}, true), 7);  // (f32's range)
+  EXPECT_EQ(vk::gemm_ozaki_moduli({DType::F32, 64, 64, 64, 1}, true), 7);
   vk::set_gemm_ozaki_override(std::nullopt);
   Case c = make_case(DType::F64, 7, 5, 0, 2);  // K == 0 through gemm: C = beta C
   c.beta = c128(2.0, 0);

@@ -1,6 +1,6 @@
-// Shared by the Vulkan GEMM tests (gemm_gpu_test.cpp, gemm_ozaki_gpu_test.cpp): operand layouts,
-// the product against a naive host loop in complex<double> (GemmGpuTest::run) and the forced-
-// configuration fixture (GemmForcedTest).
+// Shared by the Vulkan GEMM tests (gemm_gpu_test.cpp, gemm_ozaki_gpu_test.cpp,
+// gemm_policy_test.cpp): operand layouts, the product against a naive host loop in
+// complex<double> (GemmGpuTest::run) and the forced-configuration fixture (GemmForcedTest).
 #pragma once
 
 #include <array>
@@ -17,7 +17,10 @@
 #include "core/ops/dot_general_lowering.hpp"
 #include "shaders/ozaki/ozaki_params.h"
 #include "tenferro/einsum.hpp"
-#include "vulkan/kernels/gemm_config.hpp"
+#include "vulkan/kernels/gemm/config.hpp"
+#include "vulkan/kernels/gemm/gemm3m.hpp"
+#include "vulkan/kernels/gemm/ozaki.hpp"
+#include "vulkan/kernels/gemm/policy.hpp"
 #include "vulkan/backend.hpp"
 #include "vulkan/provider.hpp"
 #include "vulkan/runtime/device.hpp"
@@ -240,7 +243,7 @@ inline Case c32_scaled_case(I M, I N, I K, I B) {
   return c;
 }
 
-/// Runs `c` with the kernel configuration `cfg` (text form of gemm_config.hpp), which must be
+/// Runs `c` with the kernel configuration `cfg` (text form of gemm/config.hpp), which must be
 /// valid on the device (a silently ignored override would test the default instead).
 class GemmForcedTest : public GemmGpuTest {
  protected:
@@ -251,7 +254,7 @@ class GemmForcedTest : public GemmGpuTest {
     ASSERT_TRUE(g.has_value());
     ASSERT_TRUE(vk::gemm_config_valid_on(be(), c.d, *g)) << "configuration not valid on this device";
     if (expect_split) {
-      EXPECT_GT(vk::gemm_splits(*g, c.d, c.M, c.N, c.K, c.B), 1);
+      EXPECT_GT(vk::gemm_splits(*g, {c.d, c.M, c.N, c.K, c.B}), 1);
     }
     vk::set_gemm_config_override(*g);
     run(c, seed);

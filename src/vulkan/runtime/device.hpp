@@ -40,7 +40,7 @@ struct DeviceCaps {
   bool flushes_f32 = false;
   std::uint32_t subgroup_size = 0;
   // Streaming multiprocessors (NVIDIA, VK_NV_shader_sm_builtins); 0 when the device does not
-  // say (the gemm tile choice then does not model waves of workgroups: gemm.cpp).
+  // say (the gemm tile choice then does not model waves of workgroups: kernels/gemm/policy.cpp).
   std::uint32_t sm_count = 0;
   std::uint64_t max_storage_buffer_range = 0;
   std::uint32_t max_push_constants = 0;

@@ -1,4 +1,5 @@
-// Pieces of the gemm family shared by gemm.cpp and gemm_ozaki.cpp (internal).
+// Recording pieces shared by the gemm family's passes (gemm.cpp, gemm3m.cpp, ozaki.cpp; record.cpp).
+// Internal.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -26,26 +27,5 @@ void dispatch(VulkanBackend& be, const std::string& variant, std::uint32_t cfg, 
               GemmParams& p, std::span<const std::int64_t> dims, const std::vector<ByteRange>& reads,
               const std::vector<ByteRange>& writes, std::uint64_t bytes, std::uint32_t gx, std::uint32_t gy,
               std::uint32_t gz, std::uint32_t sched = 0, const TensorView* indirect = nullptr);
-
-/// A certified Ozaki-II product's outcome on the GPU: the caller sets the FMA kernel's
-/// workgroup counts gx, gy; gemm_ozaki sets `args` (int32 x 4), which holds (gx, gy, 1, 0) where
-/// the certificate failed (the combine pass then wrote nothing) and zeros where it held.
-struct OzakiCertificate {
-  std::uint32_t gx = 0, gy = 0;
-  Tensor args;
-};
-
-/// Runs the f64 or c64 product `call` ([M, N, B] C, not chained) by the Ozaki-II scheme on n
-/// moduli (gemm_ozaki.cpp), certified where `cert` is given (the caller then records the FMA
-/// kernel's dispatch indirectly through cert->args; c64 products are always certified); false
-/// (nothing recorded) when its scratch does not fit the device memory.
-bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate* cert = nullptr);
-
-/// True when a certified product of this dtype and shape on `be` should skip the scheme: a failed
-/// certificate of an earlier call was read (its arguments are host-visible; read once the GPU
-/// is past that call), and for the 15 calls of the shape after it. Not under the test override
-/// unless OzakiOverride::history.
-bool gemm_ozaki_recently_failed(VulkanBackend& be, DType d, std::int64_t M, std::int64_t N, std::int64_t K,
-                                std::int64_t B);
 
 }  // namespace tenferro::vk

@@ -1,5 +1,5 @@
 // Ozaki scheme II for f64 products (Options::gemm_ozaki: certified by default, or the
-// normwise opt-in; gemm_config.hpp), and certified c64, f32 and c32 products (below).
+// normwise opt-in; ozaki.hpp), and certified c64, f32 and c32 products (below).
 //
 // C = alpha A B + beta C with A [M, K, B], B [K, N, B] f64: each row of A and column of B is
 // scaled by a power of two so that its largest |x| is just below 2^P and rounded to integers
@@ -41,6 +41,8 @@
 // Passes (shaders/ozaki/): scan, scale and split per operand (ozaki.comp), the n residue products in
 // one dispatch (ozaki_mm_nv.comp on NVIDIA's 8-bit tensor cores where the device lists the
 // shape, else the portable ozaki_mm.comp), the combine pass (ozaki.comp).
+#include "vulkan/kernels/gemm/ozaki.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -51,11 +53,11 @@
 #include <tuple>
 #include <vector>
 
-#include "vulkan/options.hpp"
 #include "shaders/ozaki/ozaki_params.h"
 #include "vulkan/kernels/dispatch.hpp"
-#include "vulkan/kernels/gemm_config.hpp"
-#include "vulkan/kernels/gemm_util.hpp"
+#include "vulkan/kernels/gemm/policy.hpp"
+#include "vulkan/kernels/gemm/record.hpp"
+#include "vulkan/options.hpp"
 
 namespace tenferro::vk {
 
@@ -112,8 +114,9 @@ int plane_sets(DType d) { return is_complex(d) ? 3 : 1; }
 /// f32 / c32 products: f32 elements, kSingleModuli, f32's tau.
 bool single_precision(DType d) { return d == DType::F32 || d == DType::C32; }
 
-Sizes sizes(int n, I M, I N, I K, I B, bool certified, DType d) {
-  const int sets = plane_sets(d);
+Sizes sizes(int n, const GemmProblem& p, bool certified) {
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
+  const int sets = plane_sets(p.d);
   Sizes s{round_up(M, TFO_TILE), round_up(N, TFO_TILE), round_up(K, TFO_TILE), (K + TFO_CHUNK - 1) / TFO_CHUNK, 0};
   s.bytes = double(sets * n) * double(B) * (double(s.Mp + s.Np) * double(s.Kp) + double(s.Mp) * double(s.Np)) +
             4.0 * double(B) * double(M + N) * double(s.nch + 1);
@@ -223,11 +226,11 @@ void set_gemm_ozaki_override(std::optional<OzakiOverride> o) {
   cert_history().clear();
 }
 
-bool gemm_ozaki_recently_failed(VulkanBackend& be, DType d, I M, I N, I K, I B) {
+bool gemm_ozaki_recently_failed(VulkanBackend& be, const GemmProblem& p) {
   if (!history_applies()) return false;
   auto guard = be.lock();
   auto& h = cert_history();
-  const auto it = h.find(CertKey{&be, static_cast<int>(d), M, N, K, B});
+  const auto it = h.find(CertKey{&be, static_cast<int>(p.d), p.M, p.N, p.K, p.B});
   if (it == h.end()) return false;
   CertRecord& r = it->second;
   if (r.skip > 0) {
@@ -262,7 +265,9 @@ void ozaki_bits_certified(int n, I K, int& pa, int& pb) {
   pa = std::min(62, total - pb);
 }
 
-bool ozaki_faster(int n, I M, I N, I K, I B, bool certified, double fma_seconds, DType d) {
+bool ozaki_faster(int n, const GemmProblem& p, bool certified, double fma_seconds) {
+  const DType d = p.d;
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
   const bool complex = is_complex(d);
   const double mn = double(M) * double(N) * double(B), flops = (complex ? 8.0 : 2.0) * mn * double(K), dn = n;
   const bool single = single_precision(d);
@@ -275,11 +280,11 @@ bool ozaki_faster(int n, I M, I N, I K, I B, bool certified, double fma_seconds,
   const double padded = 2.0 * double(round_up(M, TFO_TILE)) * double(round_up(N, TFO_TILE)) *
                         double(round_up(K, TFO_TILE)) * double(B);
   const double products = planes * padded / (576e12 / (1.0 + 781.0 / double(K)));
-  // (f32 elements: 8 ps a part, from f32 4096^3 forced, 2.76-2.78 ms, twenty-fourth session.)
+  // (f32 elements: 8 ps a part, from f32 4096^3 forced through the scheme: 2.76-2.78 ms.)
   const double split = (parts * (single ? 8e-12 : 11.4e-12) + 0.33e-12 * planes) * double(M + N) * double(K) * double(B);
   const double combine = parts * (3.7e-12 + 0.96e-12 * sets / parts * dn + 0.014e-12 * dn * dn) * mn;
-  // The certify pass: Q's uint32 written and read again, the lines' bounds (not yet measured:
-  // about the combine's memory traffic per output), and its dispatch.
+  // The certify pass: Q's uint32 written and read again, the lines' bounds (an estimate, not
+  // measured: about the combine's memory traffic per output), and its dispatch.
   const double certify = certified ? 2.0e-12 * mn + 5e-6 : 0.0;
   return products + split + combine + certify + kOzakiDispatches < 0.95 * fma;
 }
@@ -289,8 +294,9 @@ bool gemm_ozaki_certified() {
   return o ? o->certified : options().gemm_ozaki == 1;
 }
 
-int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cores, const DeviceCaps* caps,
-                      std::uint64_t scratch_limit) {
+int gemm_ozaki_moduli(const GemmProblem& p, bool tensor_cores, const DeviceCaps* caps) {
+  const DType d = p.d;
+  const I M = p.M, N = p.N, K = p.K, B = p.B;
   const auto& o = ozaki_override();
   const bool certified = gemm_ozaki_certified();
   const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().gemm_ozaki);
@@ -300,16 +306,16 @@ int gemm_ozaki_moduli(DType d, I M, I N, I K, I B, bool chained, bool tensor_cor
   const bool single = single_precision(d);
   const int on = std::clamp(want, 0, TFO_MAX_MODULI);
   const int n = single && on >= TFO_MIN_MODULI ? kSingleModuli : on;
-  if (n < TFO_MIN_MODULI || (d != DType::F64 && !certified) || chained ||
+  if (n < TFO_MIN_MODULI || (d != DType::F64 && !certified) || p.chained ||
       std::min({M, N, K, B}) <= 0 || (single && caps && !caps->f64))
     return 0;
   // The FMA kernels' estimate (host time per call) only here, where the model is asked.
-  auto fma_seconds = [&] { return caps && K >= kOzakiCertifiedMinK ? gemm_fma_seconds(d, M, N, K, B, *caps) : 0.0; };
+  auto fma_seconds = [&] { return caps && K >= kOzakiCertifiedMinK ? gemm_fma_seconds(p, *caps) : 0.0; };
   if (!o && !(tensor_cores && (!certified || K >= kOzakiCertifiedMinK) && (!single || !caps || caps->f64_fast) &&
-              ozaki_faster(n, M, N, K, B, certified, fma_seconds(), d)))
+              ozaki_faster(n, p, certified, fma_seconds())))
     return 0;
-  const double limit = double(std::min(kOzakiMaxScratch, scratch_limit));
-  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, M, N, K, B, certified, d).bytes > limit) return 0;
+  const double limit = double(std::min(kOzakiMaxScratch, p.scratch_limit));
+  if (round_up(K, TFO_TILE) > TFO_MAX_K || sizes(n, p, certified).bytes > limit) return 0;
   return n;
 }
 
@@ -327,7 +333,7 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   const std::uint32_t kind = (complex ? TFO_COMPLEX : 0u) | (single ? TFO_SINGLE : 0u);
   const char* const variant = kind ? "ozaki_ext" : "ozaki_f64";  // (the element passes)
   TENFERRO_ASSERT(c.dtype() == DType::F64 || cert != nullptr);
-  const Sizes s = sizes(n, M, N, K, B, cert != nullptr, c.dtype());
+  const Sizes s = sizes(n, {c.dtype(), M, N, K, B}, cert != nullptr);
   // Certified: A's rows scaled by their sums to 2^PA, B's columns by their largest to 2^PB
   // (ozaki_bits_certified); else both by their largest to 2^P. Complex: at most 61, so that
   // re + im stays within the split's 2^62.
@@ -365,15 +371,11 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   auto guard = be.lock();
   const auto& as = a.strides();
   const auto& bs = b.strides();
-  const unsigned skip = ozaki_override() ? ozaki_override()->skip : 0u;
-  if (!(skip & 1u)) {
-    const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args, &outcome, true} : CertifyBuffers{};
-    const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, &args, nullptr, false} : CertifyBuffers{};
-    for (bool split : {false, true}) {
-      if (split && (skip & 8u)) break;
-      operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, PA, n, exa, sa, pa, split, ca, kind, call.conj_a);
-      operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, PB, n, exb, sb, pb, split, cb, kind, call.conj_b);
-    }
+  const CertifyBuffers ca = cert ? CertifyBuffers{&cha, &la, &args, &outcome, true} : CertifyBuffers{};
+  const CertifyBuffers cb = cert ? CertifyBuffers{&chb, &lb, &args, nullptr, false} : CertifyBuffers{};
+  for (bool split : {false, true}) {
+    operand_passes(be, a, M, K, B, as[0], as[1], as[2], s.Mp, s, PA, n, exa, sa, pa, split, ca, kind, call.conj_a);
+    operand_passes(be, b, N, K, B, bs[1], bs[0], bs[2], s.Np, s, PB, n, exb, sb, pb, split, cb, kind, call.conj_b);
   }
 
   // Planes z < sets n B are residues (complex: the sets as batches, z = (l sets + set) B + b);
@@ -391,13 +393,11 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
                                dense_q_k(s, K),
                                cert ? zeros_flag(args) : I{0}};
   GemmParams p{};
-  if (!(skip & 2u)) {
-    const bool nv = be.device().caps().nv_coopmat_u8 && !(ozaki_override() && ozaki_override()->portable);
-    const I jobs = (s.Mp / TFO_TILE) * (s.Np / TFO_TILE) * np * B;  // ozaki_mm_nv: a workgroup per tile
-    const std::uint32_t groups = nv ? grid_stride_groups(be, jobs, 1) : grid_stride_groups(be, s.Mp / 4 * s.Np * np * B, kThreads);
-    pass(be, nv ? "ozaki_mm_nv" : "ozaki_mm", 0, 0, p, mm, {&pa, &pb, cert ? &args : nullptr}, {&pc, cert ? &q : nullptr},
-         groups);
-  }
+  const bool nv = be.device().caps().nv_coopmat_u8 && !(ozaki_override() && ozaki_override()->portable);
+  const I jobs = (s.Mp / TFO_TILE) * (s.Np / TFO_TILE) * np * B;  // ozaki_mm_nv: a workgroup per tile
+  const std::uint32_t groups = nv ? grid_stride_groups(be, jobs, 1) : grid_stride_groups(be, s.Mp / 4 * s.Np * np * B, kThreads);
+  pass(be, nv ? "ozaki_mm_nv" : "ozaki_mm", 0, 0, p, mm, {&pa, &pb, cert ? &args : nullptr}, {&pc, cert ? &q : nullptr},
+       groups);
   if (cert) {
     // Per part of a complex output: (2K - 8) u (the 4-multiply form's dot products of 2K terms);
     // f32 / c32: two u_f32 fewer, C's rounding to f32 on top.
@@ -450,10 +450,9 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
   if (complex && call.conj_a) p.flags |= TFG_CONJ_A;  // (the plain dot products of non-finite lines)
   if (complex && call.conj_b) p.flags |= TFG_CONJ_B;
   // a and b: the plain dot products of non-finite lines; c is read only where beta != 0.
-  if (!(skip & 4u))
-    pass(be, variant, TFO_COMBINE | kind, static_cast<std::uint32_t>(n), p, dims,
-         {&a, &b, &sa, &sb, &pc, read_c ? &c : nullptr, cert ? &args : nullptr}, {&c},
-         grid_stride_groups(be, (M + 3) / 4 * N * B, kThreads));
+  pass(be, variant, TFO_COMBINE | kind, static_cast<std::uint32_t>(n), p, dims,
+       {&a, &b, &sa, &sb, &pc, read_c ? &c : nullptr, cert ? &args : nullptr}, {&c},
+       grid_stride_groups(be, (M + 3) / 4 * N * B, kThreads));
   ++ozaki_runs;
   be.after_op();
   return true;
