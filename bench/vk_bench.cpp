@@ -237,7 +237,8 @@ int main(int argc, char** argv) {
   {
     Tensor s3 = upload(be, host_f32(1000, 0.5f)), one3 = upload(be, host_f32(1000, 1.0f));
     const TensorView c3 = s3.reshape({10, 10, 10}), o3 = one3.reshape({10, 10, 10});
-    Record st = make_record("overhead_strided_add", "[10,10,10]^T");
+    Record st = make_record("overhead_strided_add", "[10,10,10]");
+    st.layout = "transposed";
     st.t = measure([&] {
       with_session(be, [&] {
         Tensor z = add(be, c3.transpose({2, 1, 0}), o3);
