@@ -22,7 +22,7 @@ first=${labels%% *}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/gpu.txt" 2>&1
 date -u > "$OUT/date.txt"
 "$(bin "$first")/tenferro" devices > "$OUT/devices.txt" 2>&1
-git log -1 --format='%H %s' > "$OUT/commit.txt" 2>/dev/null
+for L in $labels; do echo "$L $(cat "$G/$L/commit.txt" 2>/dev/null)"; done > "$OUT/commits.txt"
 
 gemm_cases="all f32_64 f32_128 f32_256 f32_512 f64_64 f64_128 f64_256 f64_512"
 small_cases="f32_64 f32_128 f32_256 f32_512 f64_64 f64_128 f64_256 f64_512"

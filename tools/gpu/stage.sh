@@ -32,6 +32,9 @@ fi
 strip "$tmp"/bin/*
 mkdir -p ".gpu/$label"
 tar cf - -C "$tmp" bin | xz -T0 -6 > ".gpu/$label/bin.tar.xz"
+# The commit the build is of (the device machine's copy of the tree has no reliable history).
+echo "$(git rev-parse HEAD)$(git diff --quiet HEAD -- src include shaders tools tests bench || echo ' (with uncommitted changes)')" \
+  > ".gpu/$label/commit.txt"
 rm -rf "$tmp"
 
 if [ ! -f .gpu/lib.tar.xz ]; then
