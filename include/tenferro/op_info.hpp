@@ -17,7 +17,8 @@ enum class OpId : std::uint16_t {
 
 /// X-macros over ops.def that treat ops by their function's signature:
 /// TENFERRO_OP_BY_SIGNATURE(prefix, family, name) expands to prefixU(name) for the unary and
-/// analytic families (one operand), prefixB(name) for binary (two), prefixX(name) for the others.
+/// analytic families (one operand), prefixB(name) for binary (two), prefixR(name) for the
+/// reductions, prefixX(name) for the others.
 #define TENFERRO_OP_SIGNATURE_unary U
 #define TENFERRO_OP_SIGNATURE_analytic U
 #define TENFERRO_OP_SIGNATURE_binary B
@@ -26,7 +27,7 @@ enum class OpId : std::uint16_t {
 #define TENFERRO_OP_SIGNATURE_clamp X
 #define TENFERRO_OP_SIGNATURE_cast X
 #define TENFERRO_OP_SIGNATURE_structural X
-#define TENFERRO_OP_SIGNATURE_reduce X
+#define TENFERRO_OP_SIGNATURE_reduce R
 #define TENFERRO_OP_SIGNATURE_dot X
 #define TENFERRO_OP_SIGNATURE_gather X
 #define TENFERRO_OP_SIGNATURE_scatter X
@@ -34,15 +35,21 @@ enum class OpId : std::uint16_t {
 /// the compiler reports a new op of that signature without its case: with
 ///   #define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_OP_CASE_UNLESS_U_, family, name)
 ///   #include "tenferro/ops.def"
-/// the other ops' `case OpId::name:` labels (UNLESS_B_ likewise for binary).
+/// the other ops' `case OpId::name:` labels (UNLESS_B_ for binary, UNLESS_R_ for reductions).
 #define TENFERRO_OP_CASE_(name) case OpId::name:
 #define TENFERRO_OP_NO_CASE_(name)
 #define TENFERRO_OP_CASE_UNLESS_U_U TENFERRO_OP_NO_CASE_
 #define TENFERRO_OP_CASE_UNLESS_U_B TENFERRO_OP_CASE_
+#define TENFERRO_OP_CASE_UNLESS_U_R TENFERRO_OP_CASE_
 #define TENFERRO_OP_CASE_UNLESS_U_X TENFERRO_OP_CASE_
 #define TENFERRO_OP_CASE_UNLESS_B_U TENFERRO_OP_CASE_
 #define TENFERRO_OP_CASE_UNLESS_B_B TENFERRO_OP_NO_CASE_
+#define TENFERRO_OP_CASE_UNLESS_B_R TENFERRO_OP_CASE_
 #define TENFERRO_OP_CASE_UNLESS_B_X TENFERRO_OP_CASE_
+#define TENFERRO_OP_CASE_UNLESS_R_U TENFERRO_OP_CASE_
+#define TENFERRO_OP_CASE_UNLESS_R_B TENFERRO_OP_CASE_
+#define TENFERRO_OP_CASE_UNLESS_R_R TENFERRO_OP_NO_CASE_
+#define TENFERRO_OP_CASE_UNLESS_R_X TENFERRO_OP_CASE_
 #define TENFERRO_OP_CAT_(a, b) a##b
 #define TENFERRO_OP_CAT(a, b) TENFERRO_OP_CAT_(a, b)
 #define TENFERRO_OP_BY_SIGNATURE(prefix, family, name) TENFERRO_OP_CAT(prefix, TENFERRO_OP_SIGNATURE_##family)(name)

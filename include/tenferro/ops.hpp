@@ -19,12 +19,14 @@ namespace tenferro {
 // give what a function adds to SEMANTICS.md.
 #define TENFERRO_DECLARE_U(name) Tensor name(Backend& be, const TensorView& x);
 #define TENFERRO_DECLARE_B(name) Tensor name(Backend& be, const TensorView& lhs, const TensorView& rhs);
+#define TENFERRO_DECLARE_R(name)
 #define TENFERRO_DECLARE_X(name)
 #define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_DECLARE_, family, name)
 #include "tenferro/ops.def"
 #undef TENFERRO_OP
 #undef TENFERRO_DECLARE_U
 #undef TENFERRO_DECLARE_B
+#undef TENFERRO_DECLARE_R
 #undef TENFERRO_DECLARE_X
 /// Bool result; complex allows EQ and NE only.
 Tensor compare(Backend& be, const TensorView& lhs, const TensorView& rhs, CompareDir dir);

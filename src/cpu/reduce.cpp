@@ -404,7 +404,11 @@ template <class T> void dispatch(OpId op, const TensorView& x, const Axes& axes,
     case OpId::reduce_min:
       if constexpr (std::is_arithmetic_v<T>) return run<MinOp<T>, T>(x, axes, out);
       break;
-    default: break;
+      // Every other op: no default, so a new reduction without its case fails to compile.
+#define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_OP_CASE_UNLESS_R_, family, name)
+#include "tenferro/ops.def"
+#undef TENFERRO_OP
+      break;
   }
   TENFERRO_FAIL(internal, "reduce_kernel", "op", "op ", op_name(op), " with dtype ",
                 dtype_name(x.dtype()), " reached the CPU reduction kernel");

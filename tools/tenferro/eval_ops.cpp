@@ -214,12 +214,14 @@ OpFn op_fn(OpId id) {
   switch (id) {
 #define TENFERRO_CASE_U(name) case OpId::name:
 #define TENFERRO_CASE_B(name) case OpId::name:
+#define TENFERRO_CASE_R(name)
 #define TENFERRO_CASE_X(name)
 #define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_CASE_, family, name)
 #include "tenferro/ops.def"
 #undef TENFERRO_OP
 #undef TENFERRO_CASE_U
 #undef TENFERRO_CASE_B
+#undef TENFERRO_CASE_R
 #undef TENFERRO_CASE_X
       return op_elementwise;
     case OpId::compare: return op_compare;

@@ -218,12 +218,14 @@ Tensor clamp_op(Backend& be, const TensorView& x, const TensorView& lower, const
   Tensor name(Backend& be, const TensorView& x) { return unary_op(be, OpId::name, x); }
 #define TENFERRO_DEFINE_B(name) \
   Tensor name(Backend& be, const TensorView& l, const TensorView& r) { return binary_op(be, OpId::name, l, r, {}); }
+#define TENFERRO_DEFINE_R(name)
 #define TENFERRO_DEFINE_X(name)
 #define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_DEFINE_, family, name)
 #include "tenferro/ops.def"
 #undef TENFERRO_OP
 #undef TENFERRO_DEFINE_U
 #undef TENFERRO_DEFINE_B
+#undef TENFERRO_DEFINE_R
 #undef TENFERRO_DEFINE_X
 
 Tensor compare(Backend& be, const TensorView& l, const TensorView& r, CompareDir dir) {
