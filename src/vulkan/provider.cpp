@@ -107,8 +107,8 @@ AllocatorStats allocator_stats(Backend& be) {
   VulkanBackend& vb = as_vulkan(be);
   auto guard = vb.lock();
   const MemoryStats s = vb.allocator().stats();
-  return {s.bytes_in_use, s.bytes_reserved, s.bytes_cached, s.blocks, s.live_allocations,
-          vb.allocator().cap(), vb.allocator().cache_limit()};
+  return {s.bytes_in_use,     s.bytes_reserved,        s.bytes_cached,       s.blocks,
+          s.live_allocations, s.tensor_bytes_reserved, vb.allocator().cap(), vb.allocator().cache_limit()};
 }
 
 void set_memory_limits(Backend& be, std::uint64_t cap, std::uint64_t cache) {
