@@ -476,6 +476,45 @@ TEST_F(RuntimeTest, KernelDetectedErrorsAreRethrownAtSyncNamingTheOp) {
   EXPECT_EQ(v, (std::vector<std::int32_t>{2, 4, 6}));
 }
 
+// The backend's methods are public through Backend&: a host tensor (or none) given to them is
+// an error naming the method and the argument, as the ops raise, and the device stays usable.
+TEST_F(RuntimeTest, BackendMethodsRejectHostAndUndefinedTensors) {
+  const Tensor host = host_tensor<float>({3}, {1, 2, 3});
+  Tensor dev = be().upload(host);
+  const Scalar one = Scalar::of(DType::F32, 1.0);
+  const auto expect_error = [](auto&& f, ErrorKind kind, const char* op, const char* arg) {
+    try {
+      f();
+      ADD_FAILURE() << op << " accepted the tensor";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), kind) << e.what();
+      EXPECT_EQ(e.op(), op) << e.what();
+      EXPECT_EQ(e.arg(), arg) << e.what();
+    }
+  };
+  const auto state = ErrorKind::runtime_state, invalid = ErrorKind::invalid_argument;
+  expect_error([&] { be().download(host); }, state, "download", "t");
+  expect_error([&] { be().download(TensorView{}); }, invalid, "download", "t");
+  expect_error([&] { be().upload(dev); }, state, "upload", "host");
+  expect_error([&] { be().upload(TensorView{}); }, invalid, "upload", "host");
+  expect_error([&] { be().copy(host, dev); }, state, "copy", "src");
+  expect_error([&] { be().copy(dev, host); }, state, "copy", "dst");
+  expect_error([&] { be().fill(host, one); }, state, "fill", "out");
+  expect_error([&] { be().fill(TensorView{}, one); }, invalid, "fill", "out");
+  expect_error([&] { be().cast(host, dev, "cast", false); }, state, "cast", "src");
+  const TensorView in[2] = {dev, host};
+  expect_error([&] { be().elementwise(OpId::add, in, dev, CompareDir::EQ); }, state, "add", "inputs");
+  expect_error([&] { be().elementwise(OpId::add, std::span(in, 1), host, CompareDir::EQ); }, state, "add", "out");
+  Tensor sum = be().allocate(DType::F32, {});
+  expect_error([&] { be().reduce(OpId::reduce_sum, host, {0}, sum); }, state, "reduce_sum", "x");
+  expect_error([&] { be().triangular(host.reshape({3, 1}), 0, true, dev.reshape({3, 1})); }, state, "tril", "x");
+  // Shapes that differ would read or write past a tensor.
+  expect_error([&] { be().copy(be().allocate(DType::F32, {4}), dev); }, ErrorKind::shape_mismatch, "copy", "dst");
+  // Still usable.
+  be().fill(dev, one);
+  EXPECT_EQ(to_vector<float>(be().download(add_on(be(), dev, dev))), (std::vector<float>{2, 2, 2}));
+}
+
 // 160 MiB per operand: beyond lavapipe's 128 MiB maxStorageBufferRange (buffer device address).
 TEST_F(RuntimeTest, LargeTensorsBeyondMaxStorageBufferRangeAdd) {
   const std::int64_t n = (160ll << 20) / 4;
