@@ -131,7 +131,9 @@ TensorView TensorView::reshape(const Shape& shape) const {
                  "view layout cannot be reshaped without a copy");
   const std::int64_t step = c.shape.empty() ? 1 : c.strides[0];
   Layout l{shape, compact_strides(shape), c.offset};
-  for (auto& s : l.strides) s *= step;
+  // Strides of extent-1 axes are never applied and could pass int64 times the step.
+  for (std::size_t i = 0; i < l.strides.size(); ++i)
+    if (l.shape[i] > 1) l.strides[i] *= step;
   if (n == 0) l.offset = 0;
   return TensorView(storage_, dtype_, std::move(l));
 }

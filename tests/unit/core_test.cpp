@@ -99,6 +99,25 @@ TEST(Layout, NumelOverflowAndNegativeExtentAreInvalid) {
   EXPECT_EQ(shape_numel({4, 0, 1ll << 62}), 0);
 }
 
+// A zero extent beside extents whose product passes int64: empty, and nothing overflows.
+TEST(Layout, EmptyShapesWithHugeExtentsHaveValidStridesAndNoElements) {
+  const std::int64_t big = std::int64_t{1} << 62;
+  for (const Shape& shape : {Shape{0, big, big}, Shape{0, big, big, 3}, Shape{big, big, 0}, Shape{big, 0, big, big}}) {
+    const Strides s = compact_strides(shape);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      EXPECT_GE(s[i], 1) << shape << " axis " << i;
+      if (i > 0) {
+        EXPECT_GE(s[i], s[i - 1]) << shape << " axis " << i;
+      }
+    }
+    EXPECT_EQ(Layout::compact(shape).numel(), 0) << shape;
+    const Tensor t = host_empty(DType::F64, shape);
+    EXPECT_EQ(t.numel(), 0);
+    EXPECT_EQ(t.strides(), s);
+    EXPECT_EQ(host_empty(DType::F64, {0}).reshape(shape).shape(), shape);
+  }
+}
+
 // @post of coalesce: same offset function, rank never grows. Exhaustive over small layouts.
 TEST(Layout, CoalescePreservesOffsetFunctionExhaustive) {
   const std::int64_t strides_pool[] = {-6, -2, -1, 0, 1, 2, 3, 6, 12};

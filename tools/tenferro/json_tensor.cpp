@@ -126,8 +126,7 @@ void fill_from(const json& data, const Shape& shape, const Strides& strides, std
 // returns false.
 template <class F> bool for_each_row_major(const Shape& shape, F&& f) {
   const Strides strides = compact_strides(shape);
-  std::int64_t n = 1;
-  for (std::int64_t d : shape) n *= d;
+  const std::int64_t n = Layout::compact(shape).numel();  // (zero first: [2^62, 2^62, 0] is empty)
   if (n == 0) return true;
   std::vector<std::int64_t> idx(shape.size(), 0);
   for (std::int64_t k = 0; k < n; ++k) {
@@ -224,22 +223,21 @@ Tensor tensor_from_json(const json& j) {
   const json& js = j["shape"];
   if (!js.is_array()) bad("tensor \"shape\" must be a list of extents");
   Shape shape;
-  std::int64_t n = 1;
   for (const json& e : js) {
-    if (!e.is_number_integer() || (!e.is_number_unsigned() && e.get<std::int64_t>() < 0))
-      bad("tensor \"shape\" entries must be non-negative integers, got " + js.dump());
-    const auto x = e.get<std::uint64_t>();
-    if (x > static_cast<std::uint64_t>(kMaxElements) || (x != 0 && n > kMaxElements / static_cast<std::int64_t>(x)))
-      bad("tensor shape " + js.dump() + " is too large (at most 2^31 elements)");
-    shape.push_back(static_cast<std::int64_t>(x));
-    n *= shape.back();
+    if (!e.is_number_integer() || (!e.is_number_unsigned() && e.get<std::int64_t>() < 0) ||
+        (e.is_number_unsigned() && e.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)))
+      bad("tensor \"shape\" entries must be integers in [0, 2^63), got " + js.dump());
+    shape.push_back(e.get<std::int64_t>());
   }
+  // An empty shape holds nothing, whatever its other extents ([0, 2^62, 2^62]: its data is []).
+  const std::optional<std::int64_t> n = numel_if_fits(shape);
+  if (!n || *n > kMaxElements) bad("tensor shape " + js.dump() + " is too large (at most 2^31 elements)");
   std::vector<std::int64_t> idx;
   check_nesting(j["data"], shape, 0, idx);
   const Strides strides = compact_strides(shape);
   return visit_dtype(*dtype, [&](auto tag) -> Tensor {
     using T = typename decltype(tag)::type;
-    std::vector<T> values(static_cast<std::size_t>(n));
+    std::vector<T> values(static_cast<std::size_t>(*n));
     fill_from<T>(j["data"], shape, strides, 0, 0, idx, values);
     return host_tensor<T>(shape, values);
   });
