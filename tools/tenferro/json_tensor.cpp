@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -205,6 +207,23 @@ template <class T> bool close_element(const T& g, const T& e, double rtol) {
 }
 
 }  // namespace
+
+std::string read_input_file(const std::string& path, const char* what) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw std::runtime_error(std::string("is a directory, not a ") + what);
+  if (!fs::is_regular_file(path, ec)) throw std::runtime_error("does not exist or is not a regular file");
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec || size > kMaxInputFileBytes)
+    throw std::runtime_error(std::string("is larger than 1 GiB, the limit of a ") + what);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot be read");
+  // No more than the size taken above, should the file grow meanwhile.
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
 
 std::string format_list(std::span<const std::int64_t> v) {
   std::string s = "[";
