@@ -2,7 +2,10 @@
 // primitives; a backend receives checked, canonical calls: dtypes allowed by the contract and
 // by supports(), equal shapes for elementwise inputs (rank-0 operands already broadcast as
 // stride-0 views), outputs freshly allocated compact tensors of this backend unless stated.
-// Backends assert, they do not validate user input.
+// The methods are public, so each also checks before any work that its tensors are defined
+// and resident (Error{invalid_argument}, runtime_state or host_access, as the ops raise) and
+// the equal shapes (and copy's equal dtypes) of copy, cast and elementwise that keep a kernel
+// inside its tensors; the op configurations and dtypes beyond that are core's to validate.
 #pragma once
 #include <cstdint>
 #include <functional>

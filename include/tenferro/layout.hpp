@@ -22,7 +22,8 @@ using Axes = SmallVector<std::int64_t, 8>;
 std::int64_t shape_numel(const Shape& shape, const char* op = "shape");
 /// Product of non-negative extents, or nullopt where it overflows int64 (0 if any extent is 0).
 std::optional<std::int64_t> numel_if_fits(const Shape& shape);
-/// Compact column-major strides [1, d0, d0*d1, ...].
+/// Compact column-major strides [1, d0, d0*d1, ...] (extents 0 count as 1). Never overflows:
+/// for an empty shape whose other extents' product passes int64, the strides stop growing.
 Strides compact_strides(const Shape& shape);
 
 struct Layout {

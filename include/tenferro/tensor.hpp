@@ -114,26 +114,34 @@ template <class T> class CheckedSpan {
 };
 
 /// Direct host access to a tensor's whole storage (zero copies; not counted as a transfer).
-/// Keeps the storage alive. Created by map_read / map_write.
+/// Keeps the storage alive. Created by map_read / map_write. Spans and pointers are only taken
+/// from a mapping that is not a temporary (`map_read(t).read<float>()` does not compile): they
+/// are valid while the mapping lives.
 class HostMapping {
  public:
+  /// Throws Error{invalid_argument} for a null storage (an undefined view), Error{host_access}
+  /// when the storage is not host-visible; both name map_read or map_write.
   HostMapping(std::shared_ptr<Storage> storage, DType dtype, bool writable);
   std::size_t nbytes() const { return nbytes_; }
   DType dtype() const { return dtype_; }
   /// Raw bytes [offset, offset+count): checked for overflow and range.
-  CheckedSpan<const std::byte> bytes(std::size_t offset, std::size_t count) const;
+  CheckedSpan<const std::byte> bytes(std::size_t offset, std::size_t count) const&;
+  CheckedSpan<const std::byte> bytes(std::size_t offset, std::size_t count) const&& = delete;
   /// Typed element span over the storage. @pre sizeof(T) == dtype_size(dtype) and the base
   /// address is aligned for T, else Error{host_access}.
-  template <class T> CheckedSpan<const T> read() const {
+  template <class T> CheckedSpan<const T> read() const& {
     check_type(sizeof(T), alignof(T));
     return CheckedSpan<const T>(reinterpret_cast<const T*>(base_), nbytes_ / sizeof(T));
   }
-  template <class T> CheckedSpan<T> write() const {
+  template <class T> CheckedSpan<const T> read() const&& = delete;
+  template <class T> CheckedSpan<T> write() const& {
     TENFERRO_CHECK(writable_, host_access, "map_write", "mapping", "mapping is read-only");
     check_type(sizeof(T), alignof(T));
     return CheckedSpan<T>(reinterpret_cast<T*>(base_), nbytes_ / sizeof(T));
   }
-  std::byte* raw() const { return base_; }
+  template <class T> CheckedSpan<T> write() const&& = delete;
+  std::byte* raw() const& { return base_; }
+  std::byte* raw() const&& = delete;
 
  private:
   void check_type(std::size_t size, std::size_t align) const;
@@ -150,11 +158,13 @@ Tensor host_empty(DType dtype, const Shape& shape);
 /// Host tensors built from / read back to std::vector in colex order.
 template <class T> Tensor host_tensor(const Shape& shape, const std::vector<T>& values);
 Tensor host_tensor_zeros(DType dtype, const Shape& shape);
+/// Error{invalid_argument} for an undefined view, host_access when t is not host-visible.
 template <class T> std::vector<T> to_vector(const TensorView& t);
 template <> Tensor host_tensor<bool>(const Shape& shape, const std::vector<bool>& values);
 template <> std::vector<bool> to_vector<bool>(const TensorView& t);
 
-/// Maps a tensor's storage for reading; Error{host_access} when its memory is not host-visible.
+/// Maps a tensor's storage for reading; Error{host_access} when its memory is not host-visible,
+/// Error{invalid_argument} for an undefined view.
 HostMapping map_read(const TensorView& t);
 /// Maps for writing; same rule.
 HostMapping map_write(const TensorView& t);

@@ -2,7 +2,7 @@
 
 namespace tenferro::detail {
 
-void check_resident(const Backend& be, const TensorView& t, const char* op, const char* arg) {
+void check_resident(const Backend& be, const TensorView& t, std::string_view op, const char* arg) {
   TENFERRO_CHECK(t.defined(), invalid_argument, op, arg, "tensor is undefined");
   if (t.domain() == be.domain()) return;
   const bool host = t.placement().device == DeviceKind::Cpu;
@@ -14,6 +14,62 @@ void check_resident(const Backend& be, const TensorView& t, const char* op, cons
                   ": download it to the host first");
   TENFERRO_FAIL(host_access, op, arg, "tensor belongs to a foreign allocation domain (",
                 to_string(t.placement()), "), not to this ", be.name(), " runtime");
+}
+
+void check_upload_source(const TensorView& host) {
+  TENFERRO_CHECK(host.defined(), invalid_argument, "upload", "host", "tensor is undefined");
+  TENFERRO_CHECK(host.domain() == kHostDomain, runtime_state, "upload", "host",
+                 "upload takes a host tensor; this one is on ", to_string(host.placement()));
+}
+
+void check_copy_args(const Backend& be, const TensorView& src, const TensorView& dst) {
+  check_resident(be, src, "copy", "src");
+  check_resident(be, dst, "copy", "dst");
+  check_same_dtype(src, dst, "copy", "dst");
+  check_same_shape(src, dst, "copy", "dst");
+}
+
+void check_cast_args(const Backend& be, const TensorView& src, const TensorView& dst, const char* op) {
+  check_resident(be, src, op, "src");
+  check_resident(be, dst, op, "dst");
+  check_same_shape(src, dst, op, "dst");
+}
+
+void check_elementwise_args(const Backend& be, OpId op, std::span<const TensorView> inputs, const TensorView& out) {
+  check_resident(be, out, op_name(op), "out");
+  for (const TensorView& t : inputs) {
+    check_resident(be, t, op_name(op), "inputs");
+    TENFERRO_CHECK(t.shape() == out.shape(), shape_mismatch, op_name(op), "inputs", "input shape ", t.shape(),
+                   " differs from the output shape ", out.shape());
+  }
+}
+
+void check_reduce_args(const Backend& be, OpId op, const TensorView& x, const TensorView& out) {
+  check_resident(be, x, op_name(op), "x");
+  check_resident(be, out, op_name(op), "out");
+}
+
+void check_gemm_args(const Backend& be, const GemmCall& call) {
+  check_resident(be, call.a, "dot_general", "lhs");
+  check_resident(be, call.b, "dot_general", "rhs");
+  check_resident(be, call.c, "dot_general", "out");
+}
+
+void check_triangular_args(const Backend& be, const TensorView& x, bool lower, const TensorView& out) {
+  check_resident(be, x, lower ? "tril" : "triu", "x");
+  check_resident(be, out, lower ? "tril" : "triu", "out");
+}
+
+void check_gather_args(const Backend& be, const TensorView& operand, const TensorView& indices, const TensorView& out) {
+  check_resident(be, operand, "gather", "operand");
+  check_resident(be, indices, "gather", "start_indices");
+  check_resident(be, out, "gather", "out");
+}
+
+void check_scatter_args(const Backend& be, const TensorView& out, const TensorView& indices, const TensorView& updates) {
+  check_resident(be, out, "scatter", "out");
+  check_resident(be, indices, "scatter", "scatter_indices");
+  check_resident(be, updates, "scatter", "updates");
 }
 
 void check_supported(const Backend& be, OpId op, DType d, const char* arg) {

@@ -101,11 +101,18 @@ template <class T> Tensor host_tensor(const Shape& shape, const std::vector<T>& 
   return t;
 }
 
-template <class T> std::vector<T> to_vector(const TensorView& t) {
-  TENFERRO_CHECK(t.dtype() == dtype_of<T>(), dtype_mismatch, "to_vector", "t", "tensor has dtype ",
-                 dtype_name(t.dtype()), ", asked for ", dtype_name(dtype_of<T>()));
+namespace {
+void check_readable(const TensorView& t, DType want) {
+  TENFERRO_CHECK(t.defined(), invalid_argument, "to_vector", "t", "tensor is undefined");
+  TENFERRO_CHECK(t.dtype() == want, dtype_mismatch, "to_vector", "t", "tensor has dtype ", dtype_name(t.dtype()),
+                 ", asked for ", dtype_name(want));
   TENFERRO_CHECK(t.storage()->host_data() != nullptr || t.numel() == 0, host_access, "to_vector", "t",
                  "tensor is not host-visible: download it first");
+}
+}  // namespace
+
+template <class T> std::vector<T> to_vector(const TensorView& t) {
+  check_readable(t, dtype_of<T>());
   std::vector<T> out(static_cast<std::size_t>(t.numel()));
   const T* p = reinterpret_cast<const T*>(t.storage()->host_data());
   for (std::int64_t i = 0; i < t.numel(); ++i) out[static_cast<std::size_t>(i)] = p[t.layout().offset_of(i)];
@@ -133,8 +140,7 @@ template <> Tensor host_tensor<bool>(const Shape& shape, const std::vector<bool>
   return t;
 }
 template <> std::vector<bool> to_vector<bool>(const TensorView& t) {
-  TENFERRO_CHECK(t.dtype() == DType::Bool, dtype_mismatch, "to_vector", "t", "tensor has dtype ",
-                 dtype_name(t.dtype()), ", asked for bool");
+  check_readable(t, DType::Bool);
   std::vector<bool> out(static_cast<std::size_t>(t.numel()));
   const bool* p = reinterpret_cast<const bool*>(t.storage()->host_data());
   for (std::int64_t i = 0; i < t.numel(); ++i) out[static_cast<std::size_t>(i)] = p[t.layout().offset_of(i)];

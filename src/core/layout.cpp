@@ -32,12 +32,17 @@ Strides compact_strides(const Shape& shape) {
   std::int64_t acc = 1;
   for (std::size_t i = 0; i < shape.size(); ++i) {
     s[i] = acc;
-    acc *= shape[i] > 0 ? shape[i] : 1;
+    // Only an empty shape (a zero extent beside huge ones, e.g. [0, 2^62, 2^62]) has a product
+    // of the other extents past int64; its strides address nothing, and stop growing there.
+    std::int64_t next = 0;
+    if (!__builtin_mul_overflow(acc, shape[i] > 0 ? shape[i] : 1, &next)) acc = next;
   }
   return s;
 }
 
 std::int64_t Layout::numel() const {
+  // Zero first: [2^62, 2^62, 0] is empty, though its leading product overflows.
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return 0;
   std::int64_t n = 1;
   for (std::int64_t e : shape) n *= e;
   return n;

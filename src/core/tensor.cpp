@@ -131,7 +131,9 @@ TensorView TensorView::reshape(const Shape& shape) const {
                  "view layout cannot be reshaped without a copy");
   const std::int64_t step = c.shape.empty() ? 1 : c.strides[0];
   Layout l{shape, compact_strides(shape), c.offset};
-  for (auto& s : l.strides) s *= step;
+  // Strides of extent-1 axes are never applied and could pass int64 times the step.
+  for (std::size_t i = 0; i < l.strides.size(); ++i)
+    if (l.shape[i] > 1) l.strides[i] *= step;
   if (n == 0) l.offset = 0;
   return TensorView(storage_, dtype_, std::move(l));
 }
@@ -151,15 +153,23 @@ TensorView TensorView::diagonal(std::int64_t a, std::int64_t b) const {
   return TensorView(storage_, dtype_, std::move(l));
 }
 
+namespace {
+std::shared_ptr<Storage> checked_storage(std::shared_ptr<Storage> storage, bool writable) {
+  TENFERRO_CHECK(storage != nullptr, invalid_argument, writable ? "map_write" : "map_read", "t",
+                 "tensor is undefined");
+  return storage;
+}
+}  // namespace
+
 HostMapping::HostMapping(std::shared_ptr<Storage> storage, DType dtype, bool writable)
-    : storage_(std::move(storage)), base_(storage_->host_data()), nbytes_(storage_->nbytes()),
-      dtype_(dtype), writable_(writable) {
+    : storage_(checked_storage(std::move(storage), writable)), base_(storage_->host_data()),
+      nbytes_(storage_->nbytes()), dtype_(dtype), writable_(writable) {
   TENFERRO_CHECK(base_ != nullptr || nbytes_ == 0, host_access, writable ? "map_write" : "map_read",
                  "tensor", "storage in ", to_string(storage_->placement()),
                  " is not host-visible: download it first");
 }
 
-CheckedSpan<const std::byte> HostMapping::bytes(std::size_t offset, std::size_t count) const {
+CheckedSpan<const std::byte> HostMapping::bytes(std::size_t offset, std::size_t count) const& {
   std::size_t end = 0;
   TENFERRO_CHECK(!__builtin_add_overflow(offset, count, &end) && end <= nbytes_, host_access, "map",
                  "range", "byte range [", offset, ", +", count, ") exceeds mapping of ", nbytes_, " bytes");

@@ -2,6 +2,7 @@
 // host tensors (core's host memory, src/core/host.cpp).
 #include <thread>
 
+#include "core/check.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/provider.hpp"
 
@@ -16,7 +17,9 @@ bool CpuBackend::supports(OpId op, DType d) const { return contract_allows(op, d
 
 Tensor CpuBackend::allocate(DType dtype, const Shape& shape) { return host_empty(dtype, shape); }
 
+// The primitives are public through Backend&: each checks its tensors first (core/check.hpp).
 Tensor CpuBackend::upload(const TensorView& host) {
+  detail::check_upload_source(host);
   Tensor out = allocate(host.dtype(), host.shape());
   copy_kernel(host, out);
   ups_++;
@@ -25,6 +28,7 @@ Tensor CpuBackend::upload(const TensorView& host) {
 }
 
 Tensor CpuBackend::download(const TensorView& t) {
+  detail::check_resident(*this, t, "download", "t");
   Tensor out = allocate(t.dtype(), t.shape());
   copy_kernel(t, out);
   downs_++;
@@ -34,28 +38,43 @@ Tensor CpuBackend::download(const TensorView& t) {
 
 TransferStats CpuBackend::transfer_stats() const { return {up_bytes_, down_bytes_, ups_, downs_}; }
 
-void CpuBackend::fill(const TensorView& out, const Scalar& value) { fill_kernel(out, value); }
-void CpuBackend::copy(const TensorView& src, const TensorView& dst) { copy_kernel(src, dst); }
+void CpuBackend::fill(const TensorView& out, const Scalar& value) {
+  detail::check_resident(*this, out, "fill", "out");
+  fill_kernel(out, value);
+}
+void CpuBackend::copy(const TensorView& src, const TensorView& dst) {
+  detail::check_copy_args(*this, src, dst);
+  copy_kernel(src, dst);
+}
 void CpuBackend::cast(const TensorView& src, const TensorView& dst, const char* op, bool exact) {
+  detail::check_cast_args(*this, src, dst, op);
   cast_kernel(src, dst, op, exact);
 }
 void CpuBackend::elementwise(OpId op, std::span<const TensorView> inputs, const TensorView& out,
                              CompareDir dir) {
+  detail::check_elementwise_args(*this, op, inputs, out);
   elementwise_kernel(op, inputs, out, dir);
 }
 void CpuBackend::reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) {
+  detail::check_reduce_args(*this, op, x, out);
   reduce_kernel(op, x, axes, out);
 }
-void CpuBackend::gemm(const GemmCall& call) { gemm_kernel(call); }
+void CpuBackend::gemm(const GemmCall& call) {
+  detail::check_gemm_args(*this, call);
+  gemm_kernel(call);
+}
 void CpuBackend::triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) {
+  detail::check_triangular_args(*this, x, lower, out);
   triangular_kernel(x, k, lower, out);
 }
 void CpuBackend::gather(const TensorView& operand, const TensorView& indices, const GatherConfig& cfg,
                         const TensorView& out) {
+  detail::check_gather_args(*this, operand, indices, out);
   gather_kernel(operand, indices, cfg, out);
 }
 void CpuBackend::scatter(const TensorView& out, const TensorView& indices, const TensorView& updates,
                          const ScatterConfig& cfg) {
+  detail::check_scatter_args(*this, out, indices, updates);
   scatter_kernel(out, indices, updates, cfg);
 }
 

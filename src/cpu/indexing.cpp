@@ -149,7 +149,8 @@ Plan make_plan(const TensorView& operand, const TensorView& indices, const Tenso
 /// Base offsets (operand, big) of window w. Returns false when `skip` and the window leaves
 /// the operand (window_box then finds its elements inside); otherwise starts are clamped into
 /// [0, room]. With `raw` (an array of ivec_len): the starts as given, stored there, never
-/// clamped nor skipped.
+/// clamped; false when a start puts the whole window outside the operand (its offset, which
+/// may pass int64 for a start near INT64_MIN, is then not computed).
 template <class Idx>
 bool window_bases(const Plan& p, const Idx* idx, I64 w, bool skip, I64& op_base, I64& big_base,
                   I64* raw = nullptr) {
@@ -177,6 +178,9 @@ bool window_bases(const Plan& p, const Idx* idx, I64 w, bool skip, I64& op_base,
     I64 s = static_cast<I64>(idx[io + j * p.ivec_stride]);
     if (raw) {
       raw[j] = s;
+      // Window extent n - room along d: disjoint from [0, n) when s >= n or s + extent <= 0.
+      const I64 n = p.op_shape[static_cast<std::size_t>(d)];
+      if (s >= n || s <= -(n - room)) return false;
     } else if (s < 0 || s > room) {
       if (skip) return false;
       s = s < 0 ? 0 : room;
@@ -195,7 +199,7 @@ bool window_bases(const Plan& p, const Idx* idx, I64 w, bool skip, I64& op_base,
 template <class Idx, class F> void window_box(const Plan& p, const Idx* idx, I64 w, F&& f) {
   std::vector<I64> starts(static_cast<std::size_t>(p.ivec_len));
   I64 ob = 0, bb = 0;
-  window_bases(p, idx, w, /*skip=*/false, ob, bb, starts.data());
+  if (!window_bases(p, idx, w, /*skip=*/false, ob, bb, starts.data())) return;
   // Per uncoalesced window dim the coordinates [lo, hi) inside the operand; index dims without
   // a window axis (extent 1) must hold their start inside.
   const std::size_t nd = p.win_dims.size();

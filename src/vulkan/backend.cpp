@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/check.hpp"
 #include "vulkan/options.hpp"
 #include "tenferro/op_info.hpp"
 
@@ -271,42 +272,52 @@ void VulkanBackend::reset_memory_peak() {
 }
 
 // Entry points tag what they record for the profiler (record_dispatch refines copy/permute).
+// The entry points are public through Backend&: each checks its tensors first (core/check.hpp).
 void VulkanBackend::fill(const TensorView& out, const Scalar& value) {
+  detail::check_resident(*this, out, "fill", "out");
   FamilyScope f(KernelFamily::fill);
   fill_kernel(*this, out, value);
 }
 void VulkanBackend::copy(const TensorView& src, const TensorView& dst) {
+  detail::check_copy_args(*this, src, dst);
   FamilyScope f(KernelFamily::copy);
   copy_kernel(*this, src, dst);
 }
 void VulkanBackend::elementwise(OpId op, std::span<const TensorView> inputs, const TensorView& out, CompareDir dir) {
+  detail::check_elementwise_args(*this, op, inputs, out);
   FamilyScope f(KernelFamily::elementwise);
   elementwise_kernel(*this, op, inputs, out, dir);
 }
 void VulkanBackend::cast(const TensorView& src, const TensorView& dst, const char* op, bool exact) {
+  detail::check_cast_args(*this, src, dst, op);
   FamilyScope f(KernelFamily::cast);
   cast_kernel(*this, src, dst, op, exact);
 }
 void VulkanBackend::reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) {
+  detail::check_reduce_args(*this, op, x, out);
   FamilyScope f(KernelFamily::reduce);
   reduce_kernel(*this, op, x, axes, out);
 }
 GemmCaps VulkanBackend::gemm_caps() const { return {.chained_output = true}; }
 void VulkanBackend::gemm(const GemmCall& call) {
+  detail::check_gemm_args(*this, call);
   FamilyScope f(KernelFamily::gemm);
   gemm_kernel(*this, call);
 }
 void VulkanBackend::triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) {
+  detail::check_triangular_args(*this, x, lower, out);
   FamilyScope f(KernelFamily::triangular);
   triangular_kernel(*this, x, k, lower, out);
 }
 void VulkanBackend::gather(const TensorView& operand, const TensorView& indices, const GatherConfig& cfg,
                            const TensorView& out) {
+  detail::check_gather_args(*this, operand, indices, out);
   FamilyScope f(KernelFamily::indexing);
   gather_kernel(*this, operand, indices, cfg, out);
 }
 void VulkanBackend::scatter(const TensorView& out, const TensorView& indices, const TensorView& updates,
                             const ScatterConfig& cfg) {
+  detail::check_scatter_args(*this, out, indices, updates);
   FamilyScope f(KernelFamily::indexing);
   scatter_kernel(*this, out, indices, updates, cfg);
 }

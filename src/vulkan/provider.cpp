@@ -18,10 +18,13 @@ const Probe& probe() {
   static const Probe p = [] {
     Probe r;
     try {
-      Instance instance(false);
-      const auto pds = physical_devices(instance.get());
+      // Kept for the process, as the backends are: destroying it made the loader unload the
+      // drivers, which the first backend then loaded again; what a driver allocated in its
+      // first copy (lavapipe's LLVM set-up) then showed as leaked from an unknown module.
+      static Instance* const instance = new Instance(false);
+      const auto pds = physical_devices(instance->get());
       for (std::size_t i = 0; i < pds.size(); ++i) {
-        const DeviceCaps c = query_caps(pds[i], instance.get());
+        const DeviceCaps c = query_caps(pds[i], instance->get());
         if (!c.missing().empty()) continue;  // listed only when tenferro can run on it
         DeviceInfo d;
         d.backend = "vulkan";
@@ -107,8 +110,8 @@ AllocatorStats allocator_stats(Backend& be) {
   VulkanBackend& vb = as_vulkan(be);
   auto guard = vb.lock();
   const MemoryStats s = vb.allocator().stats();
-  return {s.bytes_in_use, s.bytes_reserved, s.bytes_cached, s.blocks, s.live_allocations,
-          vb.allocator().cap(), vb.allocator().cache_limit()};
+  return {s.bytes_in_use,     s.bytes_reserved,        s.bytes_cached,       s.blocks,
+          s.live_allocations, s.tensor_bytes_reserved, vb.allocator().cap(), vb.allocator().cache_limit()};
 }
 
 void set_memory_limits(Backend& be, std::uint64_t cap, std::uint64_t cache) {

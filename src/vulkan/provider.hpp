@@ -39,12 +39,13 @@ bool validation_active(Backend& be);
 
 struct AllocatorStats {
   std::uint64_t bytes_in_use = 0, bytes_reserved = 0, bytes_cached = 0, blocks = 0, live_allocations = 0;
+  std::uint64_t tensor_bytes_reserved = 0;  // the part of bytes_reserved the cap bounds (tensor blocks)
   std::uint64_t cap = 0, cache_limit = 0;  // current limits
 };
 /// Allocator statistics of a Vulkan backend (memory of tensors freed but still referenced by
 /// in-flight work counts as in use until the next synchronize()).
 AllocatorStats allocator_stats(Backend& be);
-/// Overrides TENFERRO_VK_MEMORY_CAP (cap bytes, 0 keeps the current cap) and
+/// Overrides TENFERRO_VK_MEMORY_CAP (cap bytes of tensor blocks, 0 keeps the current cap) and
 /// TENFERRO_VK_CACHE (bytes of empty blocks kept) for a Vulkan backend. Test/tooling hook.
 void set_memory_limits(Backend& be, std::uint64_t cap, std::uint64_t cache);
 /// Barriers recorded so far by a Vulkan backend (for hazard tests).

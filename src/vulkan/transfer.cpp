@@ -3,6 +3,7 @@
 // bytes in transfer_stats(); map_read/map_write (host_data) never do.
 #include <cstring>
 
+#include "core/check.hpp"
 #include "vulkan/backend.hpp"
 
 namespace tenferro::vk {
@@ -59,6 +60,7 @@ void copy_buffer(VulkanBackend& be, const Allocation& src, std::uint64_t src_off
 }  // namespace
 
 Tensor VulkanBackend::upload(const TensorView& host) {
+  detail::check_upload_source(host);
   Tensor out = allocate(host.dtype(), host.shape());
   const std::uint64_t bytes = static_cast<std::uint64_t>(out.numel()) * dtype_size(out.dtype());
   ups_++;
@@ -80,6 +82,7 @@ Tensor VulkanBackend::upload(const TensorView& host) {
 }
 
 Tensor VulkanBackend::download(const TensorView& t) {
+  detail::check_resident(*this, t, "download", "t");
   Tensor host = host_empty(t.dtype(), t.shape());
   const std::size_t es = dtype_size(t.dtype());
   const std::uint64_t bytes = static_cast<std::uint64_t>(t.numel()) * es;

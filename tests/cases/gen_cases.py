@@ -535,6 +535,16 @@ def gen_structural():
     f.add("pad_empty_operand", "pad", [T("f64", [0], []), S("f64", 4.0)],
           {"edge_padding_low": [1], "edge_padding_high": [2], "interior_padding": [3]},
           expected=V("f64", [4.0, 4.0, 4.0]))
+    # Paddings at the int64 limits whose sum is a small extent: x lands wholly outside.
+    f.add("pad_low_int64_min_high_int64_max", "pad", [V("f64", [1, 2]), S("f64", 7.0)],
+          {"edge_padding_low": [-2**63], "edge_padding_high": [2**63 - 1], "interior_padding": [0]},
+          expected=V("f64", [7.0]))
+    f.add("pad_low_int64_max_high_int64_min", "pad", [V("f64", [1, 2, 3])],
+          {"edge_padding_low": [2**63 - 1], "edge_padding_high": [-2**63], "interior_padding": [0]},
+          expected=V("f64", [0.0, 0.0]))
+    # Empty shapes whose other extents' product passes int64.
+    f.add("reshape_empty_to_huge_extents", "reshape", [T("f64", [0, 3], [])], {"shape": [0, 2**62, 2**62, 3]},
+          expected=T("f64", [0, 2**62, 2**62, 3], []))
     c1, c2, c3 = M("f64", [[1, 2], [3, 4]]), M("f64", [[5, 6]]), M("f64", [[7], [8]])
     f.add("concatenate_axis0", "concatenate", [c1, c2], {"dimension": 0}, expected=concatenate([c1, c2], 0))
     f.add("concatenate_axis1_three", "concatenate", [c1, c3, c1], {"dimension": 1},
@@ -806,6 +816,13 @@ def gen_indexing():
     add_scatter(f, "scatter_window_skipped_2d_partial_replace", iota("f64", [3, 4]),
                 M("i32", [[-1, 3], [2, 2], [5, 0]]), A("f64", [3, 2, 2], [float(i + 1) for i in range(12)]),
                 s_attrs([1, 2], [], [0, 1], 1, combiner="replace", oob="skip"))
+    # Starts at the int64 limits (a start of INT64_MIN cannot be negated) skip their windows.
+    add_scatter(f, "scatter_window_skipped_int64_extreme_starts", iota("f64", [3, 4]),
+                M("i64", [[-2**63, 1], [1, 2**63 - 1], [1, -2**63 + 1], [2**63 - 1, -2**63], [1, 1]]),
+                A("f64", [5, 2, 2], [float(i + 1) for i in range(20)]), s_attrs([1, 2], [], [0, 1], 1, oob="skip"))
+    add_scatter(f, "scatter_points_skipped_int64_extreme_indices", iota("i64", [3, 4]),
+                M("i64", [[-2**63, 1], [2, 2**63 - 1], [2, 3]]), V("i64", [100, 200, 300]),
+                s_attrs([], [0, 1], [0, 1], 1, oob="skip"))
     add_scatter(f, "scatter_2d_points", iota("i64", [3, 4]), M("i32", [[0, 1], [2, 3], [0, 1]]), V("i64", [100, 200, 300]),
                 s_attrs([], [0, 1], [0, 1], 1))
     add_scatter(f, "scatter_implicit_index_vector", V("f64", [1, 2, 3]), V("i32", [2, 2]), V("f64", [0.5, 0.25]),
@@ -869,6 +886,13 @@ def gen_errors():
       {"shape": [3, 3], "broadcast_dimensions": [0, 1]}, error="rank_mismatch")
     e("rank_slice_vectors", "slice", [x23], {"start_indices": [0], "limit_indices": [1], "strides": [1]},
       error="rank_mismatch")
+    # pad extents past int64 or negative through paddings at the int64 limits
+    e("invalid_pad_low_int64_min", "pad", [V("f64", [1, 2])],
+      {"edge_padding_low": [-2**63], "edge_padding_high": [0], "interior_padding": [0]}, error="invalid_argument")
+    e("invalid_pad_extent_past_int64", "pad", [V("f64", [1, 2])],
+      {"edge_padding_low": [2], "edge_padding_high": [2**63 - 1], "interior_padding": [0]}, error="invalid_argument")
+    e("invalid_pad_interior_past_int64", "pad", [V("f64", [1, 2, 3])],
+      {"edge_padding_low": [0], "edge_padding_high": [0], "interior_padding": [2**62]}, error="invalid_argument")
     e("rank_pad_vectors", "pad", [x23], {"edge_padding_low": [0], "edge_padding_high": [0, 0],
                                          "interior_padding": [0, 0]}, error="rank_mismatch")
     e("rank_gather_slice_sizes", "gather", [x34, A("i32", [1, 1], [0])], g_attrs([1], [0], [0], 1, [1, 4, 1]),

@@ -99,6 +99,25 @@ TEST(Layout, NumelOverflowAndNegativeExtentAreInvalid) {
   EXPECT_EQ(shape_numel({4, 0, 1ll << 62}), 0);
 }
 
+// A zero extent beside extents whose product passes int64: empty, and nothing overflows.
+TEST(Layout, EmptyShapesWithHugeExtentsHaveValidStridesAndNoElements) {
+  const std::int64_t big = std::int64_t{1} << 62;
+  for (const Shape& shape : {Shape{0, big, big}, Shape{0, big, big, 3}, Shape{big, big, 0}, Shape{big, 0, big, big}}) {
+    const Strides s = compact_strides(shape);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      EXPECT_GE(s[i], 1) << shape << " axis " << i;
+      if (i > 0) {
+        EXPECT_GE(s[i], s[i - 1]) << shape << " axis " << i;
+      }
+    }
+    EXPECT_EQ(Layout::compact(shape).numel(), 0) << shape;
+    const Tensor t = host_empty(DType::F64, shape);
+    EXPECT_EQ(t.numel(), 0);
+    EXPECT_EQ(t.strides(), s);
+    EXPECT_EQ(host_empty(DType::F64, {0}).reshape(shape).shape(), shape);
+  }
+}
+
 // @post of coalesce: same offset function, rank never grows. Exhaustive over small layouts.
 TEST(Layout, CoalescePreservesOffsetFunctionExhaustive) {
   const std::int64_t strides_pool[] = {-6, -2, -1, 0, 1, 2, 3, 6, 12};
@@ -217,6 +236,35 @@ TEST(HostMapping, CheckedSpansRejectOutOfRangeOverflowAndMisalignedTypes) {
   EXPECT_EQ(to_vector<double>(t)[0], 42.0);
 }
 
+TEST(HostMapping, UndefinedViewsAreInvalidArgumentNamingTheFunction) {
+  const TensorView undefined;
+  const auto expect_named = [](auto&& f, const char* op) {
+    try {
+      f();
+      ADD_FAILURE() << op << " accepted an undefined view";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
+      EXPECT_EQ(e.op(), op);
+      EXPECT_EQ(e.arg(), "t");
+    }
+  };
+  expect_named([&] { map_read(undefined); }, "map_read");
+  expect_named([&] { map_write(undefined); }, "map_write");
+  expect_named([&] { to_vector<float>(undefined); }, "to_vector");
+  expect_named([&] { to_vector<bool>(undefined); }, "to_vector");
+}
+
+// A mapping owns the storage it exposes: spans of a temporary mapping would dangle, so they
+// are only taken from a mapping that outlives the expression (an lvalue).
+template <class M> concept ReadsSpan = requires(M&& m) { std::forward<M>(m).template read<float>(); };
+template <class M> concept WritesSpan = requires(M&& m) { std::forward<M>(m).template write<float>(); };
+template <class M> concept GivesBytes = requires(M&& m) { std::forward<M>(m).bytes(0, 1); };
+template <class M> concept GivesRaw = requires(M&& m) { std::forward<M>(m).raw(); };
+static_assert(ReadsSpan<HostMapping&> && ReadsSpan<const HostMapping&>);
+static_assert(WritesSpan<HostMapping&> && GivesBytes<HostMapping&> && GivesRaw<HostMapping&>);
+static_assert(!ReadsSpan<HostMapping> && !ReadsSpan<const HostMapping>, "map_read(t).read<T>() would dangle");
+static_assert(!WritesSpan<HostMapping> && !GivesBytes<HostMapping> && !GivesRaw<HostMapping>);
+
 TEST(Identity, AllocationIdsAndDomainsAreUnique) {
   Tensor a = iota_f64({2}), b = iota_f64({2});
   EXPECT_NE(a.storage()->allocation_id(), b.storage()->allocation_id());
@@ -296,6 +344,35 @@ TEST(Residency, ForeignDomainTensorsAreRejected) {
   EXPECT_EQ(kind_of([&] { download(cpu_backend(), foreign); }), ErrorKind::runtime_state);
   EXPECT_EQ(kind_of([&] { upload(cpu_backend(), foreign); }), ErrorKind::runtime_state);
   EXPECT_EQ(kind_of([&] { map_read(foreign); }), ErrorKind::host_access);
+  TensorView foreign_bool(std::make_shared<Foreign>(), DType::Bool, Layout::compact({4}));
+  EXPECT_EQ(kind_of([&] { to_vector<bool>(foreign_bool); }), ErrorKind::host_access);
+}
+
+// The CPU backend's primitives are public through Backend&: they check their tensors as the
+// ops do instead of reading another runtime's memory (or none) as host memory.
+TEST(Residency, CpuBackendPrimitivesRejectForeignAndUndefinedTensors) {
+  struct Foreign final : Storage {
+    Foreign() : Storage(64, new_domain_id(), {MemoryKind::Device, DeviceKind::Vulkan, 9}) {}
+  };
+  const TensorView foreign(std::make_shared<Foreign>(), DType::F64, Layout::compact({4}));
+  Backend& be = cpu_backend();
+  Tensor host = iota_f64({4});
+  const Scalar one = Scalar::of(DType::F64, 1.0);
+  EXPECT_EQ(kind_of([&] { be.download(foreign); }), ErrorKind::runtime_state);
+  EXPECT_EQ(kind_of([&] { be.upload(foreign); }), ErrorKind::runtime_state);
+  EXPECT_EQ(kind_of([&] { be.upload(TensorView{}); }), ErrorKind::invalid_argument);
+  EXPECT_EQ(kind_of([&] { be.copy(foreign, host); }), ErrorKind::runtime_state);
+  EXPECT_EQ(kind_of([&] { be.copy(host, foreign); }), ErrorKind::runtime_state);
+  EXPECT_EQ(kind_of([&] { be.fill(foreign, one); }), ErrorKind::runtime_state);
+  EXPECT_EQ(kind_of([&] { be.fill(TensorView{}, one); }), ErrorKind::invalid_argument);
+  const TensorView in[2] = {host, foreign};
+  EXPECT_EQ(kind_of([&] { be.elementwise(OpId::add, in, host, CompareDir::EQ); }), ErrorKind::runtime_state);
+  // Mismatched shapes would read or write past a tensor.
+  EXPECT_EQ(kind_of([&] { be.copy(iota_f64({5}), host); }), ErrorKind::shape_mismatch);
+  const TensorView short_in[2] = {host, iota_f64({2})};
+  EXPECT_EQ(kind_of([&] { be.elementwise(OpId::add, short_in, host, CompareDir::EQ); }), ErrorKind::shape_mismatch);
+  be.fill(host, one);
+  EXPECT_EQ(to_vector<double>(host), (std::vector<double>{1, 1, 1, 1}));
 }
 
 TEST(Runtime, DeviceListAlwaysHasTheCpuAndSelectionByName) {

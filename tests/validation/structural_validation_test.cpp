@@ -380,6 +380,31 @@ TEST(StructuralValidation, PadNegativeResultExtentIsInvalidArgument) {
   });
 }
 
+// Paddings at the int64 limits: the error names the padding that makes the extent negative or
+// too large (the extent is computed exactly, never wrapped).
+TEST(StructuralValidation, PadExtentOutOfRangeAtTheInt64LimitsNamesThePadding) {
+  constexpr std::int64_t kMin = INT64_MIN, kMax = INT64_MAX;
+  for_backends(OpId::pad, {3, 2}, [](Backend& be, const TensorView& x) {
+    const auto expect_pad_error = [&](const char* arg, const PadConfig& cfg) {
+      expect_error(be, EK::invalid_argument, "pad", arg, {x}, [&] { pad(be, x, cfg); });
+    };
+    expect_pad_error("edge_padding_low", PadConfig{{kMin, 0}, {0, 0}, {0, 0}});
+    expect_pad_error("edge_padding_low", PadConfig{{kMin, 0}, {-1, 0}, {0, 0}});
+    expect_pad_error("edge_padding_high", PadConfig{{2, 0}, {kMax, 0}, {0, 0}});
+    expect_pad_error("edge_padding_low", PadConfig{{kMax, 0}, {1, 0}, {0, 0}});
+    expect_pad_error("interior_padding", PadConfig{{0, 0}, {0, 0}, {std::int64_t{1} << 62, 0}});
+  });
+}
+
+// Paddings at the int64 limits whose sum is a small extent are no error: x lands outside.
+TEST(StructuralValidation, PadAtTheInt64LimitsWithASmallExtentIsExact) {
+  for_backends(OpId::pad, {3, 2}, [](Backend& be, const TensorView& x) {
+    const Tensor out = pad(be, x, PadConfig{{INT64_MIN, 0}, {INT64_MAX, 1}, {0, 0}});
+    EXPECT_EQ(out.shape(), (Shape{2, 3}));
+    TENFERRO_EXPECT_MATCH(RefTensor(DType::F32, {2, 3}), read(be, out), kExact);  // all padding
+  });
+}
+
 TEST(StructuralValidation, PadValueDtypeMismatch) {
   for_backends(OpId::pad, {3, 2}, [](Backend& be, const TensorView& x) {
     const TensorView v = random_on(be, DType::F64, {});

@@ -140,6 +140,83 @@ TEST_F(RuntimeTest, MemoryCapGivesOutOfMemoryAndDeviceStaysUsable) {
   be().fill(big, Scalar::of(DType::F32, 0.0));
 }
 
+// Sets the cap for one scenario (after a synchronize; unless `keep_cache`, with no empty block
+// cached: blocks that earlier tests left behind go back first) and restores the limits after it.
+class CapScope {
+ public:
+  CapScope(Backend& be, std::uint64_t cap, bool keep_cache = false) : be_(be), s0_(vk::allocator_stats(be)) {
+    be_.synchronize();
+    vk::set_memory_limits(be_, cap, keep_cache ? s0_.cache_limit : 0);
+  }
+  ~CapScope() {
+    be_.synchronize();
+    vk::set_memory_limits(be_, s0_.cap, s0_.cache_limit);
+  }
+  CapScope(const CapScope&) = delete;
+  CapScope& operator=(const CapScope&) = delete;
+
+ private:
+  Backend& be_;
+  vk::AllocatorStats s0_;
+};
+
+// a + b for a, b of n floats each (3n floats of tensors), checked at every element.
+void expect_add_of(Backend& be, std::int64_t n) {
+  Tensor a = iota_f32(be, n, 1.0f), b = iota_f32(be, n, 2.0f);
+  const auto got = to_vector<float>(be.download(add_on(be, a, b)));
+  ASSERT_EQ(got.size(), static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(got[static_cast<std::size_t>(i)], 3.0f * static_cast<float>(i % 1000)) << "element " << i;
+}
+
+// The cap bounds tensor memory: the error word, the parameter blocks of kernels and staging
+// live outside it, so a workload whose tensors fit under the cap runs.
+TEST_F(RuntimeTest, MemoryCapOf64MiBRunsSmallOpsAnd24MiBOfTensors) {
+  CapScope cap(be(), 64ull << 20);  // exactly one tensor block
+  expect_add_of(be(), 6);            // 24-byte tensors
+  expect_add_of(be(), (8ll << 20) / 4);  // 3 x 8 MiB
+  EXPECT_LE(vk::allocator_stats(be()).tensor_bytes_reserved, 64ull << 20);
+}
+
+TEST_F(RuntimeTest, MemoryCapOf96MiBRuns53MiBOfTensors) {
+  CapScope cap(be(), 96ull << 20);
+  expect_add_of(be(), 4684000);  // 3 x 17.87 MiB = 53.6 MiB
+}
+
+// Lowering the cap after every tensor was freed: the freed blocks go back (with no cache, or
+// with blocks cached, those over the new cap), and an op runs under the new cap.
+TEST_F(RuntimeTest, MemoryCapLoweredAfterFreesRunsAnOpUnderTheNewCap) {
+  for (const bool keep_cache : {false, true}) {
+    SCOPED_TRACE(keep_cache ? "cache kept" : "no cache");
+    {
+      CapScope cap(be(), 256ull << 20, keep_cache);
+      expect_add_of(be(), (40ll << 20) / 4);  // 120 MiB of tensors, then all freed
+    }
+    CapScope cap(be(), 32ull << 20, keep_cache);
+    EXPECT_LE(vk::allocator_stats(be()).tensor_bytes_reserved, 32ull << 20);
+    Tensor t = be().allocate(DType::F32, {(8ll << 20) / 4});
+    be().fill(t, Scalar::of(DType::F32, 2.5));
+    const auto v = to_vector<float>(be().download(t));
+    EXPECT_EQ(v.front(), 2.5f);
+    EXPECT_EQ(v.back(), 2.5f);
+    EXPECT_LE(vk::allocator_stats(be()).tensor_bytes_reserved, 32ull << 20);
+  }
+}
+
+TEST_F(RuntimeTest, WorkloadBeyondTheCapIsOutOfMemoryAndTheBackendStaysUsable) {
+  CapScope cap(be(), 32ull << 20);
+  std::vector<Tensor> held;
+  try {
+    for (int i = 0; i < 3; ++i) held.push_back(be().allocate(DType::F32, {(12ll << 20) / 4}));  // 36 MiB
+    ADD_FAILURE() << "36 MiB of tensors under a 32 MiB cap";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::out_of_memory) << e.what();
+    EXPECT_EQ(held.size(), 2u);
+  }
+  held.clear();
+  expect_add_of(be(), (8ll << 20) / 4);  // 24 MiB
+}
+
 TEST_F(RuntimeTest, CacheIsBoundedAfterEverythingIsFreed) {
   be().synchronize();
   const auto s0 = vk::allocator_stats(be());
@@ -397,6 +474,45 @@ TEST_F(RuntimeTest, KernelDetectedErrorsAreRethrownAtSyncNamingTheOp) {
   // The device and existing tensors remain usable.
   const auto v = to_vector<std::int32_t>(be().download(add_on(be(), a, a)));
   EXPECT_EQ(v, (std::vector<std::int32_t>{2, 4, 6}));
+}
+
+// The backend's methods are public through Backend&: a host tensor (or none) given to them is
+// an error naming the method and the argument, as the ops raise, and the device stays usable.
+TEST_F(RuntimeTest, BackendMethodsRejectHostAndUndefinedTensors) {
+  const Tensor host = host_tensor<float>({3}, {1, 2, 3});
+  Tensor dev = be().upload(host);
+  const Scalar one = Scalar::of(DType::F32, 1.0);
+  const auto expect_error = [](auto&& f, ErrorKind kind, const char* op, const char* arg) {
+    try {
+      f();
+      ADD_FAILURE() << op << " accepted the tensor";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), kind) << e.what();
+      EXPECT_EQ(e.op(), op) << e.what();
+      EXPECT_EQ(e.arg(), arg) << e.what();
+    }
+  };
+  const auto state = ErrorKind::runtime_state, invalid = ErrorKind::invalid_argument;
+  expect_error([&] { be().download(host); }, state, "download", "t");
+  expect_error([&] { be().download(TensorView{}); }, invalid, "download", "t");
+  expect_error([&] { be().upload(dev); }, state, "upload", "host");
+  expect_error([&] { be().upload(TensorView{}); }, invalid, "upload", "host");
+  expect_error([&] { be().copy(host, dev); }, state, "copy", "src");
+  expect_error([&] { be().copy(dev, host); }, state, "copy", "dst");
+  expect_error([&] { be().fill(host, one); }, state, "fill", "out");
+  expect_error([&] { be().fill(TensorView{}, one); }, invalid, "fill", "out");
+  expect_error([&] { be().cast(host, dev, "cast", false); }, state, "cast", "src");
+  const TensorView in[2] = {dev, host};
+  expect_error([&] { be().elementwise(OpId::add, in, dev, CompareDir::EQ); }, state, "add", "inputs");
+  expect_error([&] { be().elementwise(OpId::add, std::span(in, 1), host, CompareDir::EQ); }, state, "add", "out");
+  Tensor sum = be().allocate(DType::F32, {});
+  expect_error([&] { be().reduce(OpId::reduce_sum, host, {0}, sum); }, state, "reduce_sum", "x");
+  expect_error([&] { be().triangular(host.reshape({3, 1}), 0, true, dev.reshape({3, 1})); }, state, "tril", "x");
+  // Shapes that differ would read or write past a tensor.
+  expect_error([&] { be().copy(be().allocate(DType::F32, {4}), dev); }, ErrorKind::shape_mismatch, "copy", "dst");
+  // Still usable.
+  be().fill(dev, one);
+  EXPECT_EQ(to_vector<float>(be().download(add_on(be(), dev, dev))), (std::vector<float>{2, 2, 2}));
 }
 
 // 160 MiB per operand: beyond lavapipe's 128 MiB maxStorageBufferRange (buffer device address).

@@ -48,11 +48,15 @@ struct Pattern {
 };
 
 std::vector<Pattern> load_patterns(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error("cannot open pattern file " + file);
+  std::string text;
+  try {
+    text = read_input_file(file, "pattern file");
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error("cannot open pattern file " + file + ": it " + e.what());
+  }
   nlohmann::json j;
   try {
-    j = parse_json(in);
+    j = parse_json(text);
   } catch (const std::exception& e) {
     throw std::runtime_error("pattern file " + file + " is not valid JSON: " + e.what());
   }
@@ -61,7 +65,7 @@ std::vector<Pattern> load_patterns(const std::string& file) {
   std::vector<Pattern> out;
   for (const auto& p : j["patterns"]) {
     Pattern q;
-    q.id = p.value("id", std::string("?"));
+    q.id = printable(p.value("id", std::string("?")));
     if (p.value("dtype", std::string("f64")) != "f64") throw std::runtime_error("pattern " + q.id + ": only f64 patterns are supported");
     q.shape = p.at("shape").get<Shape>();
     q.perm = p.at("perm").get<Axes>();

@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "printable.hpp"
+
 namespace tenferro::cli {
 
 template <class F> void run_subcommand(const char* name, F&& run) {
@@ -19,7 +21,7 @@ template <class F> void run_subcommand(const char* name, F&& run) {
     std::cerr << "tenferro " << name << ": out of host memory (the tensors or the plan do not fit this machine)\n";
     code = 2;
   } catch (const std::exception& e) {
-    std::cerr << "tenferro " << name << ": " << e.what() << "\n";
+    std::cerr << "tenferro " << name << ": " << printable(e.what(), kMaxPrintedMessage) << "\n";
     code = 2;
   }
   if (code != 0) throw CLI::RuntimeError(code);

@@ -61,15 +61,16 @@ struct Instance {
 };
 
 Instance read_instance(const std::string& file, const std::string& layout) {
-  namespace fs = std::filesystem;
   if (file.empty()) throw InputError("missing INSTANCE.json argument");
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) throw InputError("instance file '" + file + "' does not exist or is not a file");
-  std::ifstream in(file);
-  if (!in) throw InputError("cannot open instance file '" + file + "'");
+  std::string text;
+  try {
+    text = read_input_file(file, "instance file");
+  } catch (const std::runtime_error& e) {
+    throw InputError("instance file '" + file + "' " + e.what());
+  }
   nlohmann::json j;
   try {
-    j = parse_json(in);
+    j = parse_json(text);
   } catch (const std::exception& e) {
     throw InputError("instance file '" + file + "' is not valid JSON: " + e.what());
   }
@@ -96,8 +97,9 @@ Instance read_instance(const std::string& file, const std::string& layout) {
     }
     inst.shapes.push_back(std::move(shape));
   }
-  inst.name = j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>()
-                                                         : std::filesystem::path(file).stem().string();
+  // The name is printed in reports and errors: escaped and cut (printable.hpp).
+  inst.name = printable(j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>()
+                                                                   : std::filesystem::path(file).stem().string());
   if (j.contains("paths")) inst.paths = j["paths"];
   return inst;
 }
@@ -107,11 +109,24 @@ Path stored_path(const Instance& inst, const std::string& key) {
       !inst.paths[key].contains("path") || !inst.paths[key]["path"].is_array())
     throw InputError("instance '" + inst.name + "' has no paths." + key + ".path");
   Path p;
+  // Positions as the JSON holds them: get<int>() would wrap 2^32 to 0.
+  const auto position = [](const nlohmann::json& v) -> std::optional<int> {
+    if (v.is_number_unsigned()) {
+      const std::uint64_t u = v.get<std::uint64_t>();
+      return u <= static_cast<std::uint64_t>(INT_MAX) ? std::optional<int>(static_cast<int>(u)) : std::nullopt;
+    }
+    if (!v.is_number_integer()) return std::nullopt;
+    const std::int64_t i = v.get<std::int64_t>();
+    return i >= 0 && i <= INT_MAX ? std::optional<int>(static_cast<int>(i)) : std::nullopt;
+  };
   for (const auto& step : inst.paths[key]["path"]) {
-    if (!step.is_array() || step.size() != 2 || !step[0].is_number_integer() || !step[1].is_number_integer())
-      throw InputError("instance '" + inst.name + "': paths." + key + ".path steps must be [i, j] pairs, got " +
-                       step.dump());
-    p.emplace_back(step[0].get<int>(), step[1].get<int>());
+    const std::optional<int> i = step.is_array() && step.size() == 2 ? position(step[0]) : std::nullopt;
+    const std::optional<int> j = step.is_array() && step.size() == 2 ? position(step[1]) : std::nullopt;
+    if (!i || !j)
+      throw InputError("instance '" + inst.name + "': paths." + key +
+                       ".path steps must be [i, j] pairs of operand positions (0 .. 2^31 - 1), got " +
+                       printable(step.dump()));
+    p.emplace_back(*i, *j);
   }
   return p;
 }
@@ -139,30 +154,36 @@ void warm_gpu(Backend& be) {
   }
 }
 
-// Seeded uniform [-1, 1] host operands (complex: both parts).
-Tensor random_operand(DType d, const Shape& shape, std::mt19937_64& rng) {
+// Seeded uniform [-1, 1] host operand `index` (complex: both parts). A size the host cannot
+// allocate is Error{out_of_memory} naming einsum and the operand, before any element is made.
+Tensor random_operand(DType d, const Shape& shape, std::size_t index, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  const std::int64_t n = shape_numel(shape, "einsum");
-  return visit_dtype(d, [&](auto tag) -> Tensor {
+  Tensor t;
+  try {
+    t = host_empty(d, shape);
+  } catch (const Error& e) {
+    throw Error(e.kind(), "einsum", "operands", "operand " + std::to_string(index) + ": " + e.detail());
+  }
+  const HostMapping m = map_write(t);
+  visit_dtype(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, bool>) {
       throw InputError("bool operands are not supported");
     } else {
-    std::vector<T> v(static_cast<std::size_t>(n));
-    for (auto& x : v) {
-      if constexpr (std::is_floating_point_v<T>) {
-        x = static_cast<T>(u(rng));
-      } else if constexpr (std::is_same_v<T, c32> || std::is_same_v<T, c64>) {
-        using R = typename T::value_type;
-        const double re = u(rng);
-        x = T(static_cast<R>(re), static_cast<R>(u(rng)));
-      } else {
-        x = T{};
+      for (T& x : m.write<T>()) {
+        if constexpr (std::is_floating_point_v<T>) {
+          x = static_cast<T>(u(rng));
+        } else if constexpr (std::is_same_v<T, c32> || std::is_same_v<T, c64>) {
+          using R = typename T::value_type;
+          const double re = u(rng);
+          x = T(static_cast<R>(re), static_cast<R>(u(rng)));
+        } else {
+          x = T{};
+        }
       }
     }
-    return host_tensor<T>(shape, v);
-    }
   });
+  return t;
 }
 
 // Host values of a tensor as complex<double>.
@@ -317,7 +338,7 @@ int run_einsum(const EinsumArgs& a) {
 
   std::mt19937_64 rng(a.seed);
   std::vector<Tensor> host_ops, dev_ops;
-  for (const auto& s : inst.shapes) host_ops.push_back(random_operand(dtype, s, rng));
+  for (const auto& s : inst.shapes) host_ops.push_back(random_operand(dtype, s, host_ops.size(), rng));
   for (const auto& h : host_ops) dev_ops.push_back(be.is_host() ? h : upload(be, h));
   std::vector<TensorView> views(dev_ops.begin(), dev_ops.end());
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "json_tensor.hpp"
+#include "printable.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
 
@@ -56,7 +57,7 @@ Case parse_case(const json& j, std::size_t index) {
   auto it = j.find("op");
   if (it == j.end() || !it->is_string()) throw CaseError("case lacks a string \"op\"");
   c.op = it->get<std::string>();
-  if (!is_known_op(c.op)) throw CaseError("unknown op \"" + c.op + "\"");
+  if (!is_known_op(c.op)) throw CaseError("unknown op \"" + printable(c.op) + "\"");
   it = j.find("inputs");
   if (it == j.end() || !it->is_array()) throw CaseError("case lacks an \"inputs\" list");
   for (std::size_t i = 0; i < it->size(); ++i) {
@@ -157,21 +158,24 @@ void report(Tally& tally, Status status, const std::string& what, const std::str
       std::cout << "ERROR " << what;
       break;
   }
-  if (!message.empty()) std::cout << " : " << message;
+  // A result printed as JSON holds no control character and is not cut (it is the case's
+  // output); a FAIL or ERROR message may quote the file's text.
+  if (!message.empty()) std::cout << " : " << (status == Status::pass ? message : printable(message, kMaxPrintedMessage));
   std::cout << std::endl;  // flushed per line so a crash in a later case keeps earlier lines
 }
 
+
 // Reads and parses one file into its list of case objects; throws CaseError.
 std::vector<json> load_cases(const std::string& file) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw CaseError("is a directory, not a case file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw CaseError("cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  std::string text;
+  try {
+    text = read_input_file(file, "case file");
+  } catch (const std::runtime_error& e) {
+    throw CaseError(e.what());
+  }
   json root;
   try {
-    root = parse_json(ss.str());
+    root = parse_json(text);
   } catch (const std::exception& e) {
     throw CaseError(std::string("invalid JSON: ") + e.what());
   }
@@ -189,11 +193,11 @@ void run_file(const std::string& file, const std::vector<Backend*>& backends, Ta
   try {
     cases = load_cases(file);
   } catch (const std::exception& e) {
-    report(tally, Status::error, file, e.what());
+    report(tally, Status::error, printable(file), e.what());
     return;
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    const std::string name = file + ":" + case_name(cases[i], i);
+    const std::string name = printable(file) + ":" + printable(case_name(cases[i], i));
     std::optional<Case> c;
     std::string parse_error;
     try {

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -126,8 +128,7 @@ void fill_from(const json& data, const Shape& shape, const Strides& strides, std
 // returns false.
 template <class F> bool for_each_row_major(const Shape& shape, F&& f) {
   const Strides strides = compact_strides(shape);
-  std::int64_t n = 1;
-  for (std::int64_t d : shape) n *= d;
+  const std::int64_t n = Layout::compact(shape).numel();  // (zero first: [2^62, 2^62, 0] is empty)
   if (n == 0) return true;
   std::vector<std::int64_t> idx(shape.size(), 0);
   for (std::int64_t k = 0; k < n; ++k) {
@@ -207,6 +208,23 @@ template <class T> bool close_element(const T& g, const T& e, double rtol) {
 
 }  // namespace
 
+std::string read_input_file(const std::string& path, const char* what) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw std::runtime_error(std::string("is a directory, not a ") + what);
+  if (!fs::is_regular_file(path, ec)) throw std::runtime_error("does not exist or is not a regular file");
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec || size > kMaxInputFileBytes)
+    throw std::runtime_error(std::string("is larger than 1 GiB, the limit of a ") + what);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot be read");
+  // No more than the size taken above, should the file grow meanwhile.
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
+
 std::string format_list(std::span<const std::int64_t> v) {
   std::string s = "[";
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
@@ -224,22 +242,21 @@ Tensor tensor_from_json(const json& j) {
   const json& js = j["shape"];
   if (!js.is_array()) bad("tensor \"shape\" must be a list of extents");
   Shape shape;
-  std::int64_t n = 1;
   for (const json& e : js) {
-    if (!e.is_number_integer() || (!e.is_number_unsigned() && e.get<std::int64_t>() < 0))
-      bad("tensor \"shape\" entries must be non-negative integers, got " + js.dump());
-    const auto x = e.get<std::uint64_t>();
-    if (x > static_cast<std::uint64_t>(kMaxElements) || (x != 0 && n > kMaxElements / static_cast<std::int64_t>(x)))
-      bad("tensor shape " + js.dump() + " is too large (at most 2^31 elements)");
-    shape.push_back(static_cast<std::int64_t>(x));
-    n *= shape.back();
+    if (!e.is_number_integer() || (!e.is_number_unsigned() && e.get<std::int64_t>() < 0) ||
+        (e.is_number_unsigned() && e.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX)))
+      bad("tensor \"shape\" entries must be integers in [0, 2^63), got " + js.dump());
+    shape.push_back(e.get<std::int64_t>());
   }
+  // An empty shape holds nothing, whatever its other extents ([0, 2^62, 2^62]: its data is []).
+  const std::optional<std::int64_t> n = numel_if_fits(shape);
+  if (!n || *n > kMaxElements) bad("tensor shape " + js.dump() + " is too large (at most 2^31 elements)");
   std::vector<std::int64_t> idx;
   check_nesting(j["data"], shape, 0, idx);
   const Strides strides = compact_strides(shape);
   return visit_dtype(*dtype, [&](auto tag) -> Tensor {
     using T = typename decltype(tag)::type;
-    std::vector<T> values(static_cast<std::size_t>(n));
+    std::vector<T> values(static_cast<std::size_t>(*n));
     fill_from<T>(j["data"], shape, strides, 0, 0, idx, values);
     return host_tensor<T>(shape, values);
   });

@@ -3,6 +3,7 @@
 // (outermost list = axis 0, NumPy's tolist()), independent of storage. Host tensors are
 // column-major: element (i0, i1, ...) lives at colex position i0 + d0*i1 + d0*d1*i2 + ...
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -33,6 +34,15 @@ template <class Input> nlohmann::json parse_json(Input&& in) {
     return true;
   });
 }
+
+/// The largest input file (case file, instance, pattern file) read: inputs are parsed whole,
+/// in memory.
+inline constexpr std::uintmax_t kMaxInputFileBytes = std::uintmax_t{1} << 30;
+/// The whole of `path`, a regular file of at most kMaxInputFileBytes (devices and pipes such
+/// as /dev/zero would be read without end). @throws std::runtime_error saying what `path` is
+/// instead ("is a directory, not a <what>", "does not exist or is not a regular file",
+/// "is larger than 1 GiB, the limit of a <what>", "cannot be read").
+std::string read_input_file(const std::string& path, const char* what);
 
 /// Builds a compact host (CPU backend) tensor from a JSON tensor object.
 /// Integers are read exactly as int64 (i32 out of range, fractions, bools for numbers: error);

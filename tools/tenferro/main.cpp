@@ -9,6 +9,7 @@
 #include "bench_cmd.hpp"
 #include "einsum_cmd.hpp"
 #include "eval.hpp"
+#include "printable.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"tenferro: tensor ops, einsum, benchmarks and devices"};
@@ -32,7 +33,7 @@ int main(int argc, char** argv) {
     if (*eval) return tenferro::cli::run_eval(opts);
     if (*devices) return tenferro::cli::run_devices();
   } catch (const std::exception& e) {
-    std::cerr << "tenferro: " << e.what() << "\n";
+    std::cerr << "tenferro: " << tenferro::cli::printable(e.what(), tenferro::cli::kMaxPrintedMessage) << "\n";
     return 2;
   }
   return 0;

@@ -17,6 +17,10 @@ namespace tenferro::einsum_detail {
 void check_layouts(const EinsumSpec& spec, std::span<const Layout> layouts);
 /// A linear path for n operands: invalid_argument.
 void check_path(std::size_t n, const Path& path);
+/// Every tensor of the contraction (the operands, each step's result, the output) holds at most
+/// 2^63 - 1 elements (else invalid_argument) of `element_size` bytes, at most 2^63 - 1 bytes
+/// in all (else out_of_memory); both name einsum and the operands. @pre check_path passed.
+void check_sizes(const EinsumSpec& spec, const Path& path, std::size_t element_size);
 
 /// Thresholds of the layout choices (lowering.hpp), where the backend's GEMM writes chained
 /// outputs: an intermediate from kConsumerOrderBytes is stored in the order its consumer reads

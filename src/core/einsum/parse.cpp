@@ -124,6 +124,10 @@ EinsumSpec make_spec(std::string_view subscripts, std::span<const Shape> shapes)
   const std::size_t n = sub.inputs.size();
   TENFERRO_CHECK(shapes.size() == n, invalid_argument, kOp, "operands", "subscripts \"", subscripts, "\" name ", n,
                  " operand(s), got ", shapes.size());
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::int64_t e : shapes[i])
+      TENFERRO_CHECK(e >= 0, invalid_argument, kOp, "operands", "operand ", i, " has the negative extent ", e,
+                     " (shape ", shapes[i], ")");
 
   // Ellipsis ranks and the broadcast extents of the ellipsis dims (aligned at the end).
   std::vector<std::int64_t> ell_rank(n, 0);
@@ -234,9 +238,11 @@ EinsumSpec make_spec(std::string_view subscripts, std::span<const Shape> shapes)
   std::vector<int> in_output(spec.labels.size(), 0), operand_count(spec.labels.size(), 0);
   for (int id : spec.output) in_output[static_cast<std::size_t>(id)] = 1;
   std::vector<std::vector<int>> distinct(n);
+  std::vector<std::size_t> seen_in(spec.labels.size(), n);  // the last operand that listed the label
   for (std::size_t i = 0; i < n; ++i) {
     for (int id : spec.inputs[i]) {
-      if (id >= 0 && std::find(distinct[i].begin(), distinct[i].end(), id) == distinct[i].end()) {
+      if (id >= 0 && seen_in[static_cast<std::size_t>(id)] != i) {
+        seen_in[static_cast<std::size_t>(id)] = i;
         distinct[i].push_back(id);
         ++operand_count[static_cast<std::size_t>(id)];
       }

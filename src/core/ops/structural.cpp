@@ -398,16 +398,20 @@ Tensor pad(Backend& be, const TensorView& x, const PadConfig& cfg, const TensorV
                        in = cfg.interior_padding[i];
     TENFERRO_CHECK(in >= 0, invalid_argument, op, "interior_padding", "interior padding ", in, " at axis ", i,
                    ", expected >= 0");
-    // extent = lo + hi + n + (n - 1) * interior, overflow-checked.
-    std::int64_t e = 0, grow = 0;
-    const bool ovf = __builtin_mul_overflow(n > 0 ? n - 1 : 0, in, &grow) || __builtin_add_overflow(n, grow, &e) ||
-                     __builtin_add_overflow(e, lo, &e) || __builtin_add_overflow(e, hi, &e);
-    TENFERRO_CHECK(!ovf, invalid_argument, op, "edge_padding_high", "padded extent at axis ", i,
-                   " overflows int64");
-    TENFERRO_CHECK(e >= 0, invalid_argument, op, hi < 0 ? "edge_padding_high" : "edge_padding_low",
-                   "padded extent at axis ", i, " is ", e, " (low ", lo, ", high ", hi, ", interior ", in,
-                   ", extent ", n, "), expected >= 0");
-    shape[i] = e;
+    // extent = lo + hi + n + (n - 1) * interior, exact in 128 bits (each term is below 2^126 in
+    // magnitude), so that a negative or huge sum names the padding that makes it so.
+    __extension__ typedef __int128 i128;  // (GCC and Clang; -Wpedantic otherwise rejects it)
+    const i128 grow = static_cast<i128>(n > 0 ? n - 1 : 0) * in;
+    const i128 e = static_cast<i128>(n) + grow + lo + hi;
+    const char* culprit = lo < hi ? (e < 0 ? "edge_padding_low" : "edge_padding_high")
+                                  : (e < 0 ? "edge_padding_high" : "edge_padding_low");
+    if (e > INT64_MAX && grow > INT64_MAX - n) culprit = "interior_padding";
+    TENFERRO_CHECK(e <= INT64_MAX, invalid_argument, op, culprit, "padded extent at axis ", i, " (low ", lo,
+                   ", high ", hi, ", interior ", in, ", extent ", n, ") overflows int64");
+    TENFERRO_CHECK(e >= 0, invalid_argument, op, culprit, "padded extent at axis ", i, " is ",
+                   static_cast<std::int64_t>(e), " (low ", lo, ", high ", hi, ", interior ", in, ", extent ", n,
+                   "), expected >= 0");
+    shape[i] = static_cast<std::int64_t>(e);
   }
   shape_numel(shape, op);
   if (pad_value.defined()) {
@@ -426,7 +430,13 @@ Tensor pad(Backend& be, const TensorView& x, const PadConfig& cfg, const TensorV
     const std::int64_t n = x.shape()[i], lo = cfg.edge_padding_low[i], e = shape[i];
     const std::int64_t q = n > 1 ? cfg.interior_padding[i] + 1 : 1;
     covers = covers && q == 1 && lo <= 0 && cfg.edge_padding_high[i] <= 0;
-    const std::int64_t j0 = lo >= 0 ? 0 : (-(lo + 1)) / q + 1;  // ceil(-lo / q) without overflow
+    // First element of x in range: j0 = ceil(-lo / q) = (-lo - 1) / q + 1 for lo < 0, kept at
+    // most n (then nothing of x lands in range); -(lo + 1) holds for lo = INT64_MIN, -lo not.
+    std::int64_t j0 = 0;
+    if (lo < 0) {
+      const std::int64_t k = (-(lo + 1)) / q;
+      j0 = k < n ? k + 1 : n;
+    }
     std::int64_t span = 0, j1 = n;
     if (!__builtin_sub_overflow(e - 1, lo, &span)) j1 = span < 0 ? 0 : std::min(n, span / q + 1);
     if (j1 <= j0) {

@@ -5,9 +5,7 @@
 namespace tenferro {
 
 Tensor upload(Backend& be, const TensorView& host) {
-  TENFERRO_CHECK(host.defined(), invalid_argument, "upload", "host", "tensor is undefined");
-  TENFERRO_CHECK(host.domain() == kHostDomain, runtime_state, "upload", "host",
-                 "upload takes a host tensor; this one is on ", to_string(host.placement()));
+  detail::check_upload_source(host);
   return be.upload(host);
 }
 

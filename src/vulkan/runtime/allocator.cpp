@@ -94,7 +94,7 @@ bool Allocator::host_visible(MemoryIntent intent) const {
 void Allocator::set_limits(std::uint64_t cap, std::uint64_t cache) {
   if (cap) cap_ = cap;
   cache_ = cache;
-  enforce_cache();
+  enforce_limits();
 }
 
 Allocation Allocator::allocate(VkDeviceSize size, MemoryIntent intent) {
@@ -125,16 +125,26 @@ Allocation Allocator::allocate(VkDeviceSize size, MemoryIntent intent) {
         break;
       }
   if (!block) {
-    // Small requests share kBlockSize blocks; large ones get a block of their own.
+    // Small requests share blocks; large ones get a block of their own.
     VkDeviceSize bsize = need >= kBlockSize / 2 ? round_up(need, 1ull << 20) : kBlockSize;
-    if (reserved_ + bsize > cap_ && bsize > need) bsize = round_up(need, 1ull << 16);  // tight cap
-    while (reserved_ + bsize > cap_) {  // give cached empty blocks back before failing
-      auto it = std::find_if(blocks_.begin(), blocks_.end(), [&](const auto& b) { return releasable(*b); });
-      if (it == blocks_.end()) break;
-      release_block(it->get());
+    if (!tensors && need <= kSmallRequest) bsize = kSmallBlockSize;
+    if (tensors) {
+      constexpr VkDeviceSize kGrain = 1ull << 16;
+      const VkDeviceSize least = round_up(need, kGrain);
+      // Give cached empty tensor blocks back until the request fits under the cap.
+      while (tensor_reserved_ + least > cap_) {
+        auto it = std::find_if(blocks_.begin(), blocks_.end(),
+                               [&](const auto& b) { return b->tensors && releasable(*b); });
+        if (it == blocks_.end()) break;
+        release_block(it->get());
+      }
+      TENFERRO_CHECK(tensor_reserved_ + least <= cap_, out_of_memory, "allocate", "", "[vulkan] allocating ",
+                     size, " bytes would exceed the memory cap: ", tensor_reserved_, " of ", cap_,
+                     " bytes held by tensor blocks");
+      // A block shrinks to what is left under the cap (at least the request).
+      const VkDeviceSize room = (cap_ - tensor_reserved_) / kGrain * kGrain;
+      bsize = std::min(bsize, std::max(least, room));
     }
-    TENFERRO_CHECK(reserved_ + bsize <= cap_, out_of_memory, "allocate", "", "[vulkan] allocating ", size,
-                   " bytes would exceed the memory cap: ", reserved_, " of ", cap_, " bytes reserved");
     block = new_block(bsize, type, tensors);
     try_fit(block);
   }
@@ -161,7 +171,7 @@ bool Allocator::releasable(const Block& b) const { return b.used == 0 && b.busy_
 
 void Allocator::set_completed(std::uint64_t value) {
   completed_ = std::max(completed_, value);
-  enforce_cache();
+  enforce_limits();
 }
 
 void Allocator::free(const Allocation& a, std::uint64_t busy_until) {
@@ -186,7 +196,7 @@ void Allocator::free(const Allocation& a, std::uint64_t busy_until) {
   in_use_ -= a.size;
   --live_;
   if (a.intent == MemoryIntent::device_local) tensor_in_use_ -= a.size;
-  if (b->used == 0) enforce_cache();
+  if (b->used == 0) enforce_limits();
 }
 
 void Allocator::trim() {
@@ -194,15 +204,22 @@ void Allocator::trim() {
     if (releasable(*blocks_[i])) release_block(blocks_[i].get());
 }
 
-void Allocator::enforce_cache() {
+void Allocator::enforce_limits() {
   for (;;) {
     std::uint64_t cached = 0;
-    Block* largest = nullptr;
+    Block *largest = nullptr, *largest_tensors = nullptr;
     for (auto& b : blocks_)
       if (b->used == 0) {
         cached += b->size;
-        if (releasable(*b) && (!largest || b->size > largest->size)) largest = b.get();
+        if (!releasable(*b)) continue;
+        if (!largest || b->size > largest->size) largest = b.get();
+        if (b->tensors && (!largest_tensors || b->size > largest_tensors->size)) largest_tensors = b.get();
       }
+    // Tensor blocks over a lowered cap go first: the cap is not exceeded by cached blocks.
+    if (tensor_reserved_ > cap_ && largest_tensors) {
+      release_block(largest_tensors);
+      continue;
+    }
     if (cached <= cache_ || !largest) return;
     release_block(largest);
   }
@@ -212,6 +229,7 @@ MemoryStats Allocator::stats() const {
   MemoryStats s;
   s.bytes_in_use = in_use_;
   s.bytes_reserved = reserved_;
+  s.tensor_bytes_reserved = tensor_reserved_;
   s.blocks = blocks_.size();
   s.live_allocations = live_;
   s.tensor_bytes_in_use = tensor_in_use_;
@@ -260,6 +278,7 @@ Block* Allocator::new_block(VkDeviceSize size, std::uint32_t type, bool tensors)
   b->type = type;
   b->free_ranges.emplace(0, size);
   reserved_ += size;
+  if (tensors) tensor_reserved_ += size;
   blocks_.push_back(std::move(b));
   return blocks_.back().get();
 }
@@ -267,6 +286,7 @@ Block* Allocator::new_block(VkDeviceSize size, std::uint32_t type, bool tensors)
 void Allocator::release_block(Block* b) {
   TENFERRO_ASSERT(b->used == 0);
   reserved_ -= b->size;
+  if (b->tensors) tensor_reserved_ -= b->size;
   // Unique handles unmap implicitly: vkFreeMemory releases the mapping.
   auto it = std::find_if(blocks_.begin(), blocks_.end(), [b](const auto& p) { return p.get() == b; });
   blocks_.erase(it);

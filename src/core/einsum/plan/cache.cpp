@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/einsum/lower.hpp"
 #include "core/einsum/plan/planners.hpp"
 
 namespace tenferro {
@@ -55,6 +56,7 @@ std::shared_ptr<const EinsumPlan> make_plan(std::string_view subscripts, std::sp
     plan->method = n <= 2 ? "trivial" : path_method_name(einsum_detail::resolved_method(n, opts.plan));
   }
   plan->cost = path_cost(plan->spec, plan->path);  // validates a given path
+  einsum_detail::check_sizes(plan->spec, plan->path, 1);  // element counts (the dtype comes later)
   plan->plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (opts.cache) {
     std::lock_guard<std::mutex> lock(g_cache_mutex);
