@@ -395,17 +395,25 @@ std::shared_ptr<const Program> program_for(const EinsumSpec& spec, const Path& p
   LowerOptions o = opts;
   o.report = false;
   std::vector<std::int64_t> key = program_key(spec, path, layouts, dtype, o);
-  {
-    std::lock_guard<std::mutex> lock(cache.mu);
+  // The entry of `key`, moved to the front, or nullptr; called with mu held.
+  auto find = [&]() -> std::shared_ptr<const Program> {
     for (auto it = cache.entries.begin(); it != cache.entries.end(); ++it) {
       if (it->first == key) {
         cache.entries.splice(cache.entries.begin(), cache.entries, it);
         return cache.entries.front().second;
       }
     }
+    return nullptr;
+  };
+  {
+    std::lock_guard<std::mutex> lock(cache.mu);
+    if (auto hit = find()) return hit;
   }
+  // Lowered outside the lock; threads that missed together lowered alike, and the first
+  // program stored is everyone's (the cache keeps one entry per key).
   auto prog = std::make_shared<const Program>(lower(spec, path, layouts, dtype, o));
   std::lock_guard<std::mutex> lock(cache.mu);
+  if (auto hit = find()) return hit;
   cache.entries.emplace_front(std::move(key), prog);
   if (cache.entries.size() > ProgramCache::kCapacity) cache.entries.pop_back();
   return prog;

@@ -59,9 +59,11 @@ std::shared_ptr<const EinsumPlan> make_plan(std::string_view subscripts, std::sp
   einsum_detail::check_sizes(plan->spec, plan->path, 1);  // element counts (the dtype comes later)
   plan->plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (opts.cache) {
+    // Threads that missed together planned alike: the first plan stored is everyone's.
     std::lock_guard<std::mutex> lock(g_cache_mutex);
+    if (auto it = g_cache.find(key); it != g_cache.end()) return it->second;
     if (g_cache.size() >= kCacheLimit) g_cache.clear();
-    g_cache.emplace(key, plan);
+    g_cache.emplace(std::move(key), plan);
   }
   return plan;
 }
