@@ -23,6 +23,10 @@ class GemmOzakiTest : public GemmGpuTest {
     if (static_cast<vk::VulkanBackend&>(be()).device().caps().nv_coopmat_u8) return {true, false};
     return {true};
   }
+  /// The dispatch arguments of the last certified product run on the device under test.
+  std::optional<Tensor> take_certificate() {
+    return vk::gemm_ozaki_take_certificate(static_cast<vk::VulkanBackend&>(be()));
+  }
   /// Runs c through the scheme with n moduli, on each residue-product kernel the device has.
   void run_ozaki(int n, const Case& c, std::uint64_t seed = 1) {
     ozaki_n = n;
@@ -188,7 +192,7 @@ class GemmOzakiCertifiedTest : public GemmOzakiTest {
       const std::uint64_t runs = vk::gemm_ozaki_runs();
       run(c, seed);
       EXPECT_EQ(vk::gemm_ozaki_runs(), runs + 1);  // the scheme ran
-      std::optional<Tensor> args = vk::gemm_ozaki_take_certificate();
+      std::optional<Tensor> args = take_certificate();
       ASSERT_TRUE(args.has_value());
       const Tensor h = be().download(*args);
       EXPECT_EQ(host_at(h, 0).i != 0, expect_fail) << "certificate's first word " << host_at(h, 0).i;
@@ -314,13 +318,13 @@ TEST_F(GemmOzakiCertifiedTest, SkipsTheSchemeAfterAFailure) {
     return vk::gemm_ozaki_runs() - before;
   };
   ASSERT_EQ(runs_of(c, wide), 1u);
-  std::optional<Tensor> args = vk::gemm_ozaki_take_certificate();
+  std::optional<Tensor> args = take_certificate();
   ASSERT_TRUE(args.has_value());
   EXPECT_NE(host_at(be().download(*args), 0).i, 0);  // failed
   for (int i = 0; i < 16; ++i) ASSERT_EQ(runs_of(c, wide), 0u) << "call " << i + 2;
   EXPECT_EQ(runs_of(make_case(DType::F64, 71, 45, 530, 1), nullptr), 1u);  // another shape
   EXPECT_EQ(runs_of(c, nullptr), 1u);  // tried again (well-scaled this time: it holds)
-  args = vk::gemm_ozaki_take_certificate();
+  args = take_certificate();
   ASSERT_TRUE(args.has_value());
   EXPECT_EQ(host_at(be().download(*args), 0).i, 0);
   EXPECT_EQ(runs_of(c, nullptr), 1u);  // a held certificate changes nothing
@@ -343,7 +347,7 @@ TEST_F(GemmOzakiCertifiedTest, NonFiniteLinesAndSmallProducts) {
   const std::uint64_t runs = vk::gemm_ozaki_runs();
   run(make_case(DType::F64, 7, 5, 3, 2));
   EXPECT_EQ(vk::gemm_ozaki_runs(), runs);
-  EXPECT_FALSE(vk::gemm_ozaki_take_certificate().has_value());
+  EXPECT_FALSE(take_certificate().has_value());
 }
 
 // Certified c64, c32 and f32 products (complex: three residue products per modulus, Re = P_re -

@@ -44,10 +44,12 @@
 #include "vulkan/kernels/gemm/ozaki.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <tuple>
@@ -70,17 +72,13 @@ constexpr double kOzakiDispatches = 40e-6;  // ozaki_faster: the eight dispatche
 constexpr int kCertifiedModuli = 14;       // Options::gemm_ozaki == 1
 constexpr int kSingleModuli = TFO_MIN_MODULI;  // certified f32 and c32 products
 
-std::uint64_t ozaki_runs = 0;  // gemm_ozaki calls that recorded the scheme (gemm_ozaki_runs)
+// gemm_ozaki calls that recorded the scheme (gemm_ozaki_runs); counted under the mutex of the
+// device that ran them, which is not one mutex when several devices run products.
+std::atomic<std::uint64_t> ozaki_runs{0};
 
 std::optional<OzakiOverride>& ozaki_override() {
   static std::optional<OzakiOverride> o;
   return o;
-}
-
-/// The last certified product's dispatch arguments, kept only while the override is set (tests).
-std::optional<Tensor>& last_certificate() {
-  static std::optional<Tensor> t;
-  return t;
 }
 
 /// Certified products' outcomes per backend and shape (gemm_ozaki_recently_failed): the last
@@ -93,11 +91,30 @@ struct CertRecord {
   int skip = 0;
 };
 constexpr int kCertSkipCalls = 16;  // calls that skip the scheme after a failure was read
-using CertKey = std::tuple<const void*, int, I, I, I, I>;
-std::map<CertKey, CertRecord>& cert_history() {
+using CertKey = std::tuple<int, I, I, I, I>;
+/// What the certified products of one backend keep, used under that backend's device mutex.
+/// Per backend: the products of two devices run under two mutexes at once, so they must not
+/// share a map; and dropping a record releases a tensor, which takes the mutex of the tensor's
+/// device (a tensor of another device dropped here would take a second device mutex).
+struct OzakiState {
+  std::map<CertKey, CertRecord> history;
+  /// The last certified product's dispatch arguments, kept only while the override is set (tests).
+  std::optional<Tensor> last_certificate;
+};
+struct OzakiStates {
+  std::mutex mu;  // guards `of` (the map of states), not the states in it
+  std::map<const VulkanBackend*, OzakiState> of;
+};
+OzakiStates& ozaki_states() {
   // Never destroyed (as the backends, provider.cpp): its tensors must not outlive them at exit.
-  static auto* h = new std::map<CertKey, CertRecord>;
-  return *h;
+  static auto* s = new OzakiStates;
+  return *s;
+}
+/// The state of `be`. @pre the caller holds be's device mutex while it uses the state.
+OzakiState& state_of(const VulkanBackend& be) {
+  OzakiStates& s = ozaki_states();
+  std::lock_guard lock(s.mu);
+  return s.of[&be];  // std::map: the reference stays valid as other backends' entries come
 }
 bool history_applies() { return !ozaki_override() || ozaki_override()->history; }
 
@@ -222,15 +239,19 @@ void operand_passes(VulkanBackend& be, const TensorView& x, I L, I K, I NB, I sl
 
 void set_gemm_ozaki_override(std::optional<OzakiOverride> o) {
   ozaki_override() = o;
-  if (!o) last_certificate().reset();
-  cert_history().clear();
+  std::vector<OzakiState> dropped;  // released outside the mutex of the map
+  std::lock_guard lock(ozaki_states().mu);
+  for (auto& [be, state] : ozaki_states().of) {
+    dropped.emplace_back().history.swap(state.history);
+    if (!o) dropped.back().last_certificate.swap(state.last_certificate);
+  }
 }
 
 bool gemm_ozaki_recently_failed(VulkanBackend& be, const GemmProblem& p) {
   if (!history_applies()) return false;
   auto guard = be.lock();
-  auto& h = cert_history();
-  const auto it = h.find(CertKey{&be, static_cast<int>(p.d), p.M, p.N, p.K, p.B});
+  auto& h = state_of(be).history;
+  const auto it = h.find(CertKey{static_cast<int>(p.d), p.M, p.N, p.K, p.B});
   if (it == h.end()) return false;
   CertRecord& r = it->second;
   if (r.skip > 0) {
@@ -247,7 +268,7 @@ bool gemm_ozaki_recently_failed(VulkanBackend& be, const GemmProblem& p) {
   return true;
 }
 
-std::uint64_t gemm_ozaki_runs() { return ozaki_runs; }
+std::uint64_t gemm_ozaki_runs() { return ozaki_runs.load(); }
 
 int ozaki_bits(int n, I K) {
   double log2m = 0;
@@ -319,9 +340,10 @@ int gemm_ozaki_moduli(const GemmProblem& p, bool tensor_cores, const DeviceCaps*
   return n;
 }
 
-std::optional<Tensor> gemm_ozaki_take_certificate() {
+std::optional<Tensor> gemm_ozaki_take_certificate(VulkanBackend& be) {
   std::optional<Tensor> t;
-  std::swap(t, last_certificate());
+  auto guard = be.lock();
+  std::swap(t, state_of(be).last_certificate);
   return t;
 }
 
@@ -424,11 +446,12 @@ bool gemm_ozaki(VulkanBackend& be, const GemmCall& call, int n, OzakiCertificate
          {&args, &outcome},
          grid_stride_groups(be, M * ((N + TFO_CERTIFY_RUN - 1) / TFO_CERTIFY_RUN) * B, kThreads));
     cert->args = args;
-    if (ozaki_override()) last_certificate() = args;
+    OzakiState& state = state_of(be);
+    if (ozaki_override()) state.last_certificate = args;
     if (history_applies()) {
-      auto& h = cert_history();
+      auto& h = state.history;
       if (h.size() >= 256) h.clear();  // (bounded: shapes come and go)
-      CertRecord& r = h[CertKey{&be, static_cast<int>(c.dtype()), M, N, K, B}];
+      CertRecord& r = h[CertKey{static_cast<int>(c.dtype()), M, N, K, B}];
       r.outcome = outcome;
       r.value = be.recorder().open_value();
     }

@@ -66,12 +66,12 @@ struct OzakiOverride {
   bool history = false;    // certified: also skip the scheme after a failure (the default's way)
 };
 void set_gemm_ozaki_override(std::optional<OzakiOverride> o);
-/// Test hook: how many products the scheme has run (not the ones that fell back). Not
-/// synchronized.
+/// Test hook: how many products the scheme has run on every device (not the ones that fell
+/// back).
 std::uint64_t gemm_ozaki_runs();
-/// Test hook: the dispatch arguments (int32 x 4) of the last certified product run while the
-/// override was set: (gx, gy, 1, 0) where its certificate failed, else zeros. Moved out.
-std::optional<Tensor> gemm_ozaki_take_certificate();
+/// Test hook: the dispatch arguments (int32 x 4) of the last certified product `be` ran while
+/// the override was set: (gx, gy, 1, 0) where its certificate failed, else zeros. Moved out.
+std::optional<Tensor> gemm_ozaki_take_certificate(VulkanBackend& be);
 
 // ---- for gemm.cpp ---------------------------------------------------------------------------
 
