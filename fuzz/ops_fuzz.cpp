@@ -171,13 +171,8 @@ std::int64_t numel_of(const std::vector<std::int64_t>& shape) {
   return n;
 }
 
-std::string list(const auto& v) {
-  std::ostringstream os;
-  os << '[';
-  for (std::size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
-  os << ']';
-  return os.str();
-}
+// [a, b, c], as the library's messages print shapes.
+std::string list(const auto& v) { return detail::cat(Shape(v.begin(), v.end())); }
 
 // ---- operands: the same view on both backends ---------------------------------------------
 
