@@ -6,6 +6,7 @@ pkgs=(
   build-essential cmake ninja-build ccache pkg-config git
   libopenblas-dev nlohmann-json3-dev libcli11-dev googletest libgtest-dev
   libvulkan-dev glslang-tools spirv-tools mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+  clang-14 libclang-rt-14-dev libomp-14-dev
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -252,6 +252,11 @@ template <class T> void gemm_one(Mat<T> a, Mat<T> b, Mat<T> c, bool ca, bool cb,
        static_cast<int>(lda), b.p, static_cast<int>(ldb), beta, c.p, static_cast<int>(ldc));
 }
 
+// p advanced by `off` elements. An operand with no elements (K == 0: A is M x 0, B is 0 x N)
+// may have no storage at all, and advancing its null pointer is undefined behaviour: null
+// stays null (nothing reads it).
+template <class T> T* advanced(T* p, I off) { return p ? p + off : p; }
+
 template <class T> void gemm_typed(const GemmCall& call) {
   const Shape &sa = call.a.shape(), &sb = call.b.shape(), &sc = call.c.shape();
   TENFERRO_ASSERT(sa.size() == 3 && sb.size() == 3 && sc.size() == 3);
@@ -260,14 +265,14 @@ template <class T> void gemm_typed(const GemmCall& call) {
   if (M == 0 || N == 0 || B == 0) return;
   TENFERRO_ASSERT(M <= INT_MAX && N <= INT_MAX && K <= INT_MAX);
   const Strides &ta = call.a.strides(), &tb = call.b.strides(), &tc = call.c.strides();
-  T* pa = base_ptr<T>(call.a) + call.a.offset();
-  T* pb = base_ptr<T>(call.b) + call.b.offset();
-  T* pc = base_ptr<T>(call.c) + call.c.offset();
+  T* pa = advanced(base_ptr<T>(call.a), call.a.offset());
+  T* pb = advanced(base_ptr<T>(call.b), call.b.offset());
+  T* pc = advanced(base_ptr<T>(call.c), call.c.offset());
   const bool ca = kComplex<T> && call.conj_a, cb = kComplex<T> && call.conj_b;
   const T alpha = call.alpha.as<T>(), beta = call.beta.as<T>();
   auto one = [&](I b, Scratch<T>& s) {
-    gemm_one(Mat<T>{pa + b * ta[2], M, K, ta[0], ta[1]}, Mat<T>{pb + b * tb[2], K, N, tb[0], tb[1]},
-             Mat<T>{pc + b * tc[2], M, N, tc[0], tc[1]}, ca, cb, alpha, beta, s);
+    gemm_one(Mat<T>{advanced(pa, b * ta[2]), M, K, ta[0], ta[1]}, Mat<T>{advanced(pb, b * tb[2]), K, N, tb[0], tb[1]},
+             Mat<T>{advanced(pc, b * tc[2]), M, N, tc[0], tc[1]}, ca, cb, alpha, beta, s);
   };
   // Multiply-adds per batch, saturated (M * N fits: it divides the element count of C).
   const I work = M * N > kBigWork / std::max<I>(K, 1) ? kBigWork + 1 : M * N * std::max<I>(K, 1);

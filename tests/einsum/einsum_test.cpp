@@ -164,6 +164,17 @@ TEST(Einsum, Scalars) {
   run_case({",i,", {U"", U"i", U""}, U"i", {{}, {3}, {}}}, 45);
 }
 
+// A summed label of extent 0 gives zeros (the sum of nothing, as NumPy's einsum), though
+// reduce_sum itself refuses an empty reduced axis: einsum raised reduce_sum's invalid_argument
+// before. Found by fuzzing (fuzz/ops_fuzz.cpp, docs/reliability.md).
+TEST(Einsum, SumsOverAnEmptyLabelAreZeros) {
+  run_case({"ij->i", {U"ij"}, U"i", {{3, 0}}}, 71);
+  run_case({"ij->", {U"ij"}, U"", {{3, 0}}}, 72);
+  run_case({"iij->j", {U"iij"}, U"j", {{0, 0, 2}}}, 73);
+  run_case({"ij,jk->i", {U"ij", U"jk"}, U"i", {{3, 2}, {2, 0}}}, 74);
+  run_case({"a...,b...bb", {U"a", U"bAbb"}, U"Aa", {{1}, {0, 2, 0, 0}}}, 75);
+}
+
 TEST(Einsum, Ellipsis) {
   // Ellipsis dims are aligned at their end and extent 1 broadcasts (NumPy rules); the
   // reference spells them as labels A, B.

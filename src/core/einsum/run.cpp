@@ -59,7 +59,17 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
         v[dst] = TensorView(a.storage(), d, in.layout);
         break;
       case Instr::Kind::reduce_sum:
-        own[dst] = reduce_sum(be, a, in.axes);
+        if (a.numel() == 0) {
+          // A sum over a label of extent 0 is zeros (reduce_sum refuses an empty reduced
+          // axis, SEMANTICS.md), as is any sum of an operand with no elements.
+          Shape kept;
+          for (std::int64_t k = 0; k < a.rank(); ++k)
+            if (std::find(in.axes.begin(), in.axes.end(), k) == in.axes.end()) kept.push_back(a.dim(k));
+          own[dst] = be.allocate(d, kept);
+          if (own[dst].numel() > 0) be.fill(own[dst], zero);
+        } else {
+          own[dst] = reduce_sum(be, a, in.axes);
+        }
         break;
       case Instr::Kind::dot: {
         const TensorView& b = v[static_cast<std::size_t>(in.b)];

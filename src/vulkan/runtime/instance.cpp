@@ -56,10 +56,10 @@ const char* result_name(VkResult r) {
   }
 }
 
-void check_result(VkResult r, const char* call, std::source_location loc) {
+void check_result(VkResult r, const char* call, const char* file, int line) {
   if (r >= 0) return;
-  const std::string where = detail::cat(call, " returned ", result_name(r), " (", static_cast<int>(r),
-                                        ") at ", loc.file_name(), ":", loc.line());
+  const std::string where =
+      detail::cat(call, " returned ", result_name(r), " (", static_cast<int>(r), ") at ", file, ":", line);
   switch (r) {
     case VK_ERROR_OUT_OF_DEVICE_MEMORY:
     case VK_ERROR_OUT_OF_HOST_MEMORY: TENFERRO_FAIL(out_of_memory, "vulkan", "", where);

@@ -2,7 +2,6 @@
 #pragma once
 #include <vulkan/vulkan.h>
 
-#include <source_location>
 #include <utility>
 
 #include "tenferro/error.hpp"
@@ -10,8 +9,9 @@
 namespace tenferro::vk {
 
 /// Throws for any result < 0: OUT_OF_DEVICE/HOST_MEMORY -> out_of_memory, DEVICE_LOST ->
-/// device_lost, others -> backend_failure. The message names the call text and location.
-void check_result(VkResult r, const char* call, std::source_location loc);
+/// device_lost, others -> backend_failure. The message names the call text and location
+/// (__FILE__ and __LINE__: clang 14 with libstdc++ 12 has no std::source_location).
+void check_result(VkResult r, const char* call, const char* file, int line);
 const char* result_name(VkResult r);
 
 /// A zero-initialized Vulkan struct with its sType set.
@@ -56,4 +56,4 @@ template <class H> class Unique {
 }  // namespace tenferro::vk
 
 #define TENFERRO_VK_CHECK(expr) \
-  ::tenferro::vk::check_result((expr), #expr, std::source_location::current())
+  ::tenferro::vk::check_result((expr), #expr, __FILE__, __LINE__)
