@@ -47,6 +47,10 @@ struct TestHooks {
   /// Every chained GEMM output with the 64-bit index arithmetic otherwise taken only by groups
   /// of 2^31 elements or more.
   bool gemm_chains_wide = false;
+  /// Simulated device loss: the next checked Vulkan call (TENFERRO_VK_CHECK) whose call text
+  /// contains this string ("vkQueueSubmit", "vkWaitSemaphores", "vkAllocateMemory", ...) is not
+  /// made and fails with VK_ERROR_DEVICE_LOST; the hook then resets itself to nullptr.
+  const char* lose_device_at = nullptr;
 };
 TestHooks& test_hooks();
 
