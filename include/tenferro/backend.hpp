@@ -12,6 +12,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tenferro/backend/gemm_call.hpp"
@@ -101,6 +102,10 @@ class Backend {
   virtual bool is_host() const { return false; }
   /// What gemm accepts beyond rank-3 views (GemmCaps).
   virtual GemmCaps gemm_caps() const { return {}; }
+  /// Throws when the backend can run no more work: Error{device_lost} naming `op` once its
+  /// device is lost (the Vulkan backend; src/vulkan/provider.hpp). Every op calls it, through
+  /// the residency check of its tensors, before any work; the default never throws.
+  virtual void check_usable(std::string_view op) const { (void)op; }
 
   // --- memory and transfers -------------------------------------------------------------
   /// Uninitialized compact tensor. Throws out_of_memory.

@@ -4,7 +4,7 @@ namespace tenferro::detail {
 
 void check_resident(const Backend& be, const TensorView& t, std::string_view op, const char* arg) {
   TENFERRO_CHECK(t.defined(), invalid_argument, op, arg, "tensor is undefined");
-  if (t.domain() == be.domain()) return;
+  if (t.domain() == be.domain()) return be.check_usable(op);
   const bool host = t.placement().device == DeviceKind::Cpu;
   if (host && !be.is_host())
     TENFERRO_FAIL(runtime_state, op, arg, "tensor is on the host (", to_string(t.placement()),

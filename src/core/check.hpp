@@ -15,6 +15,7 @@ namespace tenferro::detail {
 /// The input must live in be's domain: a host tensor on a device backend is runtime_state
 /// ("upload first"); a device tensor on the CPU backend is runtime_state ("download first");
 /// another runtime's tensor is host_access (foreign domain). Undefined views: invalid_argument.
+/// A resident tensor's backend must still be usable (Backend::check_usable: device_lost).
 void check_resident(const Backend& be, const TensorView& t, std::string_view op, const char* arg);
 
 // Entry checks of the Backend primitives, which are public through Backend&: core validates

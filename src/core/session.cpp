@@ -29,7 +29,12 @@ void with_session(Backend& be, const std::function<void()>& f) {
   try {
     f();
   } catch (...) {
-    be.end_session();
+    // The body's error is the one raised; closing the session may fail for the same cause (a
+    // lost device), and a backend whose failure persists raises it again at its next call.
+    try {
+      be.end_session();
+    } catch (const Error&) {
+    }
     throw;
   }
   be.end_session();

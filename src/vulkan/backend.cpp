@@ -73,6 +73,31 @@ VulkanBackend::~VulkanBackend() {
   recorder_.reset();
 }
 
+// ---- device loss -------------------------------------------------------------------------------
+void VulkanBackend::mark_lost(const std::string& cause) noexcept {
+  try {
+    std::lock_guard guard(lost_mutex_);
+    if (lost_cause_.empty()) lost_cause_ = cause;
+  } catch (...) {  // the loss is recorded below even without its cause
+  }
+  lost_.store(true, std::memory_order_release);
+}
+
+void VulkanBackend::throw_lost(std::string_view op) const {
+  std::string cause;
+  {
+    std::lock_guard guard(lost_mutex_);
+    cause = lost_cause_;
+  }
+  TENFERRO_FAIL(device_lost, op, "", "the Vulkan device ", device_name(), " is lost (", cause,
+                "): this backend runs no more work and its tensors' contents are gone; host tensors and "
+                "other backends are unaffected");
+}
+
+void VulkanBackend::check_usable(std::string_view op) const {
+  if (lost()) throw_lost(op);
+}
+
 std::string VulkanBackend::device_name() const {
   return device_->caps().name + " (" + device_->caps().type + ", " + device_->caps().driver + ")";
 }
@@ -109,6 +134,7 @@ Tensor VulkanBackend::allocate(DType dtype, const Shape& shape) {
 }
 
 Tensor VulkanBackend::allocate(DType dtype, const Shape& shape, MemoryIntent intent) {
+  check_usable("allocate");
   const std::int64_t n = shape_numel(shape, "allocate");
   std::size_t bytes = 0;
   TENFERRO_CHECK(!__builtin_mul_overflow(static_cast<std::size_t>(n), dtype_size(dtype), &bytes), out_of_memory,
@@ -116,7 +142,7 @@ Tensor VulkanBackend::allocate(DType dtype, const Shape& shape, MemoryIntent int
   Allocation a;
   if (bytes > 0) {
     auto guard = lock();
-    a = allocate_memory(bytes, intent);
+    a = guarded("allocate", [&] { return allocate_memory(bytes, intent); });
   }
   return Tensor(std::make_shared<VkStorage>(*this, a, bytes, placement_), dtype, shape);
 }
@@ -136,7 +162,20 @@ Allocation VulkanBackend::allocate_memory(std::uint64_t bytes, MemoryIntent inte
 
 void VulkanBackend::release_after(const Allocation& a, std::uint64_t value) {
   if (!a) return;
-  if (value == 0 || (value <= recorder_->submitted_value() && value <= recorder_->completed()))
+  // A lost device keeps its memory: work submitted before the loss may still be running on it
+  // (a loss reported at a wait), and nothing is allocated on it again.
+  if (lost()) return;
+  bool done = value == 0;
+  if (!done && value <= recorder_->submitted_value()) {
+    try {
+      done = value <= recorder_->completed();
+    } catch (const Error& e) {  // tensor destructors call this: the loss is recorded, not raised
+      if (e.kind() != ErrorKind::device_lost) throw;
+      mark_lost(e.detail());
+      return;
+    }
+  }
+  if (done)
     allocator_->free(a);
   else if (!a.mapped || a.intent == MemoryIntent::device_local) {
     // Stream-ordered reuse (see Allocator::free): GPU work is ordered after the pending work;
@@ -181,6 +220,8 @@ std::uint64_t VulkanBackend::upload_params(std::span<const std::int64_t> words) 
 }
 
 void VulkanBackend::after_op() {
+  // A loss found while freeing (release_after) fails the op that recorded this work.
+  if (lost()) throw_lost("vulkan");
   // Deferred frees can only become reclaimable through GPU progress, checked at submissions
   // (and at synchronize): not per op, which would query the timeline semaphore every time.
   if (sessions_.load() == 0 || recorder_->should_flush()) {
@@ -190,31 +231,37 @@ void VulkanBackend::after_op() {
 }
 
 void VulkanBackend::wait_for(const VkStorage& s) {
-  std::uint64_t v = 0;
-  {
-    auto guard = lock();
-    v = s.last_use;
-    if (v == 0) return;
-    if (v > recorder_->submitted_value()) recorder_->submit();
-  }
-  recorder_->wait(v);
+  check_usable("map");  // host access (map_read / map_write, zero-copy transfers)
+  guarded("map", [&] {
+    std::uint64_t v = 0;
+    {
+      auto guard = lock();
+      v = s.last_use;
+      if (v == 0) return;
+      if (v > recorder_->submitted_value()) recorder_->submit();
+    }
+    recorder_->wait(v);
+  });
 }
 
 void VulkanBackend::synchronize() {
-  std::uint64_t v = 0;
-  {
+  check_usable("synchronize");
+  guarded("synchronize", [&] {
+    std::uint64_t v = 0;
+    {
+      auto guard = lock();
+      recorder_->submit();
+      v = recorder_->submitted_value();
+    }
+    recorder_->wait(v);
     auto guard = lock();
-    recorder_->submit();
-    v = recorder_->submitted_value();
-  }
-  recorder_->wait(v);
-  auto guard = lock();
-  recorder_->reset_batching();
-  if (arena_ && arena_value_ <= recorder_->completed()) {  // idle now: do not pin a block
-    allocator_->free(arena_);
-    arena_ = Allocation{};
-  }
-  reclaim();
+    recorder_->reset_batching();
+    if (arena_ && arena_value_ <= recorder_->completed()) {  // idle now: do not pin a block
+      allocator_->free(arena_);
+      arena_ = Allocation{};
+    }
+    reclaim();
+  });
   check_kernel_errors();
 }
 
@@ -232,6 +279,7 @@ void VulkanBackend::check_kernel_errors() {
 }
 
 void VulkanBackend::begin_session() {
+  check_usable("with_session");
   sessions_.fetch_add(1);
   auto guard = lock();
   recorder_->reset_batching();
@@ -239,23 +287,30 @@ void VulkanBackend::begin_session() {
 
 void VulkanBackend::end_session() {
   sessions_.fetch_sub(1);
-  auto guard = lock();
-  recorder_->submit();
-  recorder_->reset_batching();
-  reclaim();
+  check_usable("with_session");
+  guarded("with_session", [&] {
+    auto guard = lock();
+    recorder_->submit();
+    recorder_->reset_batching();
+    reclaim();
+  });
 }
 
 void VulkanBackend::profile_begin() {
+  check_usable("profile_begin");
   auto guard = lock();
-  recorder_->profile_start();
+  guarded("profile_begin", [&] { recorder_->profile_start(); });
 }
 
 ProfileReport VulkanBackend::profile_end() {
-  synchronize();
-  auto guard = lock();
-  recorder_->submit();  // nothing recorded since synchronize() unless another thread did
-  recorder_->wait(recorder_->submitted_value());
-  return recorder_->profile_stop();
+  check_usable("profile_end");
+  return guarded("profile_end", [&] {
+    synchronize();
+    auto guard = lock();
+    recorder_->submit();  // nothing recorded since synchronize() unless another thread did
+    recorder_->wait(recorder_->submitted_value());
+    return recorder_->profile_stop();
+  });
 }
 
 TransferStats VulkanBackend::transfer_stats() const { return {up_bytes_, down_bytes_, ups_, downs_}; }
@@ -272,54 +327,55 @@ void VulkanBackend::reset_memory_peak() {
 }
 
 // Entry points tag what they record for the profiler (record_dispatch refines copy/permute).
-// The entry points are public through Backend&: each checks its tensors first (core/check.hpp).
+// The entry points are public through Backend&: each checks its tensors first (core/check.hpp),
+// then runs its work through guarded(), so that a device lost meanwhile is raised naming it.
 void VulkanBackend::fill(const TensorView& out, const Scalar& value) {
   detail::check_resident(*this, out, "fill", "out");
   FamilyScope f(KernelFamily::fill);
-  fill_kernel(*this, out, value);
+  guarded("fill", [&] { fill_kernel(*this, out, value); });
 }
 void VulkanBackend::copy(const TensorView& src, const TensorView& dst) {
   detail::check_copy_args(*this, src, dst);
   FamilyScope f(KernelFamily::copy);
-  copy_kernel(*this, src, dst);
+  guarded("copy", [&] { copy_kernel(*this, src, dst); });
 }
 void VulkanBackend::elementwise(OpId op, std::span<const TensorView> inputs, const TensorView& out, CompareDir dir) {
   detail::check_elementwise_args(*this, op, inputs, out);
   FamilyScope f(KernelFamily::elementwise);
-  elementwise_kernel(*this, op, inputs, out, dir);
+  guarded(op_name(op), [&] { elementwise_kernel(*this, op, inputs, out, dir); });
 }
 void VulkanBackend::cast(const TensorView& src, const TensorView& dst, const char* op, bool exact) {
   detail::check_cast_args(*this, src, dst, op);
   FamilyScope f(KernelFamily::cast);
-  cast_kernel(*this, src, dst, op, exact);
+  guarded(op, [&] { cast_kernel(*this, src, dst, op, exact); });
 }
 void VulkanBackend::reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) {
   detail::check_reduce_args(*this, op, x, out);
   FamilyScope f(KernelFamily::reduce);
-  reduce_kernel(*this, op, x, axes, out);
+  guarded(op_name(op), [&] { reduce_kernel(*this, op, x, axes, out); });
 }
 GemmCaps VulkanBackend::gemm_caps() const { return {.chained_output = true}; }
 void VulkanBackend::gemm(const GemmCall& call) {
   detail::check_gemm_args(*this, call);
   FamilyScope f(KernelFamily::gemm);
-  gemm_kernel(*this, call);
+  guarded("dot_general", [&] { gemm_kernel(*this, call); });
 }
 void VulkanBackend::triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) {
   detail::check_triangular_args(*this, x, lower, out);
   FamilyScope f(KernelFamily::triangular);
-  triangular_kernel(*this, x, k, lower, out);
+  guarded(lower ? "tril" : "triu", [&] { triangular_kernel(*this, x, k, lower, out); });
 }
 void VulkanBackend::gather(const TensorView& operand, const TensorView& indices, const GatherConfig& cfg,
                            const TensorView& out) {
   detail::check_gather_args(*this, operand, indices, out);
   FamilyScope f(KernelFamily::indexing);
-  gather_kernel(*this, operand, indices, cfg, out);
+  guarded("gather", [&] { gather_kernel(*this, operand, indices, cfg, out); });
 }
 void VulkanBackend::scatter(const TensorView& out, const TensorView& indices, const TensorView& updates,
                             const ScatterConfig& cfg) {
   detail::check_scatter_args(*this, out, indices, updates);
   FamilyScope f(KernelFamily::indexing);
-  scatter_kernel(*this, out, indices, updates, cfg);
+  guarded("scatter", [&] { scatter_kernel(*this, out, indices, updates, cfg); });
 }
 
 }  // namespace tenferro::vk

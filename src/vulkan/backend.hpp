@@ -7,6 +7,8 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -47,6 +49,8 @@ class VulkanBackend final : public Backend {
   DomainId domain() const override { return domain_; }
   Placement placement() const override { return placement_; }
   bool supports(OpId op, DType d) const override;
+  /// Error{device_lost} naming `op` once the device is lost (provider.hpp, "Device loss").
+  void check_usable(std::string_view op) const override;
 
   Tensor allocate(DType dtype, const Shape& shape) override;
   /// allocate() in memory of `intent` (internal: e.g. readback, a small host-visible word the
@@ -98,9 +102,26 @@ class VulkanBackend final : public Backend {
   void wait_for(const VkStorage& s);
   static VkStorage& storage_of(const TensorView& t) { return static_cast<VkStorage&>(*t.storage()); }
 
+  /// Runs `f`, the work of entry point `op`. A device_lost raised inside (a Vulkan call that
+  /// returned VK_ERROR_DEVICE_LOST) marks the backend lost, so that check_usable() refuses every
+  /// later call, and is raised again naming `op` (the outermost entry point's name wins).
+  template <class F> decltype(auto) guarded(std::string_view op, F&& f) {
+    try {
+      return std::forward<F>(f)();
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::device_lost) throw;
+      mark_lost(e.detail());
+      throw_lost(op);
+    }
+  }
+  bool lost() const { return lost_.load(std::memory_order_acquire); }
+
  private:
   void reclaim();
   void check_kernel_errors();
+  /// Records the loss; the first cause is kept. Never throws: tensor destructors call it.
+  void mark_lost(const std::string& cause) noexcept;
+  [[noreturn]] void throw_lost(std::string_view op) const;
 
   int ordinal_;
   DomainId domain_;
@@ -116,6 +137,9 @@ class VulkanBackend final : public Backend {
   std::vector<std::pair<std::uint64_t, Allocation>> deferred_;
   std::uint64_t busy_until_ = 0;  // largest busy_until handed to Allocator::free, 0 when idle
   std::atomic<int> sessions_{0};
+  std::atomic<bool> lost_{false};
+  mutable std::mutex lost_mutex_;  // guards lost_cause_
+  std::string lost_cause_;         // the failed call of the loss (check_result's text)
   std::atomic<std::uint64_t> up_bytes_{0}, down_bytes_{0}, ups_{0}, downs_{0};
 };
 

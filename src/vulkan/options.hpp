@@ -47,6 +47,14 @@ struct TestHooks {
   /// Every chained GEMM output with the 64-bit index arithmetic otherwise taken only by groups
   /// of 2^31 elements or more.
   bool gemm_chains_wide = false;
+  /// Every kernel with an `_idx64` variant (elementwise, fill, copy, cast, reduce, gather,
+  /// scatter, tril / triu) takes it, as for operands that reach 2^31 elements; elementwise-style
+  /// dispatches then also skip their contiguous 32-bit variants and the tiled permutation.
+  bool force_idx64 = false;
+  /// Simulated device loss: the next checked Vulkan call (TENFERRO_VK_CHECK) whose call text
+  /// contains this string ("vkQueueSubmit", "vkWaitSemaphores", "vkAllocateMemory", ...) is not
+  /// made and fails with VK_ERROR_DEVICE_LOST; the hook then resets itself to nullptr.
+  const char* lose_device_at = nullptr;
 };
 TestHooks& test_hooks();
 

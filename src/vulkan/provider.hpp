@@ -9,6 +9,21 @@
 // Sessions (with_session) batch work into as few submissions as possible; outside a session
 // every op is submitted at once (no wait). download/synchronize wait and rethrow errors that
 // kernels detected (numerical_failure, invalid_argument), naming the op.
+//
+// Device loss: when a Vulkan call returns VK_ERROR_DEVICE_LOST (a submission, a wait or
+// timeline query, a memory allocation or mapping, ...; also a wait that the driver ends with
+// VK_SUCCESS before the timeline reached its value), the call in progress raises
+// Error{device_lost} naming its entry point (the op for elementwise ops and reductions; fill,
+// copy, dot_general, gather, scatter, tril / triu, allocate, upload, download, synchronize,
+// with_session, map for host access to a mapped tensor), with the failed Vulkan call in the
+// message, and the backend is marked lost for the rest of the process. Every later call then
+// raises Error{device_lost} at once, before any work, naming the op (core's ops ask
+// Backend::check_usable when they check their tensors). Nothing waits on a lost device, so
+// nothing hangs; tensor destructors raise nothing (a lost device keeps the memory of its
+// tensors), and nothing runs at exit (backends are never destroyed). Host tensors, downloads
+// made before the loss, the CPU backend and other devices' backends are unaffected. A lost
+// backend is not recreated: the process must restart to use that device again. Tests simulate
+// a loss at any checked Vulkan call with TestHooks::lose_device_at (options.hpp).
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -61,69 +61,76 @@ void copy_buffer(VulkanBackend& be, const Allocation& src, std::uint64_t src_off
 
 Tensor VulkanBackend::upload(const TensorView& host) {
   detail::check_upload_source(host);
-  Tensor out = allocate(host.dtype(), host.shape());
-  const std::uint64_t bytes = static_cast<std::uint64_t>(out.numel()) * dtype_size(out.dtype());
-  ups_++;
-  up_bytes_ += bytes;
-  if (bytes == 0) return out;
-  VkStorage& s = storage_of(out);
-  if (s.allocation().mapped) {  // zero-copy (host_data waits for earlier users of the bytes)
-    pack(host, s.host_data());
+  check_usable("upload");
+  return guarded("upload", [&] {
+    Tensor out = allocate(host.dtype(), host.shape());
+    const std::uint64_t bytes = static_cast<std::uint64_t>(out.numel()) * dtype_size(out.dtype());
+    ups_++;
+    up_bytes_ += bytes;
+    if (bytes == 0) return out;
+    VkStorage& s = storage_of(out);
+    if (s.allocation().mapped) {  // zero-copy (host_data waits for earlier users of the bytes)
+      pack(host, s.host_data());
+      return out;
+    }
+    auto guard = lock();
+    const Allocation staging = allocate_memory(bytes, MemoryIntent::upload);
+    pack(host, staging.mapped);
+    copy_buffer(*this, staging, 0, s.allocation(), 0, bytes);
+    s.last_use = recorder_->open_value();
+    release_after(staging, recorder_->open_value());
+    after_op();
     return out;
-  }
-  auto guard = lock();
-  const Allocation staging = allocate_memory(bytes, MemoryIntent::upload);
-  pack(host, staging.mapped);
-  copy_buffer(*this, staging, 0, s.allocation(), 0, bytes);
-  s.last_use = recorder_->open_value();
-  release_after(staging, recorder_->open_value());
-  after_op();
-  return out;
+  });
 }
 
 Tensor VulkanBackend::download(const TensorView& t) {
   detail::check_resident(*this, t, "download", "t");
-  Tensor host = host_empty(t.dtype(), t.shape());
-  const std::size_t es = dtype_size(t.dtype());
-  const std::uint64_t bytes = static_cast<std::uint64_t>(t.numel()) * es;
-  if (bytes > 0) {
-    TensorView src = t;
-    Tensor compact;
-    if (!t.is_compact()) {  // gather the view on the GPU first, then move contiguous bytes
-      compact = allocate(t.dtype(), t.shape());
-      copy_kernel(*this, t, compact);
-      src = compact;
-    }
-    const VkStorage& s = storage_of(src);
-    const std::uint64_t first = static_cast<std::uint64_t>(src.offset()) * es;
-    std::byte* dst = host.storage()->host_data();
-    if (s.allocation().mapped) {
-      synchronize();  // waits for the producers and rethrows kernel errors
-      std::memcpy(dst, s.allocation().mapped + first, bytes);
-    } else {
-      Allocation staging;
-      {
-        auto guard = lock();
-        staging = allocate_memory(bytes, MemoryIntent::readback);
-        copy_buffer(*this, s.allocation(), first, staging, 0, bytes);
+  return guarded("download", [&] {
+    Tensor host = host_empty(t.dtype(), t.shape());
+    const std::size_t es = dtype_size(t.dtype());
+    const std::uint64_t bytes = static_cast<std::uint64_t>(t.numel()) * es;
+    if (bytes > 0) {
+      TensorView src = t;
+      Tensor compact;
+      if (!t.is_compact()) {  // gather the view on the GPU first, then move contiguous bytes
+        compact = allocate(t.dtype(), t.shape());
+        copy_kernel(*this, t, compact);
+        src = compact;
       }
-      struct Release {  // the staging memory goes back even when synchronize() throws
-        VulkanBackend& be;
-        Allocation a;
-        ~Release() {
-          auto guard = be.lock();
-          be.allocator().free(a);
+      const VkStorage& s = storage_of(src);
+      const std::uint64_t first = static_cast<std::uint64_t>(src.offset()) * es;
+      std::byte* dst = host.storage()->host_data();
+      if (s.allocation().mapped) {
+        synchronize();  // waits for the producers and rethrows kernel errors
+        std::memcpy(dst, s.allocation().mapped + first, bytes);
+      } else {
+        Allocation staging;
+        {
+          auto guard = lock();
+          staging = allocate_memory(bytes, MemoryIntent::readback);
+          copy_buffer(*this, s.allocation(), first, staging, 0, bytes);
         }
-      } release{*this, staging};
+        // The staging memory goes back even when synchronize() throws (unless the device is
+        // lost: release_after keeps a lost device's memory).
+        struct Release {
+          VulkanBackend& be;
+          Allocation a;
+          ~Release() {
+            auto guard = be.lock();
+            be.release_after(a, 0);
+          }
+        } release{*this, staging};
+        synchronize();
+        std::memcpy(dst, staging.mapped, bytes);
+      }
+    } else {
       synchronize();
-      std::memcpy(dst, staging.mapped, bytes);
     }
-  } else {
-    synchronize();
-  }
-  downs_++;
-  down_bytes_ += bytes;
-  return host;
+    downs_++;
+    down_bytes_ += bytes;
+    return host;
+  });
 }
 
 }  // namespace tenferro::vk

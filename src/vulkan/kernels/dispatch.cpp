@@ -31,9 +31,9 @@ std::string bits_tag(DType d) {
   return tag;
 }
 
-namespace {
-constexpr std::int64_t kIdx32Limit = (std::int64_t{1} << 31) - (std::int64_t{1} << 26);  // headroom for the grid stride
+bool needs_idx64(std::int64_t reach) { return reach >= kIdx32Limit || test_hooks().force_idx64; }
 
+namespace {
 // Contiguous fast path flags in KernelParams::rank (mirrors shaders/common/index.glsl).
 constexpr std::uint32_t kContigBcast = 1;  // << j: operand j has stride 0
 constexpr std::uint32_t kContigVec = 16;   // every stride-1 operand is aligned for 4-element accesses
@@ -218,7 +218,7 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d) {
   TENFERRO_ASSERT(nops >= 1 && nops <= TF_MAX_OPERANDS);
   const std::int64_t numel = d.operands[0]->numel();
   if (numel == 0) return;
-  const bool contig_kernel = has_contig_variant(d.kernel) && numel < kIdx32Limit;
+  const bool contig_kernel = has_contig_variant(d.kernel) && !needs_idx64(numel);
   std::int64_t offsets[TF_MAX_OPERANDS] = {};
 
   // Small-op path: compact operands (inputs may also be broadcast scalars) need no coalescing.
@@ -262,7 +262,7 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d) {
     }
     reach = std::max(reach, span);
   }
-  const bool idx64 = reach >= kIdx32Limit;
+  const bool idx64 = needs_idx64(reach);
   if (d.kernel == "copy" && !idx64 && rank >= 2 &&
       record_permute(be, *d.operands[0], *d.operands[1], ls))
     return;

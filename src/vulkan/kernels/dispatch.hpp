@@ -30,6 +30,12 @@ struct Dispatch {
   void add(const TensorView& v) { operands[nops++] = &v; }
 };
 
+/// Index arithmetic reaching this many elements (an element count, offset or span) runs in 64
+/// bits, the `_idx64` variants (STYLE.md B6.7): 2^31 less headroom for the grid stride.
+constexpr std::int64_t kIdx32Limit = (std::int64_t{1} << 31) - (std::int64_t{1} << 26);
+/// reach >= kIdx32Limit, or TestHooks::force_idx64.
+bool needs_idx64(std::int64_t reach);
+
 /// Records `d` (nothing for an empty output) and lets the backend submit per its policy.
 /// @pre every operand has the output's shape and lives in `be`'s domain; nops <= 4.
 /// Picks the `_idx64` variant when an element count or offset reaches 2^31 (STYLE.md B6.7).

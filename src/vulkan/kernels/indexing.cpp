@@ -24,7 +24,6 @@ namespace {
 
 using I64 = std::int64_t;
 
-constexpr I64 kIdx32Limit = (I64{1} << 31) - (I64{1} << 26);  // as dispatch.cpp: headroom for the grid stride
 constexpr I64 kMaxLocks = I64{1} << 18;                        // 1 MiB of lock words at most
 
 using detail::contains_axis;
@@ -194,7 +193,7 @@ void gather_kernel(VulkanBackend& be, const TensorView& operand, const TensorVie
   const Geometry g = make_geometry(operand, indices, out, cfg.offset_dims, dropped, cfg.slice_sizes,
                                    cfg.start_index_map, cfg.index_vector_dim, cfg.operand_batching_dims,
                                    cfg.start_indices_batching_dims, /*skip=*/false);
-  const std::string variant = "gather_" + bits_tag(out.dtype()) + (g.reach >= kIdx32Limit ? "_idx64" : "");
+  const std::string variant = "gather_" + bits_tag(out.dtype()) + (needs_idx64(g.reach) ? "_idx64" : "");
   record_indexing(be, variant, 0, OpId::gather, out, {out, operand, indices}, g.words);
 }
 
@@ -246,7 +245,7 @@ void scatter_kernel(VulkanBackend& be, const TensorView& out, const TensorView& 
     else max_groups = 1;
     operands.push_back(locks);
   }
-  const std::string variant = "scatter_" + arith_tag(be, out.dtype()) + (g.reach >= kIdx32Limit ? "_idx64" : "");
+  const std::string variant = "scatter_" + arith_tag(be, out.dtype()) + (needs_idx64(g.reach) ? "_idx64" : "");
   record_indexing(be, variant, op, OpId::scatter, updates, operands, g.words, max_groups);
 }
 

@@ -31,7 +31,6 @@ namespace tenferro::vk {
 namespace {
 
 using i64 = std::int64_t;
-constexpr i64 kIdx32Limit = (i64{1} << 31) - (i64{1} << 26);  // as dispatch.cpp
 constexpr i64 kWorkgroup = TF_RED_WORKGROUP;
 constexpr i64 kTargetGroups = 2048;  // enough workgroups to fill a large GPU (H200: 132 SMs)
 constexpr i64 kMinPerLane = 64;      // split-K only while each lane keeps >= 64 elements
@@ -120,7 +119,7 @@ void record_pass(VulkanBackend& be, OpId op, const Pass& ps, const TensorView& x
     bytes += r.end - r.begin;
     kp.addr[j] = VulkanBackend::storage_of(v).allocation().address;
   }
-  const std::string variant = "reduce_" + arith_tag(be, x.dtype()) + (reach >= kIdx32Limit ? "_idx64" : "");
+  const std::string variant = "reduce_" + arith_tag(be, x.dtype()) + (needs_idx64(reach) ? "_idx64" : "");
   kp.numel = ps.O;
   kp.tag = static_cast<std::uint32_t>(op) + 1;
 

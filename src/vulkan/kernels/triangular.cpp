@@ -10,10 +10,6 @@
 
 namespace tenferro::vk {
 
-namespace {
-constexpr std::int64_t kIdx32Limit = (std::int64_t{1} << 31) - (std::int64_t{1} << 26);  // as dispatch.cpp
-}  // namespace
-
 /// Raw-bit kernel: every dtype whose tensors exist on the device (Bool needs 8-bit storage).
 bool supports_triangular(const DeviceCaps& caps, DType d) { return d != DType::Bool || caps.bool_ok(); }
 
@@ -60,7 +56,7 @@ void triangular_kernel(VulkanBackend& be, const TensorView& x, std::int64_t k, b
     bytes += br_.end - br_.begin;
     p.addr[j] = VulkanBackend::storage_of(v).allocation().address;
   }
-  const bool idx64 = reach >= kIdx32Limit;
+  const bool idx64 = needs_idx64(reach);
   const std::string variant = "triangular_" + bits_tag(out.dtype()) + (idx64 ? "_idx64" : "");
   p.numel = numel;
   p.value[0] = static_cast<std::uint64_t>(k);

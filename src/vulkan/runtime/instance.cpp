@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "vulkan/options.hpp"
 #include "vulkan/runtime/vk_check.hpp"
 
 namespace tenferro::vk {
@@ -54,6 +55,13 @@ const char* result_name(VkResult r) {
     case VK_ERROR_TOO_MANY_OBJECTS: return "VK_ERROR_TOO_MANY_OBJECTS";
     default: return "VkResult";
   }
+}
+
+bool injected_device_loss(const char* call) {
+  TestHooks& h = test_hooks();
+  if (h.lose_device_at == nullptr || std::strstr(call, h.lose_device_at) == nullptr) return false;
+  h.lose_device_at = nullptr;
+  return true;
 }
 
 void check_result(VkResult r, const char* call, const char* file, int line) {

@@ -3,8 +3,9 @@
 #include <chrono>
 #include <limits>
 
-#include "vulkan/options.hpp"
 #include <utility>
+
+#include "vulkan/options.hpp"
 
 namespace tenferro::vk {
 
@@ -143,7 +144,11 @@ void Recorder::submit() {
   if (commands_ >= early_ && early_ < kMaxCommands) early_ *= 2;
   // Make device writes visible to the host (readback staging, zero-copy tensors, error word).
   memory_barrier(open_->cmd, true, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  TENFERRO_VK_CHECK(vkEndCommandBuffer(open_->cmd));
+  // Closed before the driver calls: a batch whose submission failed (device lost, out of
+  // memory) is dropped, never recorded into or ended again.
+  Slot& batch = *std::exchange(open_, nullptr);
+  hazards_.clear();
+  TENFERRO_VK_CHECK(vkEndCommandBuffer(batch.cmd));
   const std::uint64_t value = submitted_ + 1, wait_value = submitted_;
   const VkSemaphore sem = timeline_.get();
   auto ti = vk_struct<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
@@ -158,14 +163,12 @@ void Recorder::submit() {
   si.pWaitSemaphores = &sem;
   si.pWaitDstStageMask = &wait_stage;
   si.commandBufferCount = 1;
-  si.pCommandBuffers = &open_->cmd;
+  si.pCommandBuffers = &batch.cmd;
   si.signalSemaphoreCount = 1;
   si.pSignalSemaphores = &sem;
   TENFERRO_VK_CHECK(vkQueueSubmit(device_.queue(), 1, &si, VK_NULL_HANDLE));
-  open_->value = value;
+  batch.value = value;
   submitted_ = value;
-  open_ = nullptr;
-  hazards_.clear();
 }
 
 void Recorder::wait(std::uint64_t value) const {
@@ -184,6 +187,11 @@ void Recorder::wait(std::uint64_t value) const {
   wi.pSemaphores = &sem;
   wi.pValues = &value;
   TENFERRO_VK_CHECK(vkWaitSemaphores(device_.get(), &wi, std::numeric_limits<std::uint64_t>::max()));
+  // A device lost during the wait may end it with VK_SUCCESS (the spec allows either result):
+  // the work ran only if the counter reached the value.
+  if (completed() < value)
+    check_result(VK_ERROR_DEVICE_LOST, "vkWaitSemaphores (returned before the timeline value)", __FILE__,
+                 __LINE__);
 }
 
 std::uint64_t Recorder::completed() const {

@@ -68,10 +68,12 @@ class Recorder {
   bool should_flush() const;
   std::uint32_t early() const { return early_; }
   void reset_batching() { early_ = early_start_; }
-  /// Submits the open batch, if any. @post submitted_value() covers all recorded work.
+  /// Submits the open batch, if any. @post submitted_value() covers all recorded work. When
+  /// ending or submitting the batch fails, the batch is dropped and the error raised.
   void submit();
   /// Blocks until the timeline reaches `value` (polls the counter for up to
-  /// Options::spin_us first, except on CPU devices). Throws device_lost on a lost device.
+  /// Options::spin_us first, except on CPU devices). Throws device_lost on a lost device, also
+  /// when the driver ends the wait with VK_SUCCESS before the counter reached `value`.
   void wait(std::uint64_t value) const;
   std::uint64_t completed() const;
   std::uint64_t barriers() const { return barriers_; }

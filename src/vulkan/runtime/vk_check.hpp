@@ -13,6 +13,9 @@ namespace tenferro::vk {
 /// (__FILE__ and __LINE__: clang 14 with libstdc++ 12 has no std::source_location).
 void check_result(VkResult r, const char* call, const char* file, int line);
 const char* result_name(VkResult r);
+/// True once for the call that TestHooks::lose_device_at names (options.hpp), which then resets:
+/// TENFERRO_VK_CHECK skips that call and reports VK_ERROR_DEVICE_LOST instead.
+bool injected_device_loss(const char* call);
 
 /// A zero-initialized Vulkan struct with its sType set.
 template <class S> S vk_struct(VkStructureType type) {
@@ -55,5 +58,8 @@ template <class H> class Unique {
 
 }  // namespace tenferro::vk
 
-#define TENFERRO_VK_CHECK(expr) \
-  ::tenferro::vk::check_result((expr), #expr, __FILE__, __LINE__)
+// The call is made unless a test hook simulates a device loss at it (injected_device_loss).
+#define TENFERRO_VK_CHECK(expr)                                                               \
+  ::tenferro::vk::check_result(                                                               \
+      ::tenferro::vk::injected_device_loss(#expr) ? VK_ERROR_DEVICE_LOST : (expr), #expr,     \
+      __FILE__, __LINE__)
