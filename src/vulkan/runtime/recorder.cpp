@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <limits>
-
 #include <utility>
 
 #include "vulkan/options.hpp"
