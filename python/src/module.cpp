@@ -465,7 +465,18 @@ TensorView reduce_op(Red op, const TensorView& x0, nb::handle axis, bool keepdim
   if ((op == Red::sum || op == Red::prod) && (x.dtype() == DType::Bool || x.dtype() == DType::I32))
     x = convert(be, x, DType::I64);
   TensorView r;
-  if (axes.empty()) {
+  bool empty_axis = false;
+  for (auto a : axes) empty_axis = empty_axis || x.dim(a) == 0;
+  if (empty_axis) {
+    // NumPy: the sum of nothing is 0, the product 1; max and min have no identity.
+    TENFERRO_CHECK(op == Red::sum || op == Red::prod, invalid_argument, name, "axes",
+                   "zero-size reduction has no identity: got shape ",
+                   std::vector<long>(x.shape().begin(), x.shape().end()));
+    Shape s;
+    for (std::int64_t k = 0; k < x.rank(); ++k)
+      if (std::find(axes.begin(), axes.end(), k) == axes.end()) s.push_back(x.dim(k));
+    r = full_on(be, x.dtype(), s, Scalar::of_int(x.dtype(), op == Red::sum ? 0 : 1));
+  } else if (axes.empty()) {
     r = x.dtype() == x0.dtype() ? TensorView(to_contiguous(be, x)) : x;
   } else {
     switch (op) {
@@ -760,7 +771,7 @@ NB_MODULE(_tenferro, m) {
         if (!dtype.is_none()) a = a.attr("astype")(dtype);
         (void)copy;
         return a;
-      }, nb::arg("dtype") = nb::none(), nb::arg("copy") = nb::none())
+      }, nb::arg("dtype").none() = nb::none(), nb::arg("copy").none() = nb::none())
       .def("numpy", [](const TensorView& t) { return to_ndarray<nb::numpy>(t); })
       .def("__dlpack__", [](const TensorView& t, nb::kwargs kw) {
         Backend& be = backend_of(t, "__dlpack__");
@@ -779,7 +790,7 @@ NB_MODULE(_tenferro, m) {
         Backend& dst = device_arg(dev);
         nb::gil_scoped_release rel;
         return to_device(t, dst);
-      })
+      }, nb::arg("device").none())
       .def("astype", &astype, nb::arg("dtype"), nb::arg("copy") = true)
       .def("copy", [](const TensorView& t) { return TensorView(to_contiguous(backend_of(t, "copy"), t)); })
       .def("conj", [](const TensorView& t) { return unary(Un::conj, t); })
@@ -793,13 +804,13 @@ NB_MODULE(_tenferro, m) {
         return transpose_view(t, axes);
       })
       .def("sum", [](const TensorView& t, nb::handle axis, bool kd) { return reduce_op(Red::sum, t, axis, kd); },
-           nb::arg("axis") = nb::none(), nb::arg("keepdims") = false)
+           nb::arg("axis").none() = nb::none(), nb::arg("keepdims") = false)
       .def("prod", [](const TensorView& t, nb::handle axis, bool kd) { return reduce_op(Red::prod, t, axis, kd); },
-           nb::arg("axis") = nb::none(), nb::arg("keepdims") = false)
+           nb::arg("axis").none() = nb::none(), nb::arg("keepdims") = false)
       .def("max", [](const TensorView& t, nb::handle axis, bool kd) { return reduce_op(Red::max, t, axis, kd); },
-           nb::arg("axis") = nb::none(), nb::arg("keepdims") = false)
+           nb::arg("axis").none() = nb::none(), nb::arg("keepdims") = false)
       .def("min", [](const TensorView& t, nb::handle axis, bool kd) { return reduce_op(Red::min, t, axis, kd); },
-           nb::arg("axis") = nb::none(), nb::arg("keepdims") = false)
+           nb::arg("axis").none() = nb::none(), nb::arg("keepdims") = false)
       .def("__neg__", [](const TensorView& t) { return unary(Un::neg, t); })
       .def("__pos__", [](const TensorView& t) { return t; })
       .def("__abs__", [](const TensorView& t) { return unary(Un::abs, t); })
@@ -846,22 +857,23 @@ NB_MODULE(_tenferro, m) {
   m.def("to_device", [](const TensorView& t, nb::handle dev) {
     Backend& dst = device_arg(dev);
     return to_device(t, dst);
-  });
+  }, nb::arg("x"), nb::arg("device").none());
   m.def("_full", [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle dev) {
     Backend& be = device_arg(dev);
     const DType d = dtype_arg(dtype, "full");
     return TensorView(full_on(be, d, shape_arg(shape), scalar_value(value, d)));
-  });
+  }, nb::arg("shape"), nb::arg("value"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_unary", [](int op, const TensorView& x) { return unary(Un(op), x); });
   m.def("_binary", [](int op, nb::handle a, nb::handle b) { return binary(Bin(op), a, b); });
-  m.def("_reduce", [](int op, const TensorView& x, nb::handle axis, bool kd) { return reduce_op(Red(op), x, axis, kd); });
+  m.def("_reduce", [](int op, const TensorView& x, nb::handle axis, bool kd) { return reduce_op(Red(op), x, axis, kd); },
+        nb::arg("op"), nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
   m.def("_reshape", &reshape_c);
-  m.def("_transpose", &transpose_view);
+  m.def("_transpose", &transpose_view, nb::arg("x"), nb::arg("axes").none());
   m.def("_complex_part", &complex_part);
   m.def("_tensordot", &tensordot);
   m.def("_einsum", [](const std::string& s, nb::handle ops, nb::handle path, const std::string& method) {
     return einsum_py(s, ops, path, method);
-  });
+  }, nb::arg("subscripts"), nb::arg("operands"), nb::arg("path").none(), nb::arg("method"));
   m.def("_dtype_check", [](nb::handle dtype) { return g_np_dtypes[int(dtype_arg(dtype, "dtype"))]; });
   m.def("_broadcast_to", [](const TensorView& x, nb::handle shape) {
     const Shape s = shape_arg(shape);
@@ -945,7 +957,7 @@ NB_MODULE(_tenferro, m) {
           }
         }
         return false;
-      });
+      }, nb::arg("exc_type").none(), nb::arg("exc").none(), nb::arg("tb").none());
   m.def("session", [](nb::handle dev) { return Session{&device_arg(dev), false}; },
         nb::arg("device").none() = nb::none(),
         "with tenferro.session(device): ... runs the body as one execution session of the device "

@@ -17,7 +17,8 @@ __all__ = [
     "Tensor", "Device", "Error", "Session", "device", "devices", "default_device", "session",
     "vulkan_available", "asarray", "array", "from_dlpack", "to_numpy", "zeros", "ones", "full", "empty",
     "zeros_like", "ones_like", "full_like", "float32", "float64", "int32", "int64", "bool_", "complex64",
-    "complex128", "add", "subtract", "multiply", "divide", "true_divide", "power", "maximum", "minimum",
+    "complex128", "add", "subtract", "multiply", "divide", "true_divide", "power", "maximum", "minimum", "fmod",
+    "remainder", "mod",
     "negative", "exp", "log", "sqrt", "sin", "cos", "tanh", "expm1", "log1p", "abs", "absolute", "sign",
     "conj", "conjugate", "real", "imag", "sum", "prod", "max", "min", "amax", "amin", "transpose",
     "reshape", "tensordot", "einsum", "astype", "copy", "broadcast_to", "concatenate", "stack", "where",
@@ -209,7 +210,18 @@ divide = true_divide = _bin(_DIV)
 power = _bin(_POW)
 maximum = _bin(_MAX)
 minimum = _bin(_MIN)
-remainder = fmod = _bin(_REM)
+fmod = _bin(_REM)
+
+
+def remainder(x1, x2):
+    """NumPy's remainder (the sign of the divisor) from the core's fmod (the sign of the
+    dividend): fmod(fmod(x1, x2) + x2, x2)."""
+    return fmod(fmod(x1, x2) + x2, x2)
+
+
+mod = remainder
+Tensor.__mod__ = remainder
+Tensor.__rmod__ = lambda x2, x1: remainder(x1, x2)
 equal = _bin(_EQ)
 not_equal = _bin(_NE)
 less = _bin(_LT)

@@ -55,6 +55,16 @@ def weak_result(dtype, s):
             3: np.dtype("complex64" if dtype == np.float32 else "complex128")}[sk]
 
 
+@pytest.mark.parametrize("dtype", ORDERED)
+def test_fmod_and_remainder(dev, dtype):
+    a = rand((4, 5), dtype, 1) * 7
+    b = rand((4, 5), dtype, 2, positive=True) * np.where(rand((4, 5), "bool", 3), 1, -1).astype(dtype)
+    ta, tb = tf.asarray(a, device=dev), tf.asarray(b, device=dev)
+    check(tf.fmod(ta, tb), np.fmod(a, b))
+    check(tf.remainder(ta, tb), np.remainder(a, b))
+    check(ta % tb, a % b)
+
+
 @pytest.mark.parametrize("dtype", NUMERIC)
 def test_scalars_are_weak(dev, dtype):
     a = rand((2, 3), dtype, 3)
@@ -147,6 +157,11 @@ def test_reductions_rank0_and_empty(dev):
     check(tf.sum(tf.asarray(e, device=dev)), np.sum(e))
     check(tf.sum(tf.asarray(e, device=dev), axis=0), np.sum(e, axis=0))
     check(tf.prod(tf.asarray(e, device=dev), axis=0), np.prod(e, axis=0))
+    check(tf.sum(tf.asarray(e, device=dev), axis=1), np.sum(e, axis=1))
+    check(tf.max(tf.asarray(e.T, device=dev), axis=0), np.max(e.T, axis=0))
+    with pytest.raises(tf.Error) as err:
+        tf.max(tf.asarray(e, device=dev), axis=0)
+    assert err.value.kind == "invalid_argument"
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
