@@ -4,7 +4,7 @@
 #                  python/requirements-test.txt from PyPI, installed once;
 #   build/python   the module's CMake build (scikit-build-core's build-dir; ccache serves the
 #                  library's objects), so a rebuild compiles only what changed;
-# then `pip install --no-build-isolation .` and pytest. Usage: tools/python_test.sh [PYTEST ARGS]
+# then `pip install --no-build-isolation .` (with -Werror, as the ci preset) and pytest. Usage: tools/python_test.sh [PYTEST ARGS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=python3
@@ -20,6 +20,7 @@ constraints=build/venv-constraints.txt
 "$venv/bin/python" -m pip install -q --disable-pip-version-check -c "$constraints" -r python/requirements-test.txt
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
-"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps .
+"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps \
+  --config-settings=cmake.define.TENFERRO_WERROR=ON .
 # From the repository root, `import tenferro` finds the installed package (python/ is not on the path).
 "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests "$@"

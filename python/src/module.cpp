@@ -664,7 +664,52 @@ TensorView einsum_py(const std::string& subscripts, nb::handle operands_h, nb::h
     TENFERRO_CHECK(method == "auto", invalid_argument, "einsum", "optimize", "unknown path method '", method,
                    "' (auto, optimal, greedy, random-greedy or a path)");
   }
+  nb::gil_scoped_release rel;
   return einsum(be, subscripts, ops, opts);
+}
+
+/// A planned einsum for fixed operand shapes (make_plan): calling it runs execute, no parsing
+/// or planning.
+struct EinsumProgram {
+  std::shared_ptr<const EinsumPlan> plan;
+
+  TensorView run(nb::args operands) const {
+    TENFERRO_CHECK(operands.size() == plan->spec.num_inputs(), invalid_argument, "einsum", "operands",
+                   "the program takes ", plan->spec.num_inputs(), " operands, got ", operands.size());
+    Backend* bep = nullptr;
+    for (nb::handle h : operands)
+      if (nb::isinstance<TensorView>(h)) {
+        bep = &backend_of(as_tensor_ref(h), "einsum");
+        break;
+      }
+    Backend& be = bep ? *bep : cpu_backend();
+    std::vector<TensorView> ops;
+    for (nb::handle h : operands) ops.push_back(coerce(h, be));
+    ops = common_dtype(be, std::move(ops));
+    nb::gil_scoped_release rel;
+    return execute(be, plan->spec, plan->path, ops);
+  }
+};
+
+EinsumProgram einsum_program(const std::string& subscripts, nb::handle shapes_h, nb::handle path,
+                             const std::string& method) {
+  std::vector<Shape> shapes;
+  for (nb::handle s : shapes_h) shapes.push_back(shape_arg(s));
+  EinsumOptions opts;
+  if (!path.is_none()) {
+    opts.path = path_arg(path, shapes.size());
+    opts.use_path = true;
+  } else if (method == "optimal") {
+    opts.plan.method = PathMethod::optimal;
+  } else if (method == "greedy") {
+    opts.plan.method = PathMethod::greedy;
+  } else if (method == "random-greedy" || method == "random_greedy") {
+    opts.plan.method = PathMethod::random_greedy;
+  } else {
+    TENFERRO_CHECK(method == "auto", invalid_argument, "einsum", "optimize", "unknown path method '", method,
+                   "' (auto, optimal, greedy, random-greedy or a path)");
+  }
+  return EinsumProgram{make_plan(subscripts, shapes, opts)};
 }
 
 // ---- sessions -----------------------------------------------------------------------------
@@ -928,6 +973,21 @@ NB_MODULE(_tenferro, m) {
     return TensorView(select(be, cc, a, b));
   });
 
+  nb::class_<EinsumProgram>(m, "EinsumProgram",
+                            "An einsum planned for fixed shapes (tenferro.einsum_program); call it with the operands.")
+      .def("__call__", &EinsumProgram::run)
+      .def_prop_ro("path", [](const EinsumProgram& p) {
+        nb::list l;
+        for (auto [i, j] : p.plan->path) l.append(nb::make_tuple(i, j));
+        return l;
+      })
+      .def_prop_ro("method", [](const EinsumProgram& p) { return p.plan->method; })
+      .def_prop_ro("flops", [](const EinsumProgram& p) { return p.plan->cost.flops; })
+      .def_prop_ro("largest_intermediate", [](const EinsumProgram& p) { return p.plan->cost.largest_intermediate; })
+      .def_prop_ro("subscripts", [](const EinsumProgram& p) { return spec_to_string(p.plan->spec); });
+  m.def("_einsum_program", &einsum_program, nb::arg("subscripts"), nb::arg("shapes"), nb::arg("path").none(),
+        nb::arg("method"));
+
   nb::class_<Session>(m, "Session", "One execution session of a device (a context manager).")
       .def("__enter__", [](Session& s) {
         TENFERRO_CHECK(std::find(t_sessions.begin(), t_sessions.end(), s.be) == t_sessions.end(), runtime_state,
@@ -963,7 +1023,7 @@ NB_MODULE(_tenferro, m) {
         "with tenferro.session(device): ... runs the body as one execution session of the device "
         "(one recording scope on a GPU); sessions of one device do not nest on a thread.");
 
-  // Timing of the same small ops from C++ (python/bench_overhead.py compares against it).
+  // Timing of the same small ops from C++ (bench/python_overhead.py compares against it).
   m.def("_bench_cpp", [](const std::string& what, const TensorView& a, const TensorView& b, int iters) {
     Backend& be = backend_of(a, "bench");
     nb::gil_scoped_release rel;

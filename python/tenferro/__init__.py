@@ -11,7 +11,7 @@ import numbers as _numbers
 import numpy as _np
 
 from . import _tenferro
-from ._tenferro import Device, Error, Session, Tensor, default_device, device, session, vulkan_available
+from ._tenferro import Device, EinsumProgram, Error, Session, Tensor, default_device, device, session, vulkan_available
 
 __all__ = [
     "Tensor", "Device", "Error", "Session", "device", "devices", "default_device", "session",
@@ -21,7 +21,7 @@ __all__ = [
     "remainder", "mod",
     "negative", "exp", "log", "sqrt", "sin", "cos", "tanh", "expm1", "log1p", "abs", "absolute", "sign",
     "conj", "conjugate", "real", "imag", "sum", "prod", "max", "min", "amax", "amin", "transpose",
-    "reshape", "tensordot", "einsum", "astype", "copy", "broadcast_to", "concatenate", "stack", "where",
+    "reshape", "tensordot", "einsum", "einsum_program", "EinsumProgram", "astype", "copy", "broadcast_to", "concatenate", "stack", "where",
     "trace", "diagonal", "matmul", "dot", "linalg", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "moveaxis", "expand_dims", "squeeze", "isreal", "iscomplexobj", "allclose",
 ]
@@ -449,6 +449,18 @@ def einsum(subscripts, *operands, optimize="auto", path=None):
     if optimize in (True, False, None):
         optimize = "auto"
     return _tenferro._einsum(subscripts, operands, path, optimize)
+
+
+def einsum_program(subscripts, *shapes, optimize="auto", path=None):
+    """An einsum planned once for operands of these shapes: ``prog(*operands)`` runs it
+    (no parsing or planning per call). ``prog.path`` is the pairwise path, ``prog.flops`` and
+    ``prog.largest_intermediate`` its cost. ``optimize`` and ``path`` as for ``einsum``."""
+    if path is None and isinstance(optimize, (list, tuple)):
+        path = [p for p in optimize if not isinstance(p, str)]
+        optimize = "auto"
+    if optimize in (True, False, None):
+        optimize = "auto"
+    return _tenferro._einsum_program(subscripts, [_shape(s) for s in shapes], path, optimize)
 
 
 # ---- linalg (what quimb's tensor networks call through autoray) -----------------------------

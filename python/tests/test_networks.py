@@ -60,7 +60,8 @@ def on_tenferro(tn, dev):
     return tn
 
 
-def close(got, want, rtol=1e-9):
+def close(got, want, dev, rtol=1e-9):
+    assert isinstance(got, tf.Tensor) and got.device == tf.device(dev)  # contracted by tenferro
     got = complex(np.asarray(got))
     assert abs(got - complex(want)) <= rtol * max(1.0, abs(complex(want))), (got, want)
 
@@ -70,17 +71,17 @@ def test_quimb_mps_norm(dev):
     want = mps.H @ mps
     t = on_tenferro(mps, dev)
     assert all(isinstance(x.data, tf.Tensor) for x in t)
-    close(t.H @ t, want)
+    close(t.H @ t, want, dev)
 
 
 def test_quimb_random_regular(dev):
     tn = qtn.TN_rand_reg(10, 3, D=2, seed=3, dtype="float64")
     want = tn.contract(..., optimize="greedy")
-    close(on_tenferro(tn, dev).contract(..., optimize="greedy"), want)
+    close(on_tenferro(tn, dev).contract(..., optimize="greedy"), want, dev)
 
 
 def test_quimb_2d_grid(dev):
     tn = qtn.TN2D_rand(3, 3, D=2, seed=5, dtype="float64")
     want = tn.contract(..., optimize="greedy")
     got = on_tenferro(tn, dev).contract(..., optimize="greedy")
-    close(got, want)
+    close(got, want, dev)

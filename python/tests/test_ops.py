@@ -229,6 +229,22 @@ def test_einsum(dev, eq, shapes, dtype):
             check(tf.einsum(eq, *ts, optimize=m), want)
 
 
+def test_einsum_program(dev):
+    shapes = [(2, 3, 4), (4, 5), (5, 3, 2)]
+    ops = [rand(s, "float64", 30 + k) for k, s in enumerate(shapes)]
+    want = np.einsum("abc,cd,dbe->ae", *ops)
+    prog = tf.einsum_program("abc,cd,dbe->ae", *shapes, optimize="optimal")
+    assert len(prog.path) == 2 and prog.flops > 0
+    check(prog(*[tf.asarray(o, device=dev) for o in ops]), want)
+    check(prog(*[tf.asarray(o.T.copy().T, device=dev) for o in ops]), want)  # other layouts, same plan
+    given = tf.einsum_program("abc,cd,dbe->ae", *shapes, path=[(1, 2), (0, 1)])
+    assert given.path == [(1, 2), (0, 1)] and given.method == "given"
+    check(given(*[tf.asarray(o, device=dev) for o in ops]), want)
+    with pytest.raises(tf.Error) as e:
+        prog(tf.asarray(ops[0], device=dev))
+    assert e.value.kind == "invalid_argument"
+
+
 def test_einsum_mixed_dtypes_and_bad_path(dev):
     a, b = rand((3, 4), "float32", 1), rand((4, 2), "float64", 2)
     check(tf.einsum("ij,jk->ik", tf.asarray(a, device=dev), tf.asarray(b, device=dev)), np.einsum("ij,jk->ik", a, b))

@@ -6,7 +6,7 @@
    device, the instance's stored path, inside a session, synchronized) against
    `tenferro einsum INSTANCE --path PATH --json` of the CLI, median times.
 
-Usage: python python/bench_overhead.py [--cli build/release/tools/tenferro]
+Usage: python bench/python_overhead.py [--cli build/release/tools/tenferro]
            [--instance data/instances/NAME.json] [--path opt_flops] [--device cpu] [--repeat 20]
 """
 import argparse
