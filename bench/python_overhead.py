@@ -22,12 +22,13 @@ import tenferro as tf
 from tenferro import _tenferro
 
 
-def per_call(fn, iters):
+def per_call(fn, iters, dev):
     best = float("inf")
     for _ in range(5):
         t0 = time.perf_counter()
         for _ in range(iters):
             fn()
+        dev.synchronize()  # as the C++ loop does
         best = min(best, (time.perf_counter() - t0) / iters)
     return best
 
@@ -45,7 +46,7 @@ def overhead(device, iters):
     }
     rows = []
     for name, (fn, args) in cases.items():
-        py = per_call(fn, iters)
+        py = per_call(fn, iters, tf.device(device))
         cpp = min(_tenferro._bench_cpp(name, *args, iters) for _ in range(5))
         rows.append((name, py * 1e6, cpp * 1e6, (py - cpp) * 1e6))
     return rows

@@ -363,7 +363,6 @@ TensorView binary(Bin op, nb::handle lhs, nb::handle rhs) {
   a = convert_to(be, a, d);
   b = convert_to(be, b, d);
   broadcast_pair(a, b, name);
-  const TensorView in[2] = {a, b};
   switch (op) {
     case Bin::add: return add(be, a, b);
     case Bin::sub: return sub(be, a, b);
@@ -380,7 +379,6 @@ TensorView binary(Bin op, nb::handle lhs, nb::handle rhs) {
     case Bin::gt: return compare(be, a, b, CompareDir::GT);
     case Bin::ge: return compare(be, a, b, CompareDir::GE);
   }
-  (void)in;
   TENFERRO_FAIL(internal, name, "", "unknown op");
 }
 
@@ -615,18 +613,19 @@ Path path_arg(nb::handle path, std::size_t n) {
     for (int p : pos)
       TENFERRO_CHECK(p >= 0 && std::size_t(p) < live, invalid_argument, "einsum", "path", "position ", p,
                      " out of range: ", live, " operands");
-    // Contract pos[0] with pos[1], then the result (last) with each further position.
-    int a = pos[0], b = pos[1];
-    out.emplace_back(a, b);
+    std::vector<int> sorted = pos;
+    std::sort(sorted.begin(), sorted.end());
+    TENFERRO_CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), invalid_argument, "einsum",
+                   "path", "a path step names an operand twice");
+    // Contract pos[0] with pos[1], then the result (appended last) with each further
+    // position, shifted down past the operands already removed.
+    out.emplace_back(pos[0], pos[1]);
     live -= 1;
-    auto shift = [&](int p) { return p - (p > a ? 1 : 0) - (p > b ? 1 : 0); };
-    std::vector<int> rest;
-    for (std::size_t k = 2; k < pos.size(); ++k) rest.push_back(pos[k]);
-    std::vector<int> removed = {a, b};
-    for (int p : rest) {
+    std::vector<int> removed = {pos[0], pos[1]};
+    for (std::size_t k = 2; k < pos.size(); ++k) {
+      const int p = pos[k];
       int q = p;
       for (int r : removed) q -= (p > r ? 1 : 0);
-      (void)shift;
       out.emplace_back(q, static_cast<int>(live) - 1);
       removed.push_back(p);
       live -= 1;
@@ -814,7 +813,7 @@ NB_MODULE(_tenferro, m) {
       .def("__array__", [](const TensorView& t, nb::handle dtype, nb::handle copy) {
         nb::object a = nb::cast(to_ndarray<nb::numpy>(t));
         if (!dtype.is_none()) a = a.attr("astype")(dtype);
-        (void)copy;
+        else if (!copy.is_none() && nb::cast<bool>(copy)) a = a.attr("copy")();
         return a;
       }, nb::arg("dtype").none() = nb::none(), nb::arg("copy").none() = nb::none())
       .def("numpy", [](const TensorView& t) { return to_ndarray<nb::numpy>(t); })

@@ -251,8 +251,14 @@ def test_einsum_mixed_dtypes_and_bad_path(dev):
     with pytest.raises(tf.Error) as e:
         tf.einsum("ij,jk->ik", tf.asarray(a, device=dev), tf.asarray(a.T, device=dev), path=[(0, 5)])
     assert e.value.kind == "invalid_argument" and e.value.argument == "path"
+    c = tf.ones((2, 5), device=dev)
+    for bad in ([(0, 1, 1)], [(0,)], [(0, 1)], [(0, 1, 2), (0, 1)], [(0, 3), (0, 1)]):
+        with pytest.raises(tf.Error) as e:
+            tf.einsum("ij,jk,kl->il", tf.asarray(a, device=dev), tf.asarray(b, device=dev), c, path=bad)
+        assert e.value.kind == "invalid_argument"
 
 
+@pytest.mark.filterwarnings("ignore:Casting complex values to real")  # NumPy's reference, as intended
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("to", DTYPES)
 def test_astype(dev, dtype, to):
