@@ -179,3 +179,15 @@ def test_repr_and_scalars():
     assert "tenferro.Tensor" in repr(t) and "cpu" in repr(t)
     assert float(tf.sum(t)) == 3.5 and tf.sum(t).item() == 3.5
     assert t.tolist() == [1.5, 2.0]
+
+
+def test_operands_of_two_devices_are_an_error():
+    if not tf.vulkan_available():
+        pytest.skip("needs a Vulkan device")
+    a = tf.ones((2, 2))
+    g = tf.ones((2, 2), device="vulkan")
+    for f in (lambda: a + g, lambda: g * a, lambda: tf.einsum("ij,jk->ik", g, a), lambda: tf.tensordot(a, g, 1)):
+        with pytest.raises(tf.Error) as e:
+            f()
+        assert e.value.kind in ("runtime_state", "host_access")
+    check(a + g.to("cpu"), np.full((2, 2), 2.0))
