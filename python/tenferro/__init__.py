@@ -59,13 +59,15 @@ def _numpy_dtype(dtype):
 
 
 def _from_numpy(a):
+    if not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="))  # byte-swapped: a native copy
     if a.dtype not in _SUPPORTED:
         raise _error("unsupported", "asarray", "dtype",
                      f"dtype {a.dtype} is not one of float32 float64 int32 int64 bool complex64 complex128")
     item = a.itemsize
     ptr = a.__array_interface__["data"][0]
-    if (a.size > 0 and (ptr % a.dtype.alignment or any(s % item for s in a.strides))) or a.dtype.byteorder == ">":
-        a = _np.ascontiguousarray(a).astype(a.dtype.newbyteorder("="), copy=False)  # unaligned: copy
+    if a.size > 0 and (ptr % a.dtype.alignment or any(s % item for s in a.strides)):
+        a = _np.array(a, order="K")  # unaligned: an aligned copy
         ptr = a.__array_interface__["data"][0]
     strides = [s // item for s in a.strides] if a.size > 0 else [0] * a.ndim
     return _tenferro._wrap_host(ptr, a.dtype.name, list(a.shape), strides, a)

@@ -45,6 +45,14 @@ def test_asarray_readonly_and_unaligned():
     raw = np.zeros(8 * 4 + 1, np.uint8)[1:].view(np.float64)  # misaligned: copied
     raw[:] = np.arange(4.0)
     check(tf.asarray(raw), np.arange(4.0))
+    swapped = np.arange(5.0).astype(">f8")
+    check(tf.asarray(swapped), np.arange(5.0))
+    odd = np.zeros(10, np.uint8).view(np.int16)[:4]  # unsupported dtype
+    with pytest.raises(tf.Error):
+        tf.asarray(odd)
+    rec = np.zeros(3, dtype=[("a", np.uint8), ("b", np.float64)])["b"]  # strides not a multiple of 8
+    rec[:] = [1.0, 2.0, 3.0]
+    check(tf.asarray(rec), np.array([1.0, 2.0, 3.0]))
 
 
 def test_asarray_sequences_scalars_and_dtype():
