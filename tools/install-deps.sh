@@ -7,6 +7,7 @@ pkgs=(
   libopenblas-dev nlohmann-json3-dev libcli11-dev googletest libgtest-dev
   libvulkan-dev glslang-tools spirv-tools mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   clang-14 libclang-rt-14-dev libomp-14-dev
+  python3-dev python3-venv python3-numpy python3-scipy python3-pytest
 )
 missing=()
 for p in "${pkgs[@]}"; do

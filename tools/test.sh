@@ -6,14 +6,15 @@
 #         fatal, the leak suppressions of tools/lsan.supp): the same tests;
 #   tsan  the tsan preset (ThreadSanitizer): the concurrency tests;
 #   fuzz  tools/fuzz.sh: each libFuzzer harness for TENFERRO_FUZZ_SECONDS (default 60) from its
-#         seed corpus.
-# Usage: tools/test.sh [STAGE...]   (default: all four; e.g. `tools/test.sh ci` for the main build)
+#         seed corpus;
+#   python  tools/python_test.sh: the Python module built into build/venv and its pytest suite.
+# Usage: tools/test.sh [STAGE...]   (default: all five; e.g. `tools/test.sh ci` for the main build)
 # Every stage's preset runs the same locally (CMakePresets.json); a failing stage fails the script
 # after the others have run, so one run reports every failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stages=("$@")
-((${#stages[@]})) || stages=(ci asan tsan fuzz)
+((${#stages[@]})) || stages=(ci asan tsan fuzz python)
 bash tools/install-deps.sh
 jobs=$(nproc)
 
@@ -29,12 +30,15 @@ stage_tsan() {
 stage_fuzz() {
   TENFERRO_FUZZ_JOBS=$jobs bash tools/fuzz.sh "${TENFERRO_FUZZ_SECONDS:-60}"
 }
+stage_python() {
+  CMAKE_BUILD_PARALLEL_LEVEL=$jobs bash tools/python_test.sh
+}
 
 failed=()
 for s in "${stages[@]}"; do
   case "$s" in
-    ci | asan | tsan | fuzz) ;;
-    *) echo "tools/test.sh: unknown stage '$s' (ci, asan, tsan, fuzz)" >&2; exit 2 ;;
+    ci | asan | tsan | fuzz | python) ;;
+    *) echo "tools/test.sh: unknown stage '$s' (ci, asan, tsan, fuzz, python)" >&2; exit 2 ;;
   esac
   echo "=== test stage $s"
   start=$SECONDS

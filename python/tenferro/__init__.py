@@ -1,0 +1,482 @@
+"""tenferro: column-major strided tensors, einsum, and CPU and Vulkan backends.
+
+A ``Tensor`` wraps a tenferro view. Axis k of a Tensor is axis k of the NumPy array it came
+from, with the same element strides, so ``asarray`` of a host NumPy array copies nothing.
+Functions carry NumPy's names and semantics (dtype promotion, broadcasting, C-order
+``reshape``), so autoray, opt_einsum, cotengra and quimb dispatch to this module for Tensor
+arguments. docs/python.md describes the API.
+"""
+import numbers as _numbers
+
+import numpy as _np
+
+from . import _tenferro
+from ._tenferro import Device, EinsumProgram, Error, Session, Tensor, default_device, device, session, vulkan_available
+
+__all__ = [
+    "Tensor", "Device", "Error", "Session", "device", "devices", "default_device", "session",
+    "vulkan_available", "asarray", "array", "from_dlpack", "to_numpy", "zeros", "ones", "full", "empty",
+    "zeros_like", "ones_like", "full_like", "float32", "float64", "int32", "int64", "bool_", "complex64",
+    "complex128", "add", "subtract", "multiply", "divide", "true_divide", "power", "maximum", "minimum", "fmod",
+    "remainder", "mod",
+    "negative", "exp", "log", "sqrt", "sin", "cos", "tanh", "expm1", "log1p", "abs", "absolute", "sign",
+    "conj", "conjugate", "real", "imag", "sum", "prod", "max", "min", "amax", "amin", "transpose",
+    "reshape", "tensordot", "einsum", "einsum_program", "EinsumProgram", "astype", "copy", "broadcast_to", "concatenate", "stack", "where",
+    "trace", "diagonal", "matmul", "dot", "linalg", "equal", "not_equal", "less", "less_equal", "greater",
+    "greater_equal", "moveaxis", "expand_dims", "squeeze", "isreal", "iscomplexobj", "allclose",
+]
+
+float32 = _np.dtype("float32")
+float64 = _np.dtype("float64")
+int32 = _np.dtype("int32")
+int64 = _np.dtype("int64")
+bool_ = _np.dtype("bool")
+complex64 = _np.dtype("complex64")
+complex128 = _np.dtype("complex128")
+_SUPPORTED = {float32, float64, int32, int64, bool_, complex64, complex128}
+
+
+def _error(kind, op, argument, message):
+    """A tenferro.Error raised by the Python layer, with the extension's attributes."""
+    e = Error(f"[{op}] {message}")
+    e.kind, e.op, e.argument = kind, op, argument
+    return e
+
+
+def devices():
+    """Every usable device: a list of Device, the CPU first."""
+    return [device(name) for name, _ in _tenferro._list_devices()]
+
+
+def _device_or_cpu(dev):
+    return device("cpu") if dev is None else dev if isinstance(dev, Device) else device(dev)
+
+
+# ---- conversions ----------------------------------------------------------------------------
+
+def _numpy_dtype(dtype):
+    return None if dtype is None else _np.dtype(dtype)
+
+
+def _from_numpy(a):
+    if not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="))  # byte-swapped: a native copy
+    if a.dtype not in _SUPPORTED:
+        raise _error("unsupported", "asarray", "dtype",
+                     f"dtype {a.dtype} is not one of float32 float64 int32 int64 bool complex64 complex128")
+    item = a.itemsize
+    ptr = a.__array_interface__["data"][0]
+    if a.size > 0 and (ptr % a.dtype.alignment or any(s % item for s in a.strides)):
+        a = _np.array(a, order="K")  # unaligned: an aligned copy
+        ptr = a.__array_interface__["data"][0]
+    strides = [s // item for s in a.strides] if a.size > 0 else [0] * a.ndim
+    return _tenferro._wrap_host(ptr, a.dtype.name, list(a.shape), strides, a)
+
+
+def asarray(obj, dtype=None, device=None, copy=None):
+    """A Tensor from a Tensor, a NumPy array, a DLPack-capable array or nested sequences.
+
+    Host NumPy arrays of a supported dtype are wrapped without a copy (any strides, negative
+    too) unless ``copy=True``; ``device`` (default: where ``obj`` is, the CPU for host data)
+    uploads. ``dtype`` casts as ``ndarray.astype`` does.
+    """
+    dtype = _numpy_dtype(dtype)
+    if isinstance(obj, Tensor):
+        t = obj
+        if dtype is not None and t.dtype != dtype:
+            t = t.astype(dtype)
+        elif copy:
+            t = t.copy()
+        return t if device is None else t.to(device)
+    if isinstance(obj, _np.ndarray) or not hasattr(obj, "__dlpack__"):
+        a = _np.asarray(obj, dtype=dtype)
+        if copy:
+            a = a.copy()
+        t = _from_numpy(a)
+    else:
+        t = from_dlpack(obj)
+        if dtype is not None and t.dtype != dtype:
+            t = t.astype(dtype)
+        elif copy:
+            t = t.copy()
+    if device is not None:
+        t = t.to(device)
+    return t
+
+
+array = asarray
+_tenferro._set_asarray(asarray)
+
+
+def from_dlpack(x, device=None):
+    """A Tensor sharing the memory of a DLPack producer on the CPU (NumPy, PyTorch, JAX...)."""
+    if isinstance(x, Tensor):
+        return x if device is None else x.to(device)
+    if isinstance(x, _np.ndarray):
+        t = _from_numpy(x)
+    else:
+        t = _tenferro._from_dlpack(x)
+    return t if device is None else t.to(device)
+
+
+def to_numpy(x):
+    """The NumPy array of a Tensor (a download from a device; shares memory on the host)."""
+    return _np.asarray(x)
+
+
+def _tensor_repr(t):
+    return f"tenferro.Tensor({_np.array2string(_np.asarray(t), separator=', ')}, dtype={t.dtype}, device='{t.device}')"
+
+
+Tensor.__repr__ = _tensor_repr
+Tensor.__str__ = lambda t: str(_np.asarray(t))
+Tensor.item = lambda t: _np.asarray(t).item()
+Tensor.tolist = lambda t: _np.asarray(t).tolist()
+Tensor.__float__ = lambda t: float(_np.asarray(t))
+Tensor.__int__ = lambda t: int(_np.asarray(t))
+Tensor.__complex__ = lambda t: complex(_np.asarray(t))
+Tensor.__bool__ = lambda t: bool(_np.asarray(t))
+Tensor.__iter__ = lambda t: (t[i] for i in range(len(t)))
+
+
+# ---- factories ------------------------------------------------------------------------------
+
+def full(shape, fill_value, dtype=None, device=None):
+    """A new tensor of ``shape`` filled with ``fill_value`` (dtype: NumPy's for the value)."""
+    if dtype is None:
+        dtype = _np.asarray(fill_value).dtype
+    if isinstance(fill_value, _np.generic):
+        fill_value = fill_value.item()
+    return _tenferro._full(shape, fill_value, _np.dtype(dtype), _device_or_cpu(device))
+
+
+def zeros(shape, dtype=float64, device=None):
+    return full(shape, 0, dtype, device)
+
+
+def ones(shape, dtype=float64, device=None):
+    return full(shape, 1, dtype, device)
+
+
+def empty(shape, dtype=float64, device=None):
+    return full(shape, 0, dtype, device)
+
+
+def _like(x, dtype, device):
+    x = asarray(x)
+    return (x.dtype if dtype is None else dtype), (x.device if device is None else device)
+
+
+def zeros_like(x, dtype=None, device=None):
+    dtype, device = _like(x, dtype, device)
+    return zeros(asarray(x).shape, dtype, device)
+
+
+def ones_like(x, dtype=None, device=None):
+    dtype, device = _like(x, dtype, device)
+    return ones(asarray(x).shape, dtype, device)
+
+
+def full_like(x, fill_value, dtype=None, device=None):
+    dtype, device = _like(x, dtype, device)
+    return full(asarray(x).shape, fill_value, dtype, device)
+
+
+# ---- elementwise ----------------------------------------------------------------------------
+# Op codes of the extension (module.cpp: Bin, Un, Red).
+_ADD, _SUB, _MUL, _DIV, _POW, _MAX, _MIN, _REM, _EQ, _NE, _LT, _LE, _GT, _GE = range(14)
+_NEG, _ABS, _CONJ, _SIGN, _EXP, _LOG, _SQRT, _SIN, _COS, _TANH, _EXPM1, _LOG1P = range(12)
+
+
+def _t(x):
+    return x if isinstance(x, Tensor) else asarray(x)
+
+
+def _bin(code):
+    def f(x1, x2):
+        return _tenferro._binary(code, x1, x2)
+    return f
+
+
+def _un(code, name):
+    def f(x):
+        return _tenferro._unary(code, _t(x))
+    f.__name__ = name
+    return f
+
+
+add = _bin(_ADD)
+subtract = _bin(_SUB)
+multiply = _bin(_MUL)
+divide = true_divide = _bin(_DIV)
+power = _bin(_POW)
+maximum = _bin(_MAX)
+minimum = _bin(_MIN)
+fmod = _bin(_REM)
+
+
+def remainder(x1, x2):
+    """NumPy's remainder (the sign of the divisor) from the core's fmod (the sign of the
+    dividend): fmod(fmod(x1, x2) + x2, x2)."""
+    return fmod(fmod(x1, x2) + x2, x2)
+
+
+mod = remainder
+Tensor.__mod__ = remainder
+Tensor.__rmod__ = lambda x2, x1: remainder(x1, x2)
+equal = _bin(_EQ)
+not_equal = _bin(_NE)
+less = _bin(_LT)
+less_equal = _bin(_LE)
+greater = _bin(_GT)
+greater_equal = _bin(_GE)
+negative = _un(_NEG, "negative")
+abs = absolute = _un(_ABS, "abs")
+conj = conjugate = _un(_CONJ, "conj")
+sign = _un(_SIGN, "sign")
+exp = _un(_EXP, "exp")
+log = _un(_LOG, "log")
+sqrt = _un(_SQRT, "sqrt")
+sin = _un(_SIN, "sin")
+cos = _un(_COS, "cos")
+tanh = _un(_TANH, "tanh")
+expm1 = _un(_EXPM1, "expm1")
+log1p = _un(_LOG1P, "log1p")
+
+
+def real(x):
+    """Real part (a zero-copy view of a complex tensor's storage; reals unchanged)."""
+    return _tenferro._complex_part(_t(x), False)
+
+
+def imag(x):
+    """Imaginary part (a zero-copy view of a complex tensor's storage; zeros for reals)."""
+    return _tenferro._complex_part(_t(x), True)
+
+
+def isreal(x):
+    x = _t(x)
+    return x == x.real if x.dtype.kind == "c" else full(x.shape, True, bool_, x.device)
+
+
+def iscomplexobj(x):
+    return _t(x).dtype.kind == "c"
+
+
+def where(condition, x, y):
+    return _tenferro._where(_t(condition), x, y)
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08):
+    return bool(_np.allclose(_np.asarray(a), _np.asarray(b), rtol=rtol, atol=atol))
+
+
+# ---- reductions -----------------------------------------------------------------------------
+
+def _red(code, name):
+    def f(x, axis=None, keepdims=False):
+        return _tenferro._reduce(code, _t(x), axis, keepdims)
+    f.__name__ = name
+    return f
+
+
+sum = _red(0, "sum")
+prod = _red(1, "prod")
+max = amax = _red(2, "max")
+min = amin = _red(3, "min")
+
+
+# ---- structural -----------------------------------------------------------------------------
+
+def transpose(x, axes=None):
+    """NumPy's transpose: reverses the axes, or permutes them (a zero-copy view)."""
+    return _tenferro._transpose(_t(x), axes)
+
+
+def reshape(x, shape, order="C"):
+    """NumPy's C-order reshape: ``rev(colmajor_reshape(rev(x), rev(shape)))`` with ``rev``
+    reversing the axes (a view where the layout allows, else one copy). ``order='F'`` is the
+    core's column-major reshape."""
+    x = _t(x)
+    if order == "F":
+        return _tenferro._transpose(_tenferro._reshape(_tenferro._transpose(x, None), tuple(reversed(_shape(shape)))), None)
+    if order != "C":
+        raise _error("invalid_argument", "reshape", "order", f"order must be 'C' or 'F', got {order!r}")
+    return _tenferro._reshape(x, shape)
+
+
+def _shape(shape):
+    return (shape,) if isinstance(shape, _numbers.Integral) else tuple(shape)
+
+
+def astype(x, dtype, copy=True):
+    return _t(x).astype(dtype, copy=copy)
+
+
+def copy(x):
+    return _t(x).copy()
+
+
+def broadcast_to(x, shape):
+    return _tenferro._broadcast_to(_t(x), _shape(shape))
+
+
+def concatenate(arrays, axis=0):
+    arrays = [_t(a) for a in arrays]
+    dev = arrays[0].device
+    return _tenferro._concatenate([a.to(dev) for a in arrays], axis)
+
+
+def expand_dims(x, axis):
+    x = _t(x)
+    axes = _shape(axis)
+    nd = x.ndim + len(axes)
+    axes = sorted(a % nd for a in axes)
+    shape = list(x.shape)
+    for a in axes:
+        shape.insert(a, 1)
+    return reshape(x, shape)
+
+
+def squeeze(x, axis=None):
+    x = _t(x)
+    if axis is None:
+        axes = [k for k, e in enumerate(x.shape) if e == 1]
+    else:
+        axes = [a % x.ndim for a in _shape(axis)]
+    return reshape(x, [e for k, e in enumerate(x.shape) if k not in axes])
+
+
+def stack(arrays, axis=0):
+    arrays = [expand_dims(_t(a), axis) for a in arrays]
+    return concatenate(arrays, axis)
+
+
+def moveaxis(x, source, destination):
+    x = _t(x)
+    src = [a % x.ndim for a in _shape(source)]
+    dst = [a % x.ndim for a in _shape(destination)]
+    order = [k for k in range(x.ndim) if k not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return transpose(x, order)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    if offset != 0:
+        raise _error("unsupported", "diagonal", "offset", "only offset=0 is supported")
+    x = _t(x)
+    a, b = axis1 % x.ndim, axis2 % x.ndim
+    d = _tenferro._diagonal(x, a, b)  # keeps axis a, drops b; NumPy puts the diagonal last
+    keep = a if a < b else a - 1
+    return moveaxis(d, keep, -1)
+
+
+def trace(x, offset=0, axis1=0, axis2=1):
+    return sum(diagonal(x, offset, axis1, axis2), axis=-1)
+
+
+def _getitem(x, key):
+    if not isinstance(key, tuple):
+        key = (key,)
+    if any(k is Ellipsis for k in key):
+        i = key.index(Ellipsis)
+        fill = x.ndim - (len(key) - 1 - key.count(None))
+        key = key[:i] + (slice(None),) * fill + key[i + 1:]
+    starts, limits, steps, out_shape = [], [], [], []
+    axis = 0
+    for k in key:
+        if k is None:
+            out_shape.append(("new", None))
+            continue
+        n = x.shape[axis]
+        if isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            if (step > 0 and stop < start) or (step < 0 and stop > start):
+                stop = start
+            starts.append(start), limits.append(stop), steps.append(step)
+            out_shape.append(("axis", axis))
+        elif isinstance(k, _numbers.Integral) or (isinstance(k, Tensor) and k.ndim == 0):
+            i = int(k)
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+            i %= n
+            starts.append(i), limits.append(i + 1), steps.append(1)
+        else:
+            raise _error("unsupported", "getitem", "key", f"index {k!r}: integers, slices, None and ... only")
+        axis += 1
+    for a in range(axis, x.ndim):
+        starts.append(0), limits.append(x.shape[a]), steps.append(1)
+        out_shape.append(("axis", a))
+    v = _tenferro._slice(x, starts, limits, steps)
+    shape = []
+    for kind, a in out_shape:
+        shape.append(1 if kind == "new" else v.shape[a])
+    return v if tuple(shape) == v.shape else reshape(v, shape)
+
+
+Tensor.__getitem__ = _getitem
+
+
+# ---- contractions ---------------------------------------------------------------------------
+
+def tensordot(a, b, axes=2):
+    """NumPy's tensordot (axes: an int or a pair of axis lists), through dot_general."""
+    return _tenferro._tensordot(a, b, axes)
+
+
+def matmul(a, b):
+    a, b = _t(a), _t(b)
+    if a.ndim <= 2 and b.ndim <= 2:
+        return tensordot(a, b, ([a.ndim - 1], [0 if b.ndim == 1 else b.ndim - 2]))
+    return einsum("...ij,...jk->...ik", a, b)
+
+
+dot = matmul
+Tensor.__matmul__ = matmul
+Tensor.__rmatmul__ = lambda b, a: matmul(a, b)
+
+
+def einsum(subscripts, *operands, optimize="auto", path=None):
+    """NumPy's einsum over tenferro's planner and executor.
+
+    ``path`` (or ``optimize`` given as a list) is a contraction path in opt_einsum / cotengra
+    format: a list of tuples of operand positions; each step contracts those operands, removes
+    them and appends the result. Without one, ``optimize`` picks the planner: 'auto' (or True),
+    'optimal', 'greedy' or 'random-greedy'.
+    """
+    if path is None and isinstance(optimize, (list, tuple)):
+        path = [p for p in optimize if not isinstance(p, str)]  # np.einsum_path's ['einsum_path', ...]
+        optimize = "auto"
+    if optimize in (True, False, None):
+        optimize = "auto"
+    return _tenferro._einsum(subscripts, operands, path, optimize)
+
+
+def einsum_program(subscripts, *shapes, optimize="auto", path=None):
+    """An einsum planned once for operands of these shapes: ``prog(*operands)`` runs it
+    (no parsing or planning per call). ``prog.path`` is the pairwise path, ``prog.flops`` and
+    ``prog.largest_intermediate`` its cost. ``optimize`` and ``path`` as for ``einsum``."""
+    if path is None and isinstance(optimize, (list, tuple)):
+        path = [p for p in optimize if not isinstance(p, str)]
+        optimize = "auto"
+    if optimize in (True, False, None):
+        optimize = "auto"
+    return _tenferro._einsum_program(subscripts, [_shape(s) for s in shapes], path, optimize)
+
+
+# ---- linalg (what quimb's tensor networks call through autoray) -----------------------------
+
+class _Linalg:
+    """The few ``linalg`` functions tensor-network code calls; computed with tenferro ops."""
+
+    @staticmethod
+    def norm(x, ord=None, axis=None, keepdims=False):
+        if ord not in (None, "fro", 2) or (ord == 2 and x.ndim != 1):
+            raise _error("unsupported", "linalg.norm", "ord", f"only the Frobenius / 2-norm, got ord={ord!r}")
+        x = _t(x)
+        a = abs(x) if x.dtype.kind == "c" else x
+        return sqrt(sum(a * a, axis=axis, keepdims=keepdims))
+
+
+linalg = _Linalg()
