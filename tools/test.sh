@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # Builds tenferro and runs every test (what `.ci/run` calls). Stages, in this order:
-#   ci    the ci preset (Release, -Werror): unit, conformance on the CPU backend and on Vulkan
-#         (lavapipe when there is no GPU), eval case files, validation layer, bench smoke;
-#   asan  the dev-asan preset (AddressSanitizer + UndefinedBehaviorSanitizer, undefined behaviour
-#         fatal, the leak suppressions of tools/lsan.supp): the same tests;
-#   tsan  the tsan preset (ThreadSanitizer): the concurrency tests;
-#   fuzz  tools/fuzz.sh: each libFuzzer harness for TENFERRO_FUZZ_SECONDS (default 60) from its
-#         seed corpus;
-#   python  tools/python_test.sh: the Python module built into build/venv and its pytest suite.
+#   ci      the ci preset (Release, -Werror): unit, conformance on the CPU backend and on Vulkan
+#           (lavapipe when there is no GPU), eval case files, validation layer, bench smoke, the
+#           installed package built into examples/;
+#   python  tools/python_test.sh: the Python module built into build/venv and its pytest suite;
+#   asan    the dev-asan preset (AddressSanitizer + UndefinedBehaviorSanitizer, undefined
+#           behaviour fatal, the leak suppressions of tools/lsan.supp): the ci preset's tests;
+#   tsan    the tsan preset (ThreadSanitizer): the concurrency tests;
+#   fuzz    tools/fuzz.sh: each libFuzzer harness for TENFERRO_FUZZ_SECONDS (default 60) from its
+#           seed corpus.
 # Usage: tools/test.sh [STAGE...]   (default: all five; e.g. `tools/test.sh ci` for the main build)
 # Every stage's preset runs the same locally (CMakePresets.json); a failing stage fails the script
 # after the others have run, so one run reports every failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stages=("$@")
-((${#stages[@]})) || stages=(ci asan tsan fuzz python)
+((${#stages[@]})) || stages=(ci python asan tsan fuzz)
 bash tools/install-deps.sh
 jobs=$(nproc)
 
