@@ -44,6 +44,7 @@ VulkanBackend::VulkanBackend(int ordinal)
                 DeviceKind::Vulkan, ordinal};
   errors_ = allocator_->allocate(Allocator::kAlignment, MemoryIntent::readback);
   std::memset(errors_.mapped, 0, 8);
+  register_backend(domain_, *this);
   if (options().profile) {
     profile_begin();
     // Backends live for the process: report what no profile_end() collected at exit.
@@ -63,6 +64,7 @@ VulkanBackend::VulkanBackend(int ordinal)
 }
 
 VulkanBackend::~VulkanBackend() {
+  unregister_backend(domain_);
   // Backends live for the process (provider.cpp never deletes them); this path is for
   // completeness: drain the GPU, then return every block.
   try {
@@ -144,7 +146,12 @@ Tensor VulkanBackend::allocate(DType dtype, const Shape& shape, MemoryIntent int
     auto guard = lock();
     a = guarded("allocate", [&] { return allocate_memory(bytes, intent); });
   }
-  return Tensor(std::make_shared<VkStorage>(*this, a, bytes, placement_), dtype, shape);
+  Placement placement = placement_;
+  if (test_hooks().unmapped_tensors && intent == MemoryIntent::device_local) {
+    a.mapped = nullptr;  // the discrete-GPU path: staging for transfers, no host access
+    placement.memory = MemoryKind::Device;
+  }
+  return Tensor(std::make_shared<VkStorage>(*this, a, bytes, placement), dtype, shape);
 }
 
 Allocation VulkanBackend::allocate_memory(std::uint64_t bytes, MemoryIntent intent) {
