@@ -44,7 +44,6 @@ VulkanBackend::VulkanBackend(int ordinal)
                 DeviceKind::Vulkan, ordinal};
   errors_ = allocator_->allocate(Allocator::kAlignment, MemoryIntent::readback);
   std::memset(errors_.mapped, 0, 8);
-  register_backend(domain_, *this);
   if (options().profile) {
     profile_begin();
     // Backends live for the process: report what no profile_end() collected at exit.
@@ -61,6 +60,7 @@ VulkanBackend::VulkanBackend(int ordinal)
       });
     profiled.push_back(this);
   }
+  register_backend(domain_, *this);  // last: a constructor that throws leaves no entry behind
 }
 
 VulkanBackend::~VulkanBackend() {

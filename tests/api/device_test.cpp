@@ -52,6 +52,10 @@ TEST(ApiDevice, TensorsKnowTheirDevice) {
     EXPECT_EQ(t.device(), d);
     EXPECT_EQ(t.transpose({1, 0}).device(), d);  // a view: same storage, same device
     EXPECT_EQ(device_of(backend_for(d)), d);
+    // The domain of a device tensor maps back to its backend (host tensors: the CPU backend).
+    if (!d.is_cpu()) {
+      EXPECT_EQ(registered_backend(t.domain()), &backend_for(d));
+    }
   }
   EXPECT_EQ(host_tensor<double>({2}, {1, 2}).device(), Device::cpu());
   expect_api_error(ErrorKind::invalid_argument, "device", "tensor", [] { (void)TensorView().device(); });
