@@ -170,21 +170,20 @@ Tensor rand(const Shape& shape, DType dtype, const Device& device, std::optional
       constexpr double k53 = 1.0 / 9007199254740992.0;  // 2^-53
       constexpr float k24 = 1.0f / 16777216.0f;          // 2^-24
       for (std::uint64_t i = 0; i < n; ++i) {
-        const std::uint64_t u = mix(s, i);
         if constexpr (std::is_same_v<T, double>) {
-          p[i] = static_cast<double>(u >> 11) * k53;
+          p[i] = static_cast<double>(mix(s, i) >> 11) * k53;
         } else if constexpr (std::is_same_v<T, float>) {
-          p[i] = static_cast<float>(u >> 40) * k24;
-        } else if constexpr (std::is_same_v<T, c64>) {
-          p[i] = c64(static_cast<double>(u >> 11) * k53, static_cast<double>(mix(s ^ 0x5bd1e995ULL, i) >> 11) * k53);
+          p[i] = static_cast<float>(mix(s, i) >> 40) * k24;
+        } else if constexpr (std::is_same_v<T, c64>) {  // parts from draws 2i and 2i + 1
+          p[i] = c64(static_cast<double>(mix(s, 2 * i) >> 11) * k53, static_cast<double>(mix(s, 2 * i + 1) >> 11) * k53);
         } else if constexpr (std::is_same_v<T, c32>) {
-          p[i] = c32(static_cast<float>(u >> 40) * k24, static_cast<float>(mix(s ^ 0x5bd1e995ULL, i) >> 40) * k24);
+          p[i] = c32(static_cast<float>(mix(s, 2 * i) >> 40) * k24, static_cast<float>(mix(s, 2 * i + 1) >> 40) * k24);
         } else if constexpr (std::is_same_v<T, bool>) {
-          p[i] = (u >> 63) != 0;
+          p[i] = (mix(s, i) >> 63) != 0;
         } else if constexpr (std::is_same_v<T, std::int32_t>) {
-          p[i] = static_cast<std::int32_t>(u >> 33);
+          p[i] = static_cast<std::int32_t>(mix(s, i) >> 33);
         } else {
-          p[i] = static_cast<std::int64_t>(u >> 1);
+          p[i] = static_cast<std::int64_t>(mix(s, i) >> 1);
         }
       }
     });

@@ -95,7 +95,8 @@ Tensor scalar(Number value, DType dtype = DType::F64, const Device& device = def
 /// 0, 1, ..., n - 1 (rank 1; Bool is unsupported, n < 0 invalid_argument).
 Tensor arange(std::int64_t n, DType dtype = DType::F64, const Device& device = default_device());
 /// Uniform random elements: F32, F64 in [0, 1) (24 and 53 random bits); C32, C64 real and
-/// imaginary parts each so; I32 in [0, 2^31), I64 in [0, 2^63); Bool true with probability 1/2.
+/// imaginary parts each so (independent draws); I32 in [0, 2^31), I64 in [0, 2^63); Bool true
+/// with probability 1/2.
 /// Element i (colex) is a function of (seed, i) alone (splitmix64), so a seed gives the same
 /// tensor on every device. Without a seed, each call takes the next of a process-wide sequence
 /// 0, 1, 2, ... (restarted by manual_seed).
