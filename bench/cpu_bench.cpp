@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 #ifdef _OPENMP
 #include <omp.h>

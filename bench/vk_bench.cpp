@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
 
@@ -152,7 +153,7 @@ int main(int argc, char** argv) {
   // element). Rows named <op>_c32 / _c64 / scatter_add; `dtype` stays f32.
   {
     SliceConfig half{{0}, {n / 2}, {1}};
-    Tensor xc = convert(be, slice(be, x, half), DType::C32);
+    Tensor xc = convert(be, slice_copy(be, x, half), DType::C32);
     stream_row("exp_c32", 8.0, [&] { Tensor z = exp(be, xc); });
     stream_row("mul_c32", 12.0, [&] { Tensor z = mul(be, xc, xc); });
     {
@@ -165,7 +166,7 @@ int main(int argc, char** argv) {
     for (std::int64_t i = 0; i < m; ++i) iv[static_cast<std::size_t>(i)] = static_cast<std::int32_t>((i * 7919) % n);
     Tensor idx = upload(be, host_tensor<std::int32_t>({m, 1}, iv));
     SliceConfig quarter{{0}, {m}, {1}};
-    Tensor upd = slice(be, y, quarter);
+    Tensor upd = slice_copy(be, y, quarter);
     ScatterConfig sc;
     sc.inserted_window_dims = {0};
     sc.scatter_dims_to_operand_dims = {0};

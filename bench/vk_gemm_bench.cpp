@@ -44,7 +44,7 @@
 #include <vector>
 
 #include "harness.hpp"
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/runtime.hpp"
 #include "vulkan/kernels/gemm/config.hpp"
 #include "vulkan/kernels/gemm/ozaki.hpp"

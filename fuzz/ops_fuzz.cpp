@@ -37,6 +37,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
@@ -513,7 +514,7 @@ Call gen_transpose(Gen& g) {
   if (g.spoil(8)) spoil_axes(g, perm, static_cast<std::int64_t>(shape.size()));
   Call c{"transpose", OpId::transpose, d, x.desc + " perm " + list(perm)};
   c.inputs = {x};
-  c.run = [x, perm](Backend& be, int side) { return transpose(be, x.on(side), perm); };
+  c.run = [x, perm](Backend& be, int side) { return transpose_copy(be, x.on(side), perm); };
   return c;
 }
 
@@ -533,7 +534,7 @@ Call gen_broadcast(Gen& g) {
   const Shape shape(out);
   Call c{"broadcast_in_dim", OpId::broadcast_in_dim, d, x.desc + " shape " + list(out) + " dims " + list(ax)};
   c.inputs = {x};
-  c.run = [x, shape, ax](Backend& be, int side) { return broadcast_in_dim(be, x.on(side), shape, ax); };
+  c.run = [x, shape, ax](Backend& be, int side) { return broadcast_in_dim_copy(be, x.on(side), shape, ax); };
   return c;
 }
 
@@ -578,7 +579,7 @@ Call gen_slice(Gen& g) {
   Call c{"slice", OpId::slice, d,
          x.desc + " start " + list(cfg.start_indices) + " limit " + list(cfg.limit_indices) + " strides " + list(cfg.strides)};
   c.inputs = {x};
-  c.run = [x, cfg](Backend& be, int side) { return slice(be, x.on(side), cfg); };
+  c.run = [x, cfg](Backend& be, int side) { return slice_copy(be, x.on(side), cfg); };
   return c;
 }
 

@@ -1,10 +1,13 @@
 // The runtime (tenferro/runtime.hpp): the providers this library was built with, device
 // listing and the default device. The one place that knows which backends exist.
 #include <charconv>
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/options.hpp"
 #include "cpu/provider.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/backend/provider.hpp"
 #ifdef TENFERRO_HAVE_VULKAN
 #include "vulkan/provider.hpp"
@@ -76,23 +79,32 @@ Backend& get_backend(const std::string& name, int ordinal) {
   TENFERRO_FAIL(unsupported, "get_backend", "name", "unknown backend '", name, "' (this build has: ", known, ")");
 }
 
+namespace {
+/// TENFERRO_DEVICE's and Device::parse's text: "cpu", "vulkan", "vulkan:N" or (env_form) a
+/// bare Vulkan ordinal N. Returns the provider's name and the ordinal (-1: preferred).
+std::pair<std::string, int> parse_device(const std::string& text, const char* op, const char* arg, bool env_form) {
+  const std::string_view s = text;
+  const std::size_t colon = s.find(':');
+  const std::string_view name = colon == std::string_view::npos ? s : s.substr(0, colon);
+  if (env_form)
+    if (const int n = parse_ordinal(s); n >= 0) return {"vulkan", n};
+  if (colon == std::string_view::npos && find_provider(name)) return {std::string(name), -1};
+  if (colon != std::string_view::npos && find_provider(name)) {
+    const int n = parse_ordinal(s.substr(colon + 1));
+    TENFERRO_CHECK(n >= 0, invalid_argument, op, arg, arg, "='", text,
+                   "': the part after ':' must be a device ordinal (0, 1, ...)");
+    return {std::string(name), n};
+  }
+  TENFERRO_FAIL(invalid_argument, op, arg, arg, "='", text, "' is not a device: expected cpu, vulkan, vulkan:N",
+                env_form ? " or a Vulkan ordinal N" : "");
+}
+}  // namespace
+
 Backend& default_backend() {
-  // TENFERRO_DEVICE: "cpu", "vulkan", "vulkan:N" or a Vulkan ordinal N.
   const std::string& dev = options().device;
   if (!dev.empty()) {
-    const std::string_view s = dev;
-    const std::size_t colon = s.find(':');
-    const std::string_view name = colon == std::string_view::npos ? s : s.substr(0, colon);
-    if (const int n = parse_ordinal(s); n >= 0) return get_backend("vulkan", n);
-    if (colon == std::string_view::npos && find_provider(name)) return get_backend(std::string(name), -1);
-    if (colon != std::string_view::npos && find_provider(name)) {
-      const int n = parse_ordinal(s.substr(colon + 1));
-      TENFERRO_CHECK(n >= 0, invalid_argument, "default_backend", "TENFERRO_DEVICE", "TENFERRO_DEVICE='", dev,
-                     "': the part after ':' must be a device ordinal (0, 1, ...)");
-      return get_backend(std::string(name), n);
-    }
-    TENFERRO_FAIL(invalid_argument, "default_backend", "TENFERRO_DEVICE", "TENFERRO_DEVICE='", dev,
-                  "' is not a device: expected cpu, vulkan, vulkan:N or a Vulkan ordinal N");
+    const auto [name, ordinal] = parse_device(dev, "default_backend", "TENFERRO_DEVICE", true);
+    return get_backend(name, ordinal);
   }
   const Provider* best = nullptr;
   DeviceInfo best_info;
@@ -103,6 +115,39 @@ Backend& default_backend() {
         best_info = std::move(d);
       }
   return best->open(best_info.ordinal);
+}
+
+Backend& backend_for(const Device& device) {
+  if (device.is_cpu()) return cpu_backend();
+  return get_backend("vulkan", device.ordinal());
+}
+
+Device device_of(const Backend& be) {
+  const Placement p = be.placement();
+  return Device(p.device, p.ordinal);
+}
+
+// ---- Device (tenferro/device.hpp) ----------------------------------------------------------------
+Device Device::vulkan(int ordinal) { return device_of(get_backend("vulkan", ordinal)); }
+
+Device Device::parse(std::string_view name) {
+  const auto [provider, ordinal] = parse_device(std::string(name), "Device", "name", false);
+  return device_of(get_backend(provider, ordinal));
+}
+
+std::string Device::name() const {
+  return is_cpu() ? std::string("cpu") : "vulkan:" + std::to_string(ordinal_);
+}
+
+std::string Device::description() const { return backend_for(*this).device_name(); }
+
+Device default_device() { return device_of(default_backend()); }
+
+std::vector<Device> devices() {
+  std::vector<Device> out;
+  for (const DeviceInfo& d : list_devices())
+    out.emplace_back(d.backend == "cpu" ? DeviceKind::Cpu : DeviceKind::Vulkan, d.ordinal);
+  return out;
 }
 
 }  // namespace tenferro

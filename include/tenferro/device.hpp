@@ -1,7 +1,10 @@
-// Placement of storage and the allocation identity of tenferro's provider model.
+// Devices (where tensors live and ops run), placement of storage and the allocation identity
+// of tenferro's provider model.
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace tenferro {
 
@@ -19,6 +22,45 @@ struct Placement {
 };
 
 std::string to_string(const Placement& p);
+
+/// A device: the CPU backend or one Vulkan device (by ordinal, as `tenferro devices` lists
+/// them). A plain value; every tensor knows its device (TensorView::device()) and the ops of
+/// tenferro/api.hpp run on their operands' device.
+class Device {
+ public:
+  /// The CPU backend.
+  constexpr Device() = default;
+  /// No check: a device that does not exist fails when an op or factory opens it (cpu(),
+  /// vulkan() and parse() check at once).
+  constexpr Device(DeviceKind kind, int ordinal) : kind_(kind), ordinal_(ordinal) {}
+  static Device cpu() { return {}; }
+  /// Vulkan device `ordinal`; -1: the preferred one (discrete, integrated, other, then CPU
+  /// devices such as lavapipe). Error{unsupported} without a Vulkan device (or without the
+  /// provider in this build), Error{invalid_argument} for an ordinal that does not exist.
+  static Device vulkan(int ordinal = -1);
+  /// "cpu", "vulkan" (the preferred Vulkan device) or "vulkan:N"; the errors of vulkan(), and
+  /// Error{invalid_argument} (op "Device", arg "name") for any other text.
+  static Device parse(std::string_view name);
+
+  DeviceKind kind() const { return kind_; }
+  int ordinal() const { return ordinal_; }
+  bool is_cpu() const { return kind_ == DeviceKind::Cpu; }
+  /// "cpu" or "vulkan:N"; parse(name()) == *this.
+  std::string name() const;
+  /// What the device is (Backend::device_name): "host CPU (N threads)", the Vulkan device's name.
+  std::string description() const;
+  bool operator==(const Device&) const = default;
+
+ private:
+  DeviceKind kind_ = DeviceKind::Cpu;
+  int ordinal_ = 0;
+};
+
+/// TENFERRO_DEVICE when set (cpu, vulkan, vulkan:N or a Vulkan ordinal N), else the preferred
+/// Vulkan device, else the CPU. The errors of Device::parse for a bad TENFERRO_DEVICE.
+Device default_device();
+/// Every usable device: the CPU, then each Vulkan device. Never throws.
+std::vector<Device> devices();
 
 /// An allocation domain: every backend instance (runtime) owns one; storage allocated by it
 /// carries its id. Ids are unique in the process and never reused.

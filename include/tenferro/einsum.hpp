@@ -17,6 +17,7 @@
 // support with two or more operands: unsupported. All are raised before any work.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -24,10 +25,11 @@
 #include <utility>
 #include <vector>
 
-#include "tenferro/backend.hpp"
 #include "tenferro/tensor.hpp"
 
 namespace tenferro {
+
+class Backend;  // tenferro/backend/backend.hpp
 
 /// Labels synthesised for ellipsis dimensions: kEllipsisLabelBase + k (beyond Unicode).
 inline constexpr char32_t kEllipsisLabelBase = 0x110000;
@@ -201,8 +203,12 @@ struct EinsumStats {
 EinsumStats explain(const EinsumSpec& spec, const Path& path, std::span<const Layout> operand_layouts, DType dtype,
                     bool writes_chains = true);
 
-/// einsum = make_plan + execute.
+/// einsum = make_plan + execute. The operands' device picks the backend in tenferro/api.hpp's
+/// einsum(subscripts, a, b, ...); these forms name it.
 Tensor einsum(Backend& be, std::string_view subscripts, std::span<const TensorView> operands,
+              const EinsumOptions& opts = {});
+/// einsum(be, "ij,jk->ik", {a, b}).
+Tensor einsum(Backend& be, std::string_view subscripts, std::initializer_list<TensorView> operands,
               const EinsumOptions& opts = {});
 
 }  // namespace tenferro

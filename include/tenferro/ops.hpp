@@ -1,17 +1,23 @@
-// The op vocabulary of SEMANTICS.md. Every op validates its arguments before any work or
+// The op vocabulary of SEMANTICS.md on an explicit backend (providers and advanced use; the
+// same ops without a backend, run where their operands live, are in tenferro/api.hpp). Every op validates its arguments before any work or
 // allocation (errors name the op and argument), checks that every input lives in `be`'s
 // domain (host tensor on a device backend: runtime_state, "upload first"; another runtime's
 // tensor: host_access, foreign domain), and returns a new compact tensor placed on `be`.
 #pragma once
+#include <span>
 #include <vector>
 
-#include "tenferro/backend.hpp"
 #include "tenferro/config.hpp"
+#include "tenferro/fusion.hpp"
+#include "tenferro/op_info.hpp"
 #include "tenferro/tensor.hpp"
 
 namespace tenferro {
 
-// ---- elementwise (equal shapes; rank-0 real with complex of the same precision in
+class Backend;  // tenferro/backend/backend.hpp
+
+// ---- elementwise (equal shapes, or a rank-0 operand of a binary op or compare, which
+// broadcasts against the other's shape; rank-0 real with complex of the same precision in
 // add/sub/mul/div; rank-0 lower/upper in clamp; rank-0 pred in select) --------------------
 // One function per row of ops.def in the unary, analytic and binary families (analytic:
 // F32 F64 C32 C64, erf F32 F64), e.g. Tensor exp(Backend& be, const TensorView& x) and
@@ -50,9 +56,9 @@ Tensor convert(Backend& be, const TensorView& x, DType to);
 Tensor cast(Backend& be, const TensorView& x, DType to);
 
 // ---- structural ----------------------------------------------------------------------------
-Tensor transpose(Backend& be, const TensorView& x, const Axes& perm);
-Tensor reshape(Backend& be, const TensorView& x, const Shape& shape);
-Tensor broadcast_in_dim(Backend& be, const TensorView& x, const Shape& shape, const Axes& dims);
+Tensor transpose_copy(Backend& be, const TensorView& x, const Axes& perm);
+Tensor reshape_copy(Backend& be, const TensorView& x, const Shape& shape);
+Tensor broadcast_in_dim_copy(Backend& be, const TensorView& x, const Shape& shape, const Axes& dims);
 /// Keeps axis a (the diagonal), drops axis b. a == b is invalid_argument.
 Tensor extract_diagonal(Backend& be, const TensorView& x, std::int64_t a, std::int64_t b);
 /// Inverse of extract_diagonal: inserts a new axis at position b of extent shape[a].
@@ -62,7 +68,7 @@ Tensor triu(Backend& be, const TensorView& x, std::int64_t k);
 /// dst fully overwritten with src; same dtype and shape; overlapping views invalid_argument.
 void copy_into(Backend& be, const TensorView& src, const TensorView& dst);
 Tensor to_contiguous(Backend& be, const TensorView& x);
-Tensor slice(Backend& be, const TensorView& x, const SliceConfig& cfg);
+Tensor slice_copy(Backend& be, const TensorView& x, const SliceConfig& cfg);
 /// starts: rank-1 integer tensor with one start per axis, clamped into range.
 Tensor dynamic_slice(Backend& be, const TensorView& x, const TensorView& starts, const Shape& slice_sizes);
 Tensor dynamic_update_slice(Backend& be, const TensorView& operand, const TensorView& update,
@@ -70,7 +76,7 @@ Tensor dynamic_update_slice(Backend& be, const TensorView& operand, const Tensor
 /// pad_value: optional rank-0 tensor of x's dtype (undefined view means zero).
 Tensor pad(Backend& be, const TensorView& x, const PadConfig& cfg, const TensorView& pad_value = {});
 Tensor concatenate(Backend& be, std::span<const TensorView> inputs, std::int64_t axis);
-Tensor reverse(Backend& be, const TensorView& x, const Axes& axes);
+Tensor reverse_copy(Backend& be, const TensorView& x, const Axes& axes);
 
 // ---- reductions ----------------------------------------------------------------------------
 Tensor reduce_sum(Backend& be, const TensorView& x, const Axes& axes);

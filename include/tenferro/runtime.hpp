@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/device.hpp"
 
 namespace tenferro {
+
+class Backend;  // tenferro/backend/backend.hpp
 
 /// One row of `tenferro devices`.
 struct DeviceInfo {
@@ -29,5 +31,9 @@ bool vulkan_available() noexcept;
 Backend& get_backend(const std::string& name, int ordinal = -1);
 /// The default backend as described above.
 Backend& default_backend();
+/// The backend of a device (opened on first use). Throws like get_backend.
+Backend& backend_for(const Device& device);
+/// The device a backend runs on.
+Device device_of(const Backend& be);
 
 }  // namespace tenferro

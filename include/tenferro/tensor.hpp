@@ -56,8 +56,14 @@ class TensorView {
   const Placement& placement() const { return storage_->placement(); }
   DomainId domain() const { return storage_->domain(); }
   bool defined() const { return storage_ != nullptr; }
+  /// The device the elements live on (from the storage's placement). Error{invalid_argument}
+  /// for an undefined view.
+  Device device() const;
 
-  // Metadata-only views. Each throws the SEMANTICS.md error kinds for bad arguments.
+  // Metadata-only views: a member function never copies elements, it returns a view of the same
+  // storage (writes through one are seen through the other). The free functions of the same
+  // names (transpose_copy, ...: tenferro/api.hpp, tenferro/ops.hpp) return new compact tensors.
+  // Each throws the SEMANTICS.md error kinds for bad arguments.
   /// out.shape[i] = shape[perm[i]].
   TensorView transpose(const Axes& perm) const;
   /// Per axis: elements start, start+step, ... strictly before limit (step > 0) or strictly
@@ -158,7 +164,11 @@ Tensor host_empty(DType dtype, const Shape& shape);
 /// Host tensors built from / read back to std::vector in colex order.
 template <class T> Tensor host_tensor(const Shape& shape, const std::vector<T>& values);
 Tensor host_tensor_zeros(DType dtype, const Shape& shape);
-/// Error{invalid_argument} for an undefined view, host_access when t is not host-visible.
+/// The elements of any tensor in colex order, wherever it lives: a host tensor is read, a
+/// device tensor downloaded by the backend that owns it (registered_backend; the same path
+/// whether or not the device memory is host-visible). Error{invalid_argument} for an undefined
+/// view, dtype_mismatch when T is not the dtype's element type, host_access when no backend
+/// owns the tensor's domain.
 template <class T> std::vector<T> to_vector(const TensorView& t);
 template <> Tensor host_tensor<bool>(const Shape& shape, const std::vector<bool>& values);
 template <> std::vector<bool> to_vector<bool>(const TensorView& t);

@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
@@ -523,7 +524,7 @@ TensorView reshape_c(const TensorView& x, nb::handle shape_h) {
     y = xr.reshape(sr);
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::invalid_argument) throw;
-    y = reshape(backend_of(x, "reshape"), xr, sr);  // the layout needs a copy
+    y = reshape_copy(backend_of(x, "reshape"), xr, sr);  // the layout needs a copy
   }
   return y.transpose(rev_perm(y.rank()));
 }

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/error.hpp"
 #include "tenferro/op_info.hpp"
 

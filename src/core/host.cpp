@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/error.hpp"
 #include "tenferro/tensor.hpp"
 
@@ -102,22 +103,29 @@ template <class T> Tensor host_tensor(const Shape& shape, const std::vector<T>& 
 }
 
 namespace {
-void check_readable(const TensorView& t, DType want) {
+/// t itself when it is a host tensor, else its download by the backend that owns it.
+TensorView readable(const TensorView& t, DType want) {
   TENFERRO_CHECK(t.defined(), invalid_argument, "to_vector", "t", "tensor is undefined");
   TENFERRO_CHECK(t.dtype() == want, dtype_mismatch, "to_vector", "t", "tensor has dtype ", dtype_name(t.dtype()),
                  ", asked for ", dtype_name(want));
-  TENFERRO_CHECK(t.storage()->host_data() != nullptr || t.numel() == 0, host_access, "to_vector", "t",
-                 "tensor is not host-visible: download it first");
+  if (t.domain() == kHostDomain) return t;
+  Backend* be = registered_backend(t.domain());
+  TENFERRO_CHECK(be != nullptr, host_access, "to_vector", "t", "tensor of ", to_string(t.placement()),
+                 " belongs to no registered backend: download it with its backend first");
+  return be->download(t);
+}
+
+template <class T> std::vector<T> read_elements(const TensorView& t) {
+  const TensorView h = readable(t, dtype_of<T>());
+  std::vector<T> out(static_cast<std::size_t>(h.numel()));
+  if (h.numel() == 0) return out;
+  const T* p = reinterpret_cast<const T*>(h.storage()->host_data());
+  for (std::int64_t i = 0; i < h.numel(); ++i) out[static_cast<std::size_t>(i)] = p[h.layout().offset_of(i)];
+  return out;
 }
 }  // namespace
 
-template <class T> std::vector<T> to_vector(const TensorView& t) {
-  check_readable(t, dtype_of<T>());
-  std::vector<T> out(static_cast<std::size_t>(t.numel()));
-  const T* p = reinterpret_cast<const T*>(t.storage()->host_data());
-  for (std::int64_t i = 0; i < t.numel(); ++i) out[static_cast<std::size_t>(i)] = p[t.layout().offset_of(i)];
-  return out;
-}
+template <class T> std::vector<T> to_vector(const TensorView& t) { return read_elements<T>(t); }
 
 #define TENFERRO_INST(T)                                                          \
   template Tensor host_tensor<T>(const Shape&, const std::vector<T>&);            \
@@ -139,12 +147,6 @@ template <> Tensor host_tensor<bool>(const Shape& shape, const std::vector<bool>
   for (std::size_t i = 0; i < values.size(); ++i) p[i] = values[i];
   return t;
 }
-template <> std::vector<bool> to_vector<bool>(const TensorView& t) {
-  check_readable(t, DType::Bool);
-  std::vector<bool> out(static_cast<std::size_t>(t.numel()));
-  const bool* p = reinterpret_cast<const bool*>(t.storage()->host_data());
-  for (std::int64_t i = 0; i < t.numel(); ++i) out[static_cast<std::size_t>(i)] = p[t.layout().offset_of(i)];
-  return out;
-}
+template <> std::vector<bool> to_vector<bool>(const TensorView& t) { return read_elements<bool>(t); }
 
 }  // namespace tenferro

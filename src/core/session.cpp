@@ -1,17 +1,48 @@
 // Sessions: one recording scope per backend per thread; re-entry is runtime_state. Also the
-// default fusion and the text form of a GPU profile report.
+// registry of backends by allocation domain, the default fusion and the text form of a GPU
+// profile report.
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro {
 
 namespace {
 thread_local std::vector<const Backend*> t_open_sessions;
+
+struct Registry {
+  std::mutex mutex;
+  std::map<DomainId, Backend*> backends;
+};
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+}  // namespace
+
+void register_backend(DomainId domain, Backend& be) {
+  Registry& r = registry();
+  std::lock_guard guard(r.mutex);
+  r.backends[domain] = &be;
+}
+
+void unregister_backend(DomainId domain) noexcept {
+  Registry& r = registry();
+  std::lock_guard guard(r.mutex);
+  r.backends.erase(domain);
+}
+
+Backend* registered_backend(DomainId domain) noexcept {
+  Registry& r = registry();
+  std::lock_guard guard(r.mutex);
+  const auto it = r.backends.find(domain);
+  return it == r.backends.end() ? nullptr : it->second;
 }
 
 void with_session(Backend& be, const std::function<void()>& f) {

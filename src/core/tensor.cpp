@@ -32,6 +32,12 @@ TensorView::TensorView(std::shared_ptr<Storage> storage, DType dtype, Layout lay
   check_reach(storage_.get(), dtype_, layout_, "view");
 }
 
+Device TensorView::device() const {
+  TENFERRO_CHECK(storage_ != nullptr, invalid_argument, "device", "tensor", "tensor is undefined");
+  const Placement& p = storage_->placement();
+  return Device(p.device, p.ordinal);
+}
+
 Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype, const Shape& shape)
     : TensorView(std::move(storage), dtype, Layout::compact(shape)) {}
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <atomic>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 
 namespace tenferro::cpu {
 

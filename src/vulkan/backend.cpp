@@ -60,9 +60,11 @@ VulkanBackend::VulkanBackend(int ordinal)
       });
     profiled.push_back(this);
   }
+  register_backend(domain_, *this);  // last: a constructor that throws leaves no entry behind
 }
 
 VulkanBackend::~VulkanBackend() {
+  unregister_backend(domain_);
   // Backends live for the process (provider.cpp never deletes them); this path is for
   // completeness: drain the GPU, then return every block.
   try {
@@ -144,7 +146,12 @@ Tensor VulkanBackend::allocate(DType dtype, const Shape& shape, MemoryIntent int
     auto guard = lock();
     a = guarded("allocate", [&] { return allocate_memory(bytes, intent); });
   }
-  return Tensor(std::make_shared<VkStorage>(*this, a, bytes, placement_), dtype, shape);
+  Placement placement = placement_;
+  if (test_hooks().unmapped_tensors && intent == MemoryIntent::device_local) {
+    a.mapped = nullptr;  // the discrete-GPU path: staging for transfers, no host access
+    placement.memory = MemoryKind::Device;
+  }
+  return Tensor(std::make_shared<VkStorage>(*this, a, bytes, placement), dtype, shape);
 }
 
 Allocation VulkanBackend::allocate_memory(std::uint64_t bytes, MemoryIntent intent) {

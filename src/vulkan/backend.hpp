@@ -1,4 +1,4 @@
-// VulkanBackend: the Backend interface (include/tenferro/backend.hpp) over one Vulkan device.
+// VulkanBackend: the Backend interface (include/tenferro/backend/backend.hpp) over one Vulkan device.
 // Ownership tree (STYLE.md B6.1): VulkanBackend -> Device -> {Allocator, Pipelines, Recorder}.
 // Kernels (kernels/*.cpp) record through the internal API below while holding lock().
 #pragma once
@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "vulkan/runtime/allocator.hpp"
 #include "vulkan/runtime/device.hpp"
 #include "vulkan/runtime/pipelines.hpp"

@@ -55,6 +55,11 @@ struct TestHooks {
   /// contains this string ("vkQueueSubmit", "vkWaitSemaphores", "vkAllocateMemory", ...) is not
   /// made and fails with VK_ERROR_DEVICE_LOST; the hook then resets itself to nullptr.
   const char* lose_device_at = nullptr;
+  /// Tensors allocated from now on are treated as device memory the host cannot map (as on a
+  /// discrete GPU without a BAR), also where the memory is host-visible (lavapipe, integrated
+  /// GPUs): their placement says MemoryKind::Device, host_data() is nullptr, and uploads and
+  /// downloads go through staging buffers.
+  bool unmapped_tensors = false;
 };
 TestHooks& test_hooks();
 

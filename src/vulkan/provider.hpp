@@ -28,7 +28,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/backend/provider.hpp"
 #include "tenferro/runtime.hpp"
 

@@ -293,7 +293,12 @@ CMP = {"EQ": lambda a, b: a == b, "NE": lambda a, b: a != b, "LT": lambda a, b: 
 
 
 def compare(x, y, d):
-    return A("bool", x.shape, [CMP[d](a, b) for a, b in zip(x.flat, y.flat)])
+    # a rank-0 operand broadcasts against the other's shape
+    shape = x.shape if x.shape else y.shape
+    n = numel(shape)
+    xf = x.flat * n if len(x.flat) == 1 and n != 1 else x.flat
+    yf = y.flat * n if len(y.flat) == 1 and n != 1 else y.flat
+    return A("bool", shape, [CMP[d](a, b) for a, b in zip(xf, yf)])
 
 
 def bcast(a, n):

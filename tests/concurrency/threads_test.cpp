@@ -21,6 +21,7 @@
 #include "core/einsum/lower.hpp"
 #include "core/einsum/program.hpp"
 #include "ref.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
@@ -89,9 +90,9 @@ std::vector<RefTensor> workload(Backend& be, int seed, const TensorView& shared 
   const Tensor sq = mul(be, sum, sum);
   out.push_back(test::read(be, sq));
   out.push_back(test::read(be, reduce_sum(be, sq, {0})));
-  out.push_back(test::read(be, transpose(be, sum, {1, 0})));
+  out.push_back(test::read(be, transpose_copy(be, sum, {1, 0})));
   out.push_back(test::read(be, cast(be, sum, DType::I64)));
-  out.push_back(test::read(be, reverse(be, a, {0, 1})));
+  out.push_back(test::read(be, reverse_copy(be, a, {0, 1})));
   out.push_back(test::read(be, exp(be, mul(be, a, a))));
   const Tensor idx = upload(be, host_tensor<std::int64_t>({2, 1}, {m - 1, 0}));
   GatherConfig g;  // rows m-1 and 0 of a

@@ -18,6 +18,7 @@
 #include "dot_general.hpp"
 #include "ref.hpp"
 #include "core/ops/dot_general_lowering.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro::test {

@@ -17,6 +17,7 @@
 #include "backends.hpp"
 #include "elementwise.hpp"
 #include "ref.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro::test {
@@ -542,6 +543,40 @@ TEST(ElementwiseEdges, RankZeroPredAndBoundsBroadcast) {
                               read(be, clamp(be, place(be, t, lc), place(be, lo_full, lc), on(be, hi))), Tol{});
         TENFERRO_EXPECT_MATCH(ref::clamp(t, lo, lo_full),
                               read(be, clamp(be, place(be, t, lc), on(be, lo), place(be, lo_full, lc))), Tol{});
+      }
+    }
+  }
+}
+
+// A rank-0 operand of a binary op or compare broadcasts against the other operand, on either
+// side, for every dtype the op allows, every layout of the other operand and empty shapes.
+TEST(ElementwiseEdges, RankZeroOperandBroadcastsOnEitherSide) {
+  for (const TestBackend& tb : test_backends()) {
+    Backend& be = *tb.be;
+    for (const OpCase& c : elementwise_cases()) {
+      if (arity(c.op) != 2) continue;
+      const std::string name(op_name(c.op));
+      for (DType d : kAllDTypes) {
+        const bool ordered_on_complex =
+            c.op == OpId::compare && is_complex(d) && c.dir != CompareDir::EQ && c.dir != CompareDir::NE;
+        if (!contract_allows(c.op, d) || ordered_on_complex || !tb.be->supports(c.op, d)) continue;
+        std::mt19937_64 rng(kSeed + 23 + (static_cast<std::uint64_t>(c.op) << 8) +
+                            (static_cast<std::uint64_t>(c.dir) << 4) + static_cast<std::uint64_t>(d));
+        for (const Shape& shape : {Shape{3, 4}, Shape{5}, Shape{0, 2}, Shape{}}) {
+          for (LayoutCase lc : kAllLayouts) {
+            SCOPED_TRACE(trace(tb.name, c.name(), d, shape_str(shape) + " " + layout_name(lc)));
+            const RefTensor t0 = rand_ref(d, shape, rng, lc, spec_for(c.op, d, 0));
+            const RefTensor t1 = rand_ref(d, shape, rng, lc, spec_for(c.op, d, 1));
+            const RefTensor s0 = rand_ref(d, {}, rng, LayoutCase::compact, spec_for(c.op, d, 0));
+            const RefTensor s1 = rand_ref(d, {}, rng, LayoutCase::compact, spec_for(c.op, d, 1));
+            check_case(
+                be, name, [&] { return ref::binary(c.op, s0, t1, c.dir); },
+                [&] { return ew(be, c.op, {on(be, s0), place(be, t1, lc)}, c.dir); }, tol_for(c.op, d));
+            check_case(
+                be, name, [&] { return ref::binary(c.op, t0, s1, c.dir); },
+                [&] { return ew(be, c.op, {place(be, t0, lc), on(be, s1)}, c.dir); }, tol_for(c.op, d));
+          }
+        }
       }
     }
   }

@@ -12,6 +12,7 @@
 #include "backends.hpp"
 #include "indexing.hpp"
 #include "ref.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro::test {

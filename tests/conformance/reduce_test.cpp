@@ -16,6 +16,7 @@
 #include "backends.hpp"
 #include "ref.hpp"
 #include "reduce.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro::test {

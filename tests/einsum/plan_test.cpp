@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/ops/dot_general_lowering.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ref.hpp"
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/error.hpp"
 
 namespace tenferro::test::ref {
@@ -31,8 +31,9 @@ RefTensor rounded(RefTensor t);
 
 /// neg conj abs sign and the analytic ops. abs of complex returns the real dtype.
 RefTensor unary(OpId op, const RefTensor& x);
-/// add sub mul div rem pow maximum minimum compare. @pre equal shapes and dtypes, except a
-/// rank-0 real scalar with a complex tensor of the same precision in add/sub/mul/div.
+/// add sub mul div rem pow maximum minimum compare. @pre equal shapes, or one operand rank 0
+/// (broadcast); equal dtypes, except a rank-0 real scalar with a complex tensor of the same
+/// precision in add/sub/mul/div.
 RefTensor binary(OpId op, const RefTensor& lhs, const RefTensor& rhs, CompareDir dir = CompareDir::EQ);
 /// pred may be rank 0 (broadcast).
 RefTensor select(const RefTensor& pred, const RefTensor& on_true, const RefTensor& on_false);

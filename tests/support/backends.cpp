@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/runtime.hpp"
 
 namespace tenferro::test {

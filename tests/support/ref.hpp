@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 
 namespace tenferro::test {
 

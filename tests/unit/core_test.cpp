@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "ref.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
 

@@ -9,6 +9,7 @@
 #include "backends.hpp"
 #include "dot_general.hpp"
 #include "ref.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro::test {

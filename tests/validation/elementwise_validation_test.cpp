@@ -11,6 +11,7 @@
 #include "backends.hpp"
 #include "elementwise.hpp"
 #include "ref.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro::test {
@@ -66,12 +67,21 @@ TEST(ElementwiseValidation, BinaryShapesDifferIsShapeMismatch) {
   });
 }
 
-TEST(ElementwiseValidation, RankZeroWithoutPromotionIsShapeMismatch) {
-  // Only the real-scalar-with-complex rule broadcasts in binary ops; a same-dtype scalar does not.
+TEST(ElementwiseValidation, RankZeroOperandBroadcastsOtherShapesDifferAreShapeMismatch) {
+  // A rank-0 operand broadcasts (SEMANTICS.md, binary elementwise); a rank-1 extent-1 operand
+  // does not, and the message names the rank-0 alternative.
   for_each_backend([](Backend& be) {
-    const TensorView a = on(be, rnd(DType::F64, {4})), s = on(be, rnd(DType::F64, {}));
-    expect_rejected(be, ErrorKind::shape_mismatch, "add", "rhs", {a, s}, [&] { (void)add(be, a, s); });
-    expect_rejected(be, ErrorKind::shape_mismatch, "mul", "rhs", {s, a}, [&] { (void)mul(be, s, a); });
+    const RefTensor ra = rnd(DType::F64, {4}), rs = rnd(DType::F64, {}, 2);
+    const TensorView a = on(be, ra), s = on(be, rs), one = on(be, rnd(DType::F64, {1}, 3));
+    TENFERRO_EXPECT_MATCH(ref::binary(OpId::add, ra, rs), read(be, add(be, a, s)), ulp_tol(DType::F64));
+    TENFERRO_EXPECT_MATCH(ref::binary(OpId::mul, rs, ra), read(be, mul(be, s, a)), ulp_tol(DType::F64));
+    expect_rejected(be, ErrorKind::shape_mismatch, "add", "rhs", {a, one}, [&] { (void)add(be, a, one); });
+    expect_rejected(be, ErrorKind::shape_mismatch, "mul", "rhs", {one, a}, [&] { (void)mul(be, one, a); });
+    try {
+      (void)add(be, a, one);
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("or rank 0"), std::string::npos) << e.what();
+    }
   });
 }
 

@@ -8,6 +8,7 @@
 
 #include "indexing.hpp"
 #include "ref.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro::test {

@@ -8,6 +8,7 @@
 #include "backends.hpp"
 #include "ref.hpp"
 #include "reduce.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 #include "vk_test_util.hpp"
 #include "vulkan/backend.hpp"

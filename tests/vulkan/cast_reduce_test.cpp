@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 #include "vk_test_util.hpp"
 

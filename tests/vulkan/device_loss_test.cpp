@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
 #include "vk_test_util.hpp"
@@ -124,7 +125,7 @@ class DeviceLoss : public ::testing::Test {
     // Ops (core names them: the residency check of their tensors asks Backend::check_usable).
     expect_lost("add", [&] { add(b, a_, b_); });
     expect_lost("reduce_sum", [&] { reduce_sum(b, a_, {0}); });
-    expect_lost("transpose", [&] { transpose(b, a_, {1, 0}); });
+    expect_lost("transpose", [&] { transpose_copy(b, a_, {1, 0}); });
     GatherConfig g;  // rows idx_ of a_: out(r, k) = a_(idx_[r], k)
     g.offset_dims = {1};
     g.collapsed_slice_dims = {0};

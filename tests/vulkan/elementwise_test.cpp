@@ -6,6 +6,7 @@
 #include <string>
 
 #include "vulkan/options.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 #include "vk_test_util.hpp"
 #include "vulkan/backend.hpp"

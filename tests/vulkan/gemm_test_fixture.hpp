@@ -16,6 +16,7 @@
 #include "vk_test_util.hpp"
 #include "core/ops/dot_general_lowering.hpp"
 #include "shaders/ozaki/ozaki_params.h"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "vulkan/kernels/gemm/config.hpp"
 #include "vulkan/kernels/gemm/gemm3m.hpp"

@@ -9,6 +9,7 @@
 #include <random>
 #include <thread>
 
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
 #include "vk_test_util.hpp"

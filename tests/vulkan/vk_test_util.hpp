@@ -9,7 +9,7 @@
 #include <cstring>
 #include <vector>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/runtime.hpp"
 #include "vulkan/provider.hpp"
 

@@ -25,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
 

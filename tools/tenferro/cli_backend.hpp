@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/runtime.hpp"
 
 namespace tenferro::cli {

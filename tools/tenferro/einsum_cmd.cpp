@@ -23,7 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"

@@ -11,6 +11,7 @@
 #include "case_file.hpp"
 #include "json_tensor.hpp"
 #include "printable.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 
 namespace tenferro::cli {
 

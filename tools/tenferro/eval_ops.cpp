@@ -9,6 +9,7 @@
 
 #include "eval.hpp"
 #include "json_tensor.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro::cli {
@@ -187,7 +188,7 @@ Tensor op_slice(Backend& be, Inputs in, const json& attrs, const char* op) {
   cfg.start_indices = req_list(attrs, op, "start_indices");
   cfg.limit_indices = req_list(attrs, op, "limit_indices");
   cfg.strides = opt_list(attrs, op, "strides", std::vector<std::int64_t>(cfg.start_indices.size(), 1));
-  return slice(be, in[0], cfg);
+  return slice_copy(be, in[0], cfg);
 }
 
 Tensor op_pad(Backend& be, Inputs in, const json& attrs, const char* op) {
@@ -248,17 +249,17 @@ OpFn op_fn(OpId id) {
     case OpId::transpose:
       return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
         need_inputs(op, in, 1);
-        return transpose(be, in[0], req_list(attrs, op, pick(attrs, {"permutation", "perm"})));
+        return transpose_copy(be, in[0], req_list(attrs, op, pick(attrs, {"permutation", "perm"})));
       };
     case OpId::reshape:
       return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
         need_inputs(op, in, 1);
-        return reshape(be, in[0], req_list(attrs, op, "shape"));
+        return reshape_copy(be, in[0], req_list(attrs, op, "shape"));
       };
     case OpId::broadcast_in_dim:
       return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
         need_inputs(op, in, 1);
-        return broadcast_in_dim(be, in[0], req_list(attrs, op, "shape"), req_list(attrs, op, "broadcast_dimensions"));
+        return broadcast_in_dim_copy(be, in[0], req_list(attrs, op, "shape"), req_list(attrs, op, "broadcast_dimensions"));
       };
     case OpId::extract_diagonal:
       return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
@@ -307,7 +308,7 @@ OpFn op_fn(OpId id) {
     case OpId::reverse:
       return [](Backend& be, Inputs in, const json& attrs, const char* op) -> Tensor {
         need_inputs(op, in, 1);
-        return reverse(be, in[0], req_list(attrs, op, pick(attrs, {"dimensions", "axes"})));
+        return reverse_copy(be, in[0], req_list(attrs, op, pick(attrs, {"dimensions", "axes"})));
       };
     case OpId::reduce_sum:
     case OpId::reduce_prod:

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 
 namespace tenferro::cli {
 namespace {

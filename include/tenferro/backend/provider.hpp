@@ -4,7 +4,7 @@
 #pragma once
 #include <vector>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/runtime.hpp"
 
 namespace tenferro {

@@ -11,6 +11,7 @@
 #include "core/einsum/internal.hpp"
 #include "core/einsum/lower.hpp"
 #include "core/ops/dot_general_lowering.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
 
@@ -111,7 +112,7 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
         break;
       }
       case Instr::Kind::transpose:
-        own[dst] = transpose(be, a, in.axes);
+        own[dst] = transpose_copy(be, a, in.axes);
         break;
     }
     if (own[dst].defined()) v[dst] = own[dst];
@@ -134,6 +135,11 @@ Tensor einsum(Backend& be, std::string_view subscripts, std::span<const TensorVi
   }
   const auto plan = make_plan(subscripts, shapes, opts);
   return execute(be, plan->spec, plan->path, operands);
+}
+
+Tensor einsum(Backend& be, std::string_view subscripts, std::initializer_list<TensorView> operands,
+              const EinsumOptions& opts) {
+  return einsum(be, subscripts, std::span<const TensorView>(operands.begin(), operands.size()), opts);
 }
 
 }  // namespace tenferro

@@ -3,6 +3,7 @@
 // (SEMANTICS.md "Element types"). Float-to-integer range errors are data-dependent: the backend
 // cast primitive raises them (invalid_argument naming the op), after the output is allocated.
 #include "core/check.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro {

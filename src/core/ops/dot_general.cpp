@@ -22,6 +22,7 @@
 
 #include "core/check.hpp"
 #include "core/ops/dot_general_lowering.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/layout.hpp"
 #include "tenferro/ops.hpp"
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro {
@@ -19,7 +20,6 @@ namespace {
 
 using detail::broadcast_scalar;
 using detail::check_resident;
-using detail::check_same_shape;
 using detail::check_supported;
 
 // op_name() views a string literal generated from ops.def, so it is NUL-terminated.
@@ -163,12 +163,18 @@ Tensor binary_op(Backend& be, OpId op, const TensorView& lhs, const TensorView& 
   const auto r0 = rank0_of<2>({&lhs, &rhs});
   const DType out = infer_dtype(op, d, r0);
   const int p = promoted_scalar(op, d[0], r0[0], d[1], r0[1]);
-  if (p == 0) check_same_shape(lhs, rhs, name, "rhs");
+  // A rank-0 operand broadcasts against the other's shape (SEMANTICS.md); otherwise equal shapes.
+  const bool lhs_scalar = r0[0] && !r0[1];
+  if (p == 0 && !r0[0] && !r0[1])
+    TENFERRO_CHECK(lhs.shape() == rhs.shape(), shape_mismatch, name, "rhs", "rhs shape differs from lhs: got ",
+                   rhs.shape(), ", expected ", lhs.shape(), " or rank 0");
   check_op_supported(be, op, d, r0, dir);
-  const Shape& shape = p == 1 ? rhs.shape() : lhs.shape();
+  const Shape& shape = lhs_scalar ? rhs.shape() : lhs.shape();
   if (shape_numel(shape, name) == 0) return be.allocate(out, shape);
   if (p == 1) return launch(be, op, std::array{promote_scalar(be, lhs, rhs.dtype(), shape, name), rhs}, out, shape, dir);
   if (p == 2) return launch(be, op, std::array{lhs, promote_scalar(be, rhs, lhs.dtype(), shape, name)}, out, shape, dir);
+  if (lhs_scalar) return launch(be, op, std::array{broadcast_scalar(lhs, shape), rhs}, out, shape, dir);
+  if (r0[1] && !r0[0]) return launch(be, op, std::array{lhs, broadcast_scalar(rhs, shape)}, out, shape, dir);
   return launch(be, op, std::array{lhs, rhs}, out, shape, dir);
 }
 

@@ -24,6 +24,7 @@
 #include <string>
 
 #include "core/check.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro {

@@ -26,6 +26,7 @@
 #include <string>
 
 #include "core/check.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro {
@@ -187,7 +188,7 @@ Axes iota_axes(std::int64_t r) {
 
 // ---- views + copy ---------------------------------------------------------------------------
 
-Tensor transpose(Backend& be, const TensorView& x, const Axes& perm) {
+Tensor transpose_copy(Backend& be, const TensorView& x, const Axes& perm) {
   const char* op = "transpose";
   check_input(be, OpId::transpose, x);
   check_rank_list(perm.size(), x.rank(), op, "perm", "permutation");
@@ -197,7 +198,7 @@ Tensor transpose(Backend& be, const TensorView& x, const Axes& perm) {
   return copy_out(be, x, shape, [&] { return x.transpose(perm); });
 }
 
-Tensor reshape(Backend& be, const TensorView& x, const Shape& shape) {
+Tensor reshape_copy(Backend& be, const TensorView& x, const Shape& shape) {
   const char* op = "reshape";
   check_input(be, OpId::reshape, x);
   check_extents(shape, op, "shape");
@@ -214,7 +215,7 @@ Tensor reshape(Backend& be, const TensorView& x, const Shape& shape) {
   return out;
 }
 
-Tensor broadcast_in_dim(Backend& be, const TensorView& x, const Shape& shape, const Axes& dims) {
+Tensor broadcast_in_dim_copy(Backend& be, const TensorView& x, const Shape& shape, const Axes& dims) {
   const char* op = "broadcast_in_dim";
   check_input(be, OpId::broadcast_in_dim, x);
   check_shape(shape, op, "shape");
@@ -300,7 +301,7 @@ Tensor to_contiguous(Backend& be, const TensorView& x) {
   return copy_out(be, x, x.shape(), [&] { return x; });
 }
 
-Tensor slice(Backend& be, const TensorView& x, const SliceConfig& cfg) {
+Tensor slice_copy(Backend& be, const TensorView& x, const SliceConfig& cfg) {
   const char* op = "slice";
   check_input(be, OpId::slice, x);
   const std::int64_t r = x.rank();
@@ -500,7 +501,7 @@ Tensor concatenate(Backend& be, std::span<const TensorView> inputs, std::int64_t
   return out;
 }
 
-Tensor reverse(Backend& be, const TensorView& x, const Axes& axes) {
+Tensor reverse_copy(Backend& be, const TensorView& x, const Axes& axes) {
   check_input(be, OpId::reverse, x);
   detail::check_axes(axes, x.rank(), "reverse", "axes");
   return copy_out(be, x, x.shape(), [&] { return x.reverse(axes); });

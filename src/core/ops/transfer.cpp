@@ -1,5 +1,6 @@
 // upload / download: the only ops that move data between host and device.
 #include "core/check.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
 namespace tenferro {

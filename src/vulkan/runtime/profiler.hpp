@@ -1,7 +1,7 @@
 // GPU timestamp profiler (opt-in): a timestamp query before and after every recorded command,
 // tagged with the kernel family that recorded it; results are read back once the command
 // buffer's batch has completed and accumulated per family (ProfileReport in
-// include/tenferro/backend.hpp).
+// include/tenferro/backend/backend.hpp).
 //
 // Both timestamps of a command are written at VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, i.e. once
 // every earlier command of the queue has completed: begin..end covers exactly this command
@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tenferro/backend.hpp"
+#include "tenferro/backend/backend.hpp"
 #include "vulkan/runtime/device.hpp"
 #include "vulkan/runtime/vk_check.hpp"
 

@@ -48,12 +48,12 @@ f.add("compare_lowercase_dir", "compare", [V("i32",[1]), V("i32",[2])], {"direct
 # compare i64 near each other at extremes
 f.add("compare_LT_i64_ext", "compare", [V("i64",[I64MIN, I64MAX-1, -1]), V("i64",[I64MIN+1, I64MAX, 0])], {"direction": "LT"}, exp=V("bool",[True,True,True]))
 f.add("compare_GT_i32_ext", "compare", [V("i32",[I32MIN, I32MAX]), V("i32",[I32MAX, I32MIN])], {"direction": "GT"}, exp=V("bool",[False,True]))
-# compare rank-0 with tensor (no implicit broadcast) -> shape_mismatch
-f.add("compare_rank0_tensor", "compare", [S("f32",1.0), V("f32",[1.0,2.0])], {"direction": "EQ"}, err="shape_mismatch")
-f.add("maximum_rank0_tensor", "maximum", [S("f32",1.0), V("f32",[1.0,2.0])], err="shape_mismatch")
-f.add("pow_rank0_tensor", "pow", [S("f32",2.0), V("f32",[1.0,2.0])], err="shape_mismatch")
-f.add("rem_rank0_tensor", "rem", [V("i32",[5,6]), S("i32",4)], err="shape_mismatch")
-f.add("add_rank0_tensor_same_dtype", "add", [S("f32",1.0), V("f32",[1.0,2.0])], err="shape_mismatch")
+# a rank-0 operand broadcasts against the other's shape in binary ops and compare
+f.add("compare_rank0_tensor", "compare", [S("f32",1.0), V("f32",[1.0,2.0])], {"direction": "EQ"}, exp=V("bool",[True,False]))
+f.add("maximum_rank0_tensor", "maximum", [S("f32",1.0), V("f32",[1.0,2.0])], exp=V("f32",[1.0,2.0]))
+f.add("pow_rank0_tensor", "pow", [S("f32",2.0), V("f32",[1.0,2.0])], exp=V("f32",[2.0,4.0]))
+f.add("rem_rank0_tensor", "rem", [V("i32",[5,6]), S("i32",4)], exp=V("i32",[1,2]))
+f.add("add_rank0_tensor_same_dtype", "add", [S("f32",1.0), V("f32",[1.0,2.0])], exp=V("f32",[2.0,3.0]))
 f.add("rem_rank0_f64_c64", "rem", [S("f64",1.0), V("c64",[1.0])], err="dtype_mismatch")
 f.add("maximum_rank0_f64_c64", "maximum", [S("f64",1.0), V("c64",[1.0])])
 # clamp: rank0 lower, tensor upper

@@ -91,9 +91,9 @@ f.add("select_empty", "select", [T("bool", [], [2, 0]), T("c32", [], [2, 0]), T(
 f.add("select_bool_branches_rank2", "select", [T("bool", [[True, False], [False, True]]), T("bool", [[True, True], [True, True]]), T("bool", [[False, False], [False, False]])], expected=T("bool", [[True, False], [False, True]]))
 f.add("select_rank0_pred_branch_rank0_others_rank1", "select", [S("bool", True), T("f64", [1.0, 2.0]), S("f64", 3.0)], error="shape_mismatch")
 # ---- rank-0 scalar rule
-f.add("add_rank0_same_dtype_vs_rank1", "add", [S("f64", 1.0), T("f64", [1.0, 2.0])], error="shape_mismatch")
-f.add("mul_rank1_vs_rank0_i32", "mul", [T("i32", [1, 2]), S("i32", 3)], error="shape_mismatch")
-f.add("add_rank0_complex_vs_complex_tensor", "add", [S("c64", 1+1j), T("c64", [1, 2])], error="shape_mismatch")
+f.add("add_rank0_same_dtype_vs_rank1", "add", [S("f64", 1.0), T("f64", [1.0, 2.0])], expected=T("f64", [2.0, 3.0]))
+f.add("mul_rank1_vs_rank0_i32", "mul", [T("i32", [1, 2]), S("i32", 3)], expected=T("i32", [3, 6]))
+f.add("add_rank0_complex_vs_complex_tensor", "add", [S("c64", 1+1j), T("c64", [1, 2])], expected=T("c64", [2+1j, 3+1j]))
 f.add("add_rank0_complex_vs_real_tensor", "add", [S("c64", 1+1j), T("f64", [1.0, 2.0])], error="dtype_mismatch")
 f.add("add_real_tensor_vs_rank0_complex", "add", [T("f32", [1.0, 2.0]), S("c32", 1j)], error="dtype_mismatch")
 f.add("add_rank1_real_extent1_with_complex", "add", [T("f64", [1.0]), T("c64", [1j])], error="dtype_mismatch")

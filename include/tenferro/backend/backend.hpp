@@ -1,4 +1,5 @@
-// The backend interface. Core (src/core/ops) validates every call once and lowers ops to these
+// The provider interface (what a backend implements; users need none of it: tenferro/tenferro.hpp).
+// Core (src/core/ops) validates every call once and lowers ops to these
 // primitives; a backend receives checked, canonical calls: dtypes allowed by the contract and
 // by supports(), equal shapes for elementwise inputs (rank-0 operands already broadcast as
 // stride-0 views), outputs freshly allocated compact tensors of this backend unless stated.
@@ -17,6 +18,7 @@
 
 #include "tenferro/backend/gemm_call.hpp"
 #include "tenferro/config.hpp"
+#include "tenferro/fusion.hpp"
 #include "tenferro/op_info.hpp"
 #include "tenferro/tensor.hpp"
 
@@ -70,18 +72,6 @@ struct ProfileReport {
 };
 /// A small table of a report ("family dispatches gpu_us %busy" rows, then busy/span/idle).
 std::string format_profile(const ProfileReport& r);
-
-/// One step of an elementwise fusion plan. args[j] >= 0 names an earlier step's result;
-/// args[j] < 0 names plan input (-args[j] - 1).
-struct FusionStep {
-  OpId op;
-  std::vector<int> args;
-  CompareDir dir = CompareDir::EQ;  // compare steps only
-};
-/// A chain of elementwise/analytic ops over equal shapes; the result is the last step's.
-struct FusionPlan {
-  std::vector<FusionStep> steps;
-};
 
 class Backend {
  public:
@@ -168,6 +158,16 @@ class Backend {
 
 /// The process-wide CPU backend: computes on host tensors (kHostDomain).
 Backend& cpu_backend();
+
+/// The backends that own allocation domains, by domain: how a tensor finds the backend it lives
+/// on (to_vector, the device-inferring ops of tenferro/api.hpp). A backend that owns a domain
+/// other than kHostDomain registers itself once constructed and unregisters before it is
+/// destroyed (the Vulkan backend does); thread-safe.
+void register_backend(DomainId domain, Backend& be);
+void unregister_backend(DomainId domain) noexcept;
+/// The backend registered for `domain`; kHostDomain: the CPU backend only once cpu_backend()
+/// ran. nullptr when none.
+Backend* registered_backend(DomainId domain) noexcept;
 
 /// Runs f inside one execution session of `be`. Entering a session of the same backend
 /// again on the same thread while one is open raises Error{runtime_state} and f does not
