@@ -1,6 +1,7 @@
 #include "vulkan/options.hpp"
 
 #include <limits>
+#include <regex>
 
 #include "core/env.hpp"
 #include "tenferro/error.hpp"
@@ -20,7 +21,10 @@ const Options& options() {
     r.spin_us = static_cast<std::uint32_t>(env::uint("TENFERRO_VK_SPIN_US", r.spin_us, 0, 10'000'000));
     r.early_commands = static_cast<std::uint32_t>(env::uint("TENFERRO_VK_EARLY_COMMANDS", r.early_commands, 1, kU32));
     r.gemm_tile = env::text("TENFERRO_VK_GEMM_TILE").value_or("");
-    TENFERRO_CHECK(r.gemm_tile.empty() || parse_gemm_config(r.gemm_tile), invalid_argument, "environment",
+    // (The whole text, not a prefix that parse_gemm_config's sscanf would take.)
+    static const std::regex kTile("small|[0-9]+(,[0-9]+){4}(,[-wtfsrgxnpquly]+(,[0-9]+)?)?");
+    TENFERRO_CHECK(r.gemm_tile.empty() || (std::regex_match(r.gemm_tile, kTile) && parse_gemm_config(r.gemm_tile)),
+                   invalid_argument, "environment",
                    "TENFERRO_VK_GEMM_TILE", "TENFERRO_VK_GEMM_TILE='", r.gemm_tile,
                    "' is not accepted: expected small or bm,bn,bk,tm,tn[,opts[,split]] (docs/configuration.md)");
     r.gemm_stage = env::flag("TENFERRO_VK_GEMM_STAGE", false);

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
@@ -38,6 +39,26 @@ TEST(VulkanEnv, InvalidValueFailsEveryCreationUntilFixed) {
   // The CPU backend does not read the Vulkan settings.
   const Tensor x = host_tensor<double>({2}, {1.0, 2.0});
   EXPECT_EQ(to_vector<double>(add(cpu_backend(), x, x)), (std::vector<double>{2.0, 4.0}));
+  ::unsetenv("TENFERRO_VK_PROFILE");
+  // Each other variable alone: the provider's settings first, then the accuracy defaults
+  // (read once the provider's settings are), in the order the creation reads them.
+  const std::pair<const char*, const char*> others[] = {
+      {"TENFERRO_VK_PROFILE", "maybe"},          {"TENFERRO_VK_VALIDATION", "2"},
+      {"TENFERRO_VK_CACHE", "1GB"},              {"TENFERRO_VK_SPIN_US", "-1"},
+      {"TENFERRO_VK_EARLY_COMMANDS", "0"},       {"TENFERRO_VK_GEMM_TILE", "64,64,16,4,4zz"},
+      {"TENFERRO_VK_GEMM_STAGE", "enable"},      {"TENFERRO_VK_PIPELINE_STATS", "1 "},
+      {"TENFERRO_VK_GEMM_OZAKI", "7"},           {"TENFERRO_VK_F32_VIA_F64", "3"}};
+  for (const auto& [name, bad] : others) {
+    ::setenv(name, bad, 1);
+    try {
+      get_backend("vulkan", ordinal);
+      ADD_FAILURE() << name << "=" << bad << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::invalid_argument);
+      EXPECT_EQ(e.arg(), name);
+    }
+    ::unsetenv(name);
+  }
   ::setenv("TENFERRO_VK_PROFILE", "no", 1);
   Backend& be = get_backend("vulkan", ordinal);
   EXPECT_EQ(vk::options().memory_cap, std::uint64_t{1} << 30);
