@@ -153,6 +153,7 @@ int run_bench(const BenchArgs& a) {
     const bool ok = !a.check || check_pattern(be, q, src, sl, out);
     all_ok &= ok;
     const double pct = copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0;
+    progress.before_output();
     if (a.json) {
       nlohmann::json j = {{"pattern", q.id}, {"elements", n}, {"median_s", med}, {"gbps", gbps},
                           {"pct_of_copy", pct}, {"backend", be.name()}, {"device", be.device_name()}};

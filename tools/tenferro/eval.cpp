@@ -152,6 +152,7 @@ void run_file(const LoadedFile& f, const std::vector<Backend*>& backends, Tally&
               long& done) {
   const std::string file = printable(f.file);
   if (f.error) {
+    progress.before_output();
     report(tally, Status::error, file, "", "", *f.error, 0.0);
     return;
   }
@@ -167,6 +168,7 @@ void run_file(const LoadedFile& f, const std::vector<Backend*>& backends, Tally&
     for (Backend* be : backends) {
       const auto t0 = std::chrono::steady_clock::now();
       const Outcome o = c ? run_case(*be, *c) : Outcome{Status::error, parse_error};
+      progress.before_output();
       report(tally, o.status, file, name, be->name(), o.message,
              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       progress.update(++done);

@@ -29,7 +29,7 @@ int run_eval(const EvalOptions& opts);
 /// Prints list_devices(): one header line per device, the default device marked "(default)",
 /// then indented type/driver/details; with `json`, one JSON object (docs/cli.md).
 /// @returns 0; 2 when there is no default device (an invalid TENFERRO_DEVICE; on stderr).
-int run_devices(bool json);
+int run_devices(bool as_json);
 
 /// True when `op` names an op of the case-file vocabulary (eval_ops.cpp).
 bool is_known_op(const std::string& op);

@@ -51,6 +51,11 @@ class Progress {
     std::fflush(stderr);
     shown_ = true;
   }
+  /// Call before writing to stdout: where stdout shares the terminal, the line is erased (the
+  /// next update draws it again below the output).
+  void before_output() {
+    if (shown_ && tty_ && ::isatty(STDOUT_FILENO) == 1) clear();
+  }
   /// Erases the line on a terminal (elsewhere the lines stay, as a log).
   void clear() {
     if (!shown_ || !tty_) return;
