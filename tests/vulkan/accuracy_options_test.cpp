@@ -11,6 +11,8 @@
 #include "vk_test_util.hpp"
 #include "vulkan/backend.hpp"
 #include "vulkan/kernels/dispatch.hpp"
+#include "vulkan/kernels/gemm/ozaki.hpp"
+#include "vulkan/runtime/device.hpp"
 
 namespace tenferro::vktest {
 namespace {
@@ -92,6 +94,29 @@ TEST_F(AccuracyOptionsTest, F32ViaF64SelectsTheKernelVariants) {
   if (vb.device().caps().f64) {
     EXPECT_EQ(wide, 1e-20f * 1e-20f);
   }
+}
+
+// The Ozaki-II choice reaches the product's decision (gemm.cpp passes the backend's setting):
+// on a device with tensor-core residue products and fast f64 (the time model's H200), an f64
+// 8192^3 product takes the scheme when certified (the default) or uncertified on the chosen
+// moduli, and not when off; c64 only certified. (lavapipe has no such products: the decision
+// is checked for that device model.)
+TEST(AccuracyOptionsOzaki, OzakiModeDecidesTheScheme) {
+  vk::DeviceCaps caps;
+  caps.f64 = caps.f64_fast = true;
+  const vk::GemmProblem real{DType::F64, 8192, 8192, 8192, 1}, cplx{DType::C64, 8192, 8192, 8192, 1};
+  AccuracyOptions o;
+  o.ozaki = OzakiMode::off;
+  EXPECT_EQ(vk::gemm_ozaki_moduli(real, true, &caps, vk::ozaki_setting(o)), 0);
+  o.ozaki = OzakiMode::certified;
+  EXPECT_GT(vk::gemm_ozaki_moduli(real, true, &caps, vk::ozaki_setting(o)), 0);
+  EXPECT_TRUE(vk::gemm_ozaki_certified(vk::ozaki_setting(o)));
+  o.ozaki = OzakiMode::uncertified;
+  o.ozaki_moduli = 16;
+  EXPECT_EQ(vk::gemm_ozaki_moduli(real, true, &caps, vk::ozaki_setting(o)), 16);
+  EXPECT_FALSE(vk::gemm_ozaki_certified(vk::ozaki_setting(o)));
+  EXPECT_EQ(vk::gemm_ozaki_moduli(cplx, true, &caps, vk::ozaki_setting(o)), 0);
+  EXPECT_EQ(vk::gemm_ozaki_moduli(real, false, &caps, vk::ozaki_setting(o)), 0);  // no tensor-core products
 }
 
 TEST_F(AccuracyOptionsTest, InvalidChoicesAreRefusedAndChangeNothing) {
