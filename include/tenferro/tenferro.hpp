@@ -15,6 +15,7 @@
 //               for devices, views and copies, C++ numbers and comparisons
 //   einsum.hpp  einsum planning (paths, costs, options)
 //   runtime.hpp the device list as `tenferro devices` prints it
+//   options.hpp accuracy choices per device (Ozaki-II, 3M, f32 through f64)
 // Views and copies: a member function of a tensor never copies (x.transpose(p) is a view of x's
 // storage); a free function never returns a view (transpose_copy(x, p) is a new tensor; every
 // free structural op with a view twin carries _copy). Ops run on their operands' device; moving
@@ -28,5 +29,6 @@
 #include "tenferro/dtype.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/error.hpp"
+#include "tenferro/options.hpp"
 #include "tenferro/runtime.hpp"
 #include "tenferro/tensor.hpp"

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/check.hpp"
+#include "core/options.hpp"
 #include "vulkan/options.hpp"
 #include "tenferro/op_info.hpp"
 
@@ -35,13 +36,49 @@ std::byte* VkStorage::host_data() {
 }
 
 // ---- backend ---------------------------------------------------------------------------------
+namespace {
+
+/// Reads every setting of the environment before the device is created, so that an invalid
+/// value (Error{invalid_argument} naming it) fails the creation before any device work.
+int checked_settings(int ordinal) {
+  (void)options();
+  (void)default_accuracy();
+  return ordinal;
+}
+
+std::uint32_t pack(const AccuracyOptions& a) {
+  return static_cast<std::uint32_t>(a.ozaki) | static_cast<std::uint32_t>(a.ozaki_moduli) << 2 |
+         static_cast<std::uint32_t>(a.gemm_3m) << 7 | static_cast<std::uint32_t>(a.f32_via_f64) << 9;
+}
+
+AccuracyOptions unpack(std::uint32_t w) {
+  AccuracyOptions a;
+  a.ozaki = static_cast<OzakiMode>(w & 3);
+  a.ozaki_moduli = static_cast<int>(w >> 2 & 31);
+  a.gemm_3m = static_cast<Gemm3M>(w >> 7 & 3);
+  a.f32_via_f64 = static_cast<F32ViaF64>(w >> 9 & 3);
+  return a;
+}
+
+}  // namespace
+
+AccuracyOptions VulkanBackend::accuracy() const { return unpack(accuracy_.load(std::memory_order_acquire)); }
+
+void VulkanBackend::set_accuracy(const AccuracyOptions& a) {
+  check_accuracy(a);
+  AccuracyOptions kept = a;
+  if (kept.ozaki != OzakiMode::uncertified) kept.ozaki_moduli = 0;
+  accuracy_.store(pack(kept), std::memory_order_release);
+}
+
 VulkanBackend::VulkanBackend(int ordinal)
-    : ordinal_(ordinal), domain_(new_domain_id()), device_(std::make_unique<Device>(ordinal, options().validation, options().pipeline_stats)) {
+    : ordinal_(checked_settings(ordinal)), domain_(new_domain_id()), device_(std::make_unique<Device>(ordinal, options().validation, options().pipeline_stats)) {
   allocator_ = std::make_unique<Allocator>(*device_, options().memory_cap, options().cache_bytes);
   pipelines_ = std::make_unique<Pipelines>(*device_);
   recorder_ = std::make_unique<Recorder>(*device_);
   placement_ = {allocator_->host_visible(MemoryIntent::device_local) ? MemoryKind::Managed : MemoryKind::Device,
                 DeviceKind::Vulkan, ordinal};
+  set_accuracy(default_accuracy());
   errors_ = allocator_->allocate(Allocator::kAlignment, MemoryIntent::readback);
   std::memset(errors_.mapped, 0, 8);
   if (options().profile) {

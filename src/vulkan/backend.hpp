@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tenferro/backend/backend.hpp"
+#include "tenferro/options.hpp"
 #include "vulkan/runtime/allocator.hpp"
 #include "vulkan/runtime/device.hpp"
 #include "vulkan/runtime/pipelines.hpp"
@@ -115,6 +116,10 @@ class VulkanBackend final : public Backend {
     }
   }
   bool lost() const { return lost_.load(std::memory_order_acquire); }
+  /// The accuracy choices (tenferro/options.hpp) for work recorded from now; default_accuracy()
+  /// at creation. Lock-free entries; set_accuracy validates (Error{invalid_argument}).
+  AccuracyOptions accuracy() const;
+  void set_accuracy(const AccuracyOptions& a);
 
  private:
   void reclaim();
@@ -138,6 +143,7 @@ class VulkanBackend final : public Backend {
   std::uint64_t busy_until_ = 0;  // largest busy_until handed to Allocator::free, 0 when idle
   std::atomic<int> sessions_{0};
   std::atomic<bool> lost_{false};
+  std::atomic<std::uint32_t> accuracy_{0};  // AccuracyOptions packed (backend.cpp)
   mutable std::mutex lost_mutex_;  // guards lost_cause_
   std::string lost_cause_;         // the failed call of the loss (check_result's text)
   std::atomic<std::uint64_t> up_bytes_{0}, down_bytes_{0}, ups_{0}, downs_{0};

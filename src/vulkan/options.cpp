@@ -1,27 +1,34 @@
 #include "vulkan/options.hpp"
 
-#include <algorithm>
+#include <limits>
+#include <regex>
 
 #include "core/env.hpp"
+#include "tenferro/error.hpp"
+#include "vulkan/kernels/gemm/config.hpp"
 
 namespace tenferro::vk {
 
 const Options& options() {
+  // A throwing initializer leaves the static uninitialized: the next call reads again.
   static const Options o = [] {
+    constexpr std::uint64_t kU32 = std::numeric_limits<std::uint32_t>::max();
     Options r;
-    r.validation = env::u64("TENFERRO_VK_VALIDATION", 0) != 0;
-    r.memory_cap = env::u64("TENFERRO_VK_MEMORY_CAP", 0);
-    r.profile = env::u64("TENFERRO_VK_PROFILE", 0) != 0;
-    const std::uint64_t oz = env::u64("TENFERRO_VK_GEMM_OZAKI", 1);
-    r.gemm_ozaki = oz <= 1 ? static_cast<std::uint32_t>(oz) : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(oz, 8, 20));
-    r.gemm_3m = static_cast<std::uint32_t>(std::min<std::uint64_t>(env::u64("TENFERRO_VK_GEMM_3M", 0), 2));
-    r.f32_via_f64 = static_cast<std::uint32_t>(std::min<std::uint64_t>(env::u64("TENFERRO_VK_F32_VIA_F64", 2), 2));
-    r.cache_bytes = env::u64("TENFERRO_VK_CACHE", r.cache_bytes);
-    r.spin_us = static_cast<std::uint32_t>(env::u64("TENFERRO_VK_SPIN_US", r.spin_us));
-    r.early_commands = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, env::u64("TENFERRO_VK_EARLY_COMMANDS", r.early_commands)));
+    r.validation = env::flag("TENFERRO_VK_VALIDATION", false);
+    r.memory_cap = env::bytes("TENFERRO_VK_MEMORY_CAP", 0);
+    r.profile = env::flag("TENFERRO_VK_PROFILE", false);
+    r.cache_bytes = env::bytes("TENFERRO_VK_CACHE", r.cache_bytes);
+    r.spin_us = static_cast<std::uint32_t>(env::uint("TENFERRO_VK_SPIN_US", r.spin_us, 0, 10'000'000));
+    r.early_commands = static_cast<std::uint32_t>(env::uint("TENFERRO_VK_EARLY_COMMANDS", r.early_commands, 1, kU32));
     r.gemm_tile = env::text("TENFERRO_VK_GEMM_TILE").value_or("");
-    r.gemm_stage = env::u64("TENFERRO_VK_GEMM_STAGE", 0) != 0;
-    r.pipeline_stats = env::u64("TENFERRO_VK_PIPELINE_STATS", 0) != 0;
+    // (The whole text, not a prefix that parse_gemm_config's sscanf would take.)
+    static const std::regex kTile("small|[0-9]+(,[0-9]+){4}(,[-wtfsrgxnpquly]+(,[0-9]+)?)?");
+    TENFERRO_CHECK(r.gemm_tile.empty() || (std::regex_match(r.gemm_tile, kTile) && parse_gemm_config(r.gemm_tile)),
+                   invalid_argument, "environment",
+                   "TENFERRO_VK_GEMM_TILE", "TENFERRO_VK_GEMM_TILE='", r.gemm_tile,
+                   "' is not accepted: expected small or bm,bn,bk,tm,tn[,opts[,split]] (docs/configuration.md)");
+    r.gemm_stage = env::flag("TENFERRO_VK_GEMM_STAGE", false);
+    r.pipeline_stats = env::flag("TENFERRO_VK_PIPELINE_STATS", false);
     return r;
   }();
   return o;

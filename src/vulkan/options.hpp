@@ -1,5 +1,9 @@
-// The Vulkan provider's settings, read once from the environment (src/core/env.hpp). README
-// lists the user settings; docs/configuration.md the tuning ones.
+// The Vulkan provider's settings, read from the environment (src/core/env.hpp) by the first
+// options() call that succeeds: every variable is parsed there, and a value outside its
+// accepted forms raises Error{invalid_argument} naming it (docs/configuration.md lists the
+// forms); the first call is a Vulkan backend's creation, so an invalid value fails it before
+// any device work, and every later creation raises the same error. README lists the user
+// settings; docs/configuration.md all of them.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -8,24 +12,13 @@ namespace tenferro::vk {
 
 struct Options {
   // ---- user settings ---------------------------------------------------------------------
-  bool validation = false;        // TENFERRO_VK_VALIDATION=1: the Khronos validation layer
-  std::uint64_t memory_cap = 0;   // TENFERRO_VK_MEMORY_CAP: bytes (0 = the device's budget)
-  bool profile = false;           // TENFERRO_VK_PROFILE=1: every Vulkan backend profiles from
+  bool validation = false;        // TENFERRO_VK_VALIDATION (boolean): the Khronos validation layer
+  std::uint64_t memory_cap = 0;   // TENFERRO_VK_MEMORY_CAP: a byte size (0 = the device's budget)
+  bool profile = false;           // TENFERRO_VK_PROFILE (boolean): every Vulkan backend profiles from
                                   // its creation and prints what is left unreported at exit
-  // TENFERRO_VK_GEMM_OZAKI: f64 (and certified c64 / f32 / c32) products by the Ozaki-II scheme
-  // on exact 8-bit residue products where its time model expects a gain (docs/gemm.md).
-  // 1 (default): certified, within the FMA kernels' componentwise bound; 0: off; 8 to 20: f64
-  // uncertified on that many moduli (normwise error bound).
-  std::uint32_t gemm_ozaki = 1;
-  // TENFERRO_VK_GEMM_3M: complex products in the 3-multiply form, less accurate in the imaginary
-  // part (docs/gemm.md). 0 (default) never; 1 for products with M, N, K >= kGemm3MMinExtent;
-  // 2 for every complex product with K > 0.
-  std::uint32_t gemm_3m = 0;
-  // TENFERRO_VK_F32_VIA_F64: f32 / c32 elementwise ops, reductions and scatter combiners
-  // computed in f64 / c64 from exactly widened operands, so that subnormals are kept where the
-  // driver flushes them (docs/accuracy.md). 2 (default): f32 where the device flushes f32
-  // subnormals and has f64; 1: f32 and c32 on every device with f64; 0: never.
-  std::uint32_t f32_via_f64 = 2;
+  // The accuracy choices (TENFERRO_VK_GEMM_OZAKI, _GEMM_3M, _F32_VIA_F64) are the process
+  // defaults of tenferro::AccuracyOptions (tenferro/options.hpp, read by default_accuracy()),
+  // held per backend (VulkanBackend::accuracy()).
 
   // ---- tuning (docs/configuration.md) ------------------------------------------------------
   // TENFERRO_VK_CACHE: bytes of empty device blocks kept for reuse after frees; kCacheAuto:
@@ -35,8 +28,8 @@ struct Options {
   std::uint32_t spin_us = 2000;          // TENFERRO_VK_SPIN_US: polling before a blocking wait
   std::uint32_t early_commands = 8;      // TENFERRO_VK_EARLY_COMMANDS: first early submission
   std::string gemm_tile;                 // TENFERRO_VK_GEMM_TILE: a forced gemm configuration
-  bool gemm_stage = false;               // TENFERRO_VK_GEMM_STAGE=1: C stored through shared memory
-  bool pipeline_stats = false;           // TENFERRO_VK_PIPELINE_STATS=1: print pipeline statistics
+  bool gemm_stage = false;               // TENFERRO_VK_GEMM_STAGE (boolean): C stored through shared memory
+  bool pipeline_stats = false;           // TENFERRO_VK_PIPELINE_STATS (boolean): print pipeline statistics
 };
 
 const Options& options();

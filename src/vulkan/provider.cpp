@@ -104,6 +104,17 @@ const Provider& provider() {
 
 std::uint64_t validation_message_count() { return ::tenferro::vk::validation_message_count_impl(); }
 
+bool set_accuracy_if_vulkan(Backend& be, const AccuracyOptions& a) {
+  auto* vb = dynamic_cast<VulkanBackend*>(&be);
+  if (vb) vb->set_accuracy(a);
+  return vb != nullptr;
+}
+
+std::optional<AccuracyOptions> accuracy_if_vulkan(const Backend& be) {
+  const auto* vb = dynamic_cast<const VulkanBackend*>(&be);
+  return vb ? std::optional(vb->accuracy()) : std::nullopt;
+}
+
 bool validation_active(Backend& be) { return as_vulkan(be).device().validation_active(); }
 
 AllocatorStats allocator_stats(Backend& be) {

@@ -26,10 +26,12 @@
 // a loss at any checked Vulkan call with TestHooks::lose_device_at (options.hpp).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "tenferro/backend/backend.hpp"
 #include "tenferro/backend/provider.hpp"
+#include "tenferro/options.hpp"
 #include "tenferro/runtime.hpp"
 
 namespace tenferro::vk {
@@ -46,6 +48,12 @@ int default_vulkan_ordinal();
 
 /// This provider as the runtime sees it (tenferro/backend/provider.hpp).
 const Provider& provider();
+
+/// Accuracy choices of `be` when it is a Vulkan backend (tenferro/options.hpp; set_accuracy
+/// validates): true when it is one and took `a`, false (nothing done) otherwise.
+bool set_accuracy_if_vulkan(Backend& be, const AccuracyOptions& a);
+/// `be`'s accuracy choices when it is a Vulkan backend, else nullopt.
+std::optional<AccuracyOptions> accuracy_if_vulkan(const Backend& be);
 
 /// Validation-layer warnings and errors counted so far (TENFERRO_VK_VALIDATION=1).
 std::uint64_t validation_message_count();

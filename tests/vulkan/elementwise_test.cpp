@@ -361,14 +361,14 @@ TEST_F(ElementwiseTest, AlternatingPipelinesAcrossBatches) {
 TEST_F(ElementwiseTest, F32ViaF64VariantsFollowTheOptionAndTheDevice) {
   auto& vb = static_cast<vk::VulkanBackend&>(be());
   const vk::DeviceCaps& caps = vb.device().caps();
-  const std::uint32_t mode = vk::options().f32_via_f64;
-  const bool wide = caps.f64 && (mode == 1 || (mode == 2 && caps.flushes_f32));
-  if (mode == 1) {
+  const F32ViaF64 mode = accuracy(vb).f32_via_f64;  // the process default (TENFERRO_VK_F32_VIA_F64)
+  const bool wide = caps.f64 && (mode == F32ViaF64::always || (mode == F32ViaF64::where_flushed && caps.flushes_f32));
+  if (mode == F32ViaF64::always) {
     EXPECT_EQ(wide, caps.f64);
   }
   EXPECT_EQ(vk::arith_tag(vb, DType::F32), wide ? "f32w" : "f32");
   // c32 only when forced (options.hpp: its wide mul's speed on the H200).
-  EXPECT_EQ(vk::arith_tag(vb, DType::C32), wide && mode == 1 ? "c32w" : "c32");
+  EXPECT_EQ(vk::arith_tag(vb, DType::C32), wide && mode == F32ViaF64::always ? "c32w" : "c32");
   for (DType d : {DType::F64, DType::C64, DType::I32, DType::I64}) EXPECT_EQ(vk::arith_tag(vb, d), vk::type_tag(d));
 }
 

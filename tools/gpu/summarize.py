@@ -77,10 +77,10 @@ def main():
         for e in es:
             t = pv("einsum", e["instance"] + ":opt_size", "torch", "ms")
             j = pv("einsum", e["instance"] + ":opt_size", "jax", "ms")
-            o = e["median_seconds"] * 1e3
+            o = e["median_s"] * 1e3
             p = e.get("profile_per_run", {})
-            fam = " ".join("%s=%.0f/%d" % (k, v["gpu_us"], v["dispatches"]) for k, v in p.get("families", {}).items())
-            idle = p.get("span_us", 0) - p.get("busy_us", 0)
+            fam = " ".join("%s=%.0f/%d" % (k, v["gpu_s"] * 1e6, v["dispatches"]) for k, v in p.get("families", {}).items())
+            idle = (p.get("span_s", 0) - p.get("busy_s", 0)) * 1e6
             print("%-52s %9.3f %9s %9s %7s %5s  %s idle=%.0f" % (e["instance"], o, fmt(t), fmt(j),
                   "-" if t is None else "%.2f" % (t / o), str(e.get("check", {}).get("ok", "-")), fam, idle))
 

@@ -12,6 +12,7 @@
 #include "cli_backend.hpp"
 #include "cli_exit.hpp"
 #include "json_tensor.hpp"
+#include "progress.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -39,6 +40,7 @@ struct BenchArgs {
   int repeat = 15;
   bool json = false;
   bool check = false;
+  ProgressMode progress = ProgressMode::automatic;
 };
 
 struct Pattern {
@@ -121,6 +123,8 @@ int run_bench(const BenchArgs& a) {
   if (!a.json) std::printf("device: %s\n%-44s %10s %10s %9s %8s%s\n", be.device_name().c_str(), "pattern", "elements", "ms", "GB/s", "%copy", a.check ? "  check" : "");
   double copy_gbps = 0;
   bool all_ok = true;
+  Progress progress(a.progress, "bench patterns", static_cast<long>(pats.size()));
+  long done = 0;
   for (const Pattern& q : pats) {
     Layout sl{q.shape, q.src_strides, 0};
     const std::int64_t n = sl.numel(), storage = n == 0 ? 1 : sl.max_offset() + 1;
@@ -150,8 +154,9 @@ int run_bench(const BenchArgs& a) {
     const bool ok = !a.check || check_pattern(be, q, src, sl, out);
     all_ok &= ok;
     const double pct = copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0;
+    progress.before_output();
     if (a.json) {
-      nlohmann::json j = {{"pattern", q.id}, {"elements", n}, {"median_ms", med * 1e3}, {"gbps", gbps},
+      nlohmann::json j = {{"pattern", q.id}, {"elements", n}, {"median_s", med}, {"gbps", gbps},
                           {"pct_of_copy", pct}, {"backend", be.name()}, {"device", be.device_name()}};
       if (a.check) j["ok"] = ok;
       std::cout << j.dump() << "\n";
@@ -160,6 +165,7 @@ int run_bench(const BenchArgs& a) {
                   a.check ? (ok ? "  ok" : "  WRONG") : "");
     }
     std::fflush(stdout);
+    progress.update(++done);
   }
   return all_ok ? 0 : 1;
 }
@@ -175,6 +181,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--repeat", args->repeat, "Timed calls per pattern after two warm-ups (default 15)");
   cmd->add_flag("--json", args->json, "One JSON object per pattern");
   cmd->add_flag("--check", args->check, "Compare sampled output elements against the source");
+  add_progress_option(cmd, args->progress);
   cmd->callback([args] { run_subcommand("bench", [&] { return run_bench(*args); }); });
 }
 

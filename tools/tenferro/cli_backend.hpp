@@ -1,7 +1,10 @@
 // The --backend / --device options shared by `tenferro einsum` and `tenferro bench`, and the
-// backend they select (the default backend when --backend is not given).
+// backend they select: --backend cpu or vulkan; --device N alone selects Vulkan device N
+// (it implies --backend vulkan); --device with --backend cpu is an error; neither: the default
+// backend (TENFERRO_DEVICE, else the preference of tenferro/runtime.hpp).
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -18,11 +21,21 @@ struct BackendChoice {
 
 inline void add_backend_options(CLI::App* cmd, BackendChoice& c) {
   cmd->add_option("--backend", c.backend, "cpu or vulkan (default: the default backend)");
-  cmd->add_option("--device", c.device, "Vulkan device ordinal")->check(CLI::Range(0, 4095));
+  cmd->add_option("--device", c.device, "Vulkan device ordinal (implies --backend vulkan)")->check(CLI::Range(0, 4095));
+}
+
+/// Throws std::invalid_argument for --device with a backend other than vulkan (`name`: the
+/// --backend value, "" when not given).
+inline void check_device_choice(const std::string& name, int device) {
+  if (device >= 0 && !name.empty() && name != "vulkan")
+    throw std::invalid_argument("--device " + std::to_string(device) + " selects a Vulkan device; it cannot be used with --backend " +
+                                name + " (leave out --backend, or give --backend vulkan)");
 }
 
 inline Backend& chosen_backend(const BackendChoice& c) {
-  return c.backend.empty() ? default_backend() : get_backend(c.backend, c.device);
+  check_device_choice(c.backend, c.device);
+  if (c.backend.empty() && c.device < 0) return default_backend();
+  return get_backend(c.backend.empty() ? "vulkan" : c.backend, c.device);
 }
 
 }  // namespace tenferro::cli

@@ -4,6 +4,7 @@
 #include "cli_exit.hpp"
 #include "instance.hpp"
 #include "json_tensor.hpp"
+#include "progress.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -45,6 +46,7 @@ struct EinsumArgs {
   bool no_run = false;  // the report only: plan, explain, no operands, no timing
   bool profile = false; // GPU time per kernel family over extra profiled runs
   std::int64_t max_extent = 0;  // > 0: every extent clamped to this (host overhead runs)
+  ProgressMode progress = ProgressMode::automatic;
 };
 
 /// GPU clock warm-up before timing: >= 0.2 s of back-to-back 2048^3 f32 products. An H200
@@ -240,7 +242,7 @@ int run_einsum(const EinsumArgs& a) {
       j["path"] = a.path;
       j["num_tensors"] = inst.shapes.size();
       j["explain"] = stats_json(*stats);
-      j["explain_seconds"] = explain_seconds;
+      j["explain_s"] = explain_seconds;
       std::cout << j.dump() << "\n";
     } else {
       std::cout << "instance     " << inst.name << " (" << inst.shapes.size() << " tensors, " << inst.layout
@@ -280,22 +282,28 @@ int run_einsum(const EinsumArgs& a) {
   result = Tensor();
   be.reset_memory_peak();
   std::vector<double> times;
+  // --profile: kProfileRuns more runs with GPU timestamps around every dispatch (which
+  // serializes them, so these runs are not the timed ones); per-run averages.
+  constexpr int kProfileRuns = 3;
+  std::optional<Progress> progress(std::in_place, a.progress, "einsum runs", a.repeat + (a.profile ? kProfileRuns : 0));
   for (int r = 0; r < a.repeat; ++r) {
     result = Tensor();
     const auto t0 = std::chrono::steady_clock::now();
     run_once();
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    progress->update(r + 1);
   }
   const MemoryUsage mem = be.memory_usage();
-  // --profile: kProfileRuns more runs with GPU timestamps around every dispatch (which
-  // serializes them, so these runs are not the timed ones); per-run averages.
-  constexpr int kProfileRuns = 3;
   ProfileReport prof;
   if (a.profile) {
     be.profile_begin();
-    for (int r = 0; r < kProfileRuns; ++r) run_once();
+    for (int r = 0; r < kProfileRuns; ++r) {
+      run_once();
+      progress->update(a.repeat + r + 1);
+    }
     prof = be.profile_end();
   }
+  progress.reset();
   // Per-dispatch GPU times of one run, in GPU order, averaged over the profiled runs (when every
   // run dispatched the same kernels; else those of the first run).
   std::vector<ProfileReport::Dispatch> trace;
@@ -399,10 +407,10 @@ int run_einsum(const EinsumArgs& a) {
       j["device_memory"] = {{"peak_bytes", mem.peak},
                             {"plan_live_bytes_with_inputs", plan_live_bytes},
                             {"ratio", plan_live_bytes > 0 ? double(mem.peak) / plan_live_bytes : 0.0}};
-    j["plan_seconds"] = plan->plan_seconds;
+    j["plan_s"] = plan->plan_seconds;
     j["repeat"] = a.repeat;
-    j["median_seconds"] = med;
-    j["times_seconds"] = times;
+    j["median_s"] = med;
+    j["times_s"] = times;
     j["output_shape"] = result.shape();
     j["checksum"] = {{"sum", is_complex(dtype) ? nlohmann::json::array({sum.real(), sum.imag()}) : nlohmann::json(sum.real())},
                      {"abs_sum", abs_sum}};
@@ -411,15 +419,15 @@ int run_einsum(const EinsumArgs& a) {
     if (a.profile && prof.supported) {
       nlohmann::json f = nlohmann::json::object();
       for (const auto& fam : prof.families)
-        f[fam.name] = {{"gpu_us", fam.gpu_us / kProfileRuns}, {"dispatches", fam.dispatches / kProfileRuns}};
+        f[fam.name] = {{"gpu_s", fam.gpu_us * 1e-6 / kProfileRuns}, {"dispatches", fam.dispatches / kProfileRuns}};
       j["profile_per_run"] = {{"families", f},
-                              {"busy_us", prof.busy_us / kProfileRuns},
-                              {"span_us", prof.span_us / kProfileRuns},
+                              {"busy_s", prof.busy_us * 1e-6 / kProfileRuns},
+                              {"span_s", prof.span_us * 1e-6 / kProfileRuns},
                               {"batches", prof.batches / kProfileRuns},
                               {"runs", kProfileRuns}};
       nlohmann::json t = nlohmann::json::array();
-      for (const auto& d : trace) t.push_back({d.family, d.gpu_us});
-      j["profile_per_run"]["trace_us"] = t;
+      for (const auto& d : trace) t.push_back({d.family, d.gpu_us * 1e-6});
+      j["profile_per_run"]["trace_s"] = t;
     }
     std::cout << j.dump() << "\n";
   } else {
@@ -488,6 +496,7 @@ void add_einsum_command(CLI::App& app) {
                 "After the timed runs, 3 runs with GPU timestamps: time per kernel family (Vulkan)");
   cmd->add_option("--max-extent", args->max_extent,
                   "Clamp every extent to this (e.g. 2: tiny tensors, to measure host overhead per step)");
+  add_progress_option(cmd, args->progress);
   cmd->callback([args] { run_subcommand("einsum", [&] { return run_einsum(*args); }); });
 }
 

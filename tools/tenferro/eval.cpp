@@ -2,6 +2,7 @@
 // `tenferro devices`: list the usable devices.
 #include "eval.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -9,8 +10,10 @@
 #include <sstream>
 
 #include "case_file.hpp"
+#include "cli_backend.hpp"
 #include "json_tensor.hpp"
 #include "printable.hpp"
+#include "progress.hpp"
 #include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
@@ -77,11 +80,36 @@ Outcome run_case(Backend& be, const Case& c) {
   }
 }
 
+std::string_view status_name(Status s) {
+  switch (s) {
+    case Status::pass: return "pass";
+    case Status::fail: return "fail";
+    case Status::error: return "error";
+  }
+  return "error";
+}
+
+/// The outcomes so far; with --json also each as an object of the report's "cases".
 struct Tally {
   int passed = 0, failed = 0;
+  bool as_json = false;
+  json cases = json::array();
 };
 
-void report(Tally& tally, Status status, const std::string& what, const std::string& message) {
+/// One outcome: a line on stdout (text), or an entry of tally.cases (--json). `file` and
+/// `case_name` are printable; `backend` empty for a file that could not be read.
+void report(Tally& tally, Status status, const std::string& file, const std::string& case_name,
+            const std::string& backend, const std::string& message, double seconds) {
+  if (tally.as_json) {
+    (status == Status::pass ? tally.passed : tally.failed)++;
+    json j = {{"file", file}, {"case", case_name}, {"backend", backend}, {"status", status_name(status)},
+              {"time_s", seconds}};
+    // (JSON escapes control characters: the message is kept whole but for its length.)
+    if (!message.empty()) j["message"] = status == Status::pass ? message : shorten(message, kMaxPrintedMessage);
+    tally.cases.push_back(std::move(j));
+    return;
+  }
+  const std::string what = case_name.empty() ? file : file + ":" + case_name + " [" + backend + "]";
   switch (status) {
     case Status::pass:
       tally.passed++;
@@ -114,31 +142,37 @@ std::vector<json> load_cases(const std::string& file) {
   return parse_case_file(text);
 }
 
-void run_file(const std::string& file, const std::vector<Backend*>& backends, Tally& tally) {
+/// A case file read (or the reason it could not be).
+struct LoadedFile {
+  std::string file;
   std::vector<json> cases;
-  try {
-    cases = load_cases(file);
-  } catch (const std::exception& e) {
-    report(tally, Status::error, printable(file), e.what());
+  std::optional<std::string> error;
+};
+
+void run_file(const LoadedFile& f, const std::vector<Backend*>& backends, Tally& tally, Progress& progress,
+              long& done) {
+  const std::string file = printable(f.file);
+  if (f.error) {
+    progress.before_output();
+    report(tally, Status::error, file, "", "", *f.error, 0.0);
     return;
   }
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const std::string name = printable(file) + ":" + printable(case_name(cases[i], i));
+  for (std::size_t i = 0; i < f.cases.size(); ++i) {
+    const std::string name = printable(case_name(f.cases[i], i));
     std::optional<Case> c;
     std::string parse_error;
     try {
-      c = parse_case(cases[i], i);
+      c = parse_case(f.cases[i], i);
     } catch (const std::exception& e) {
       parse_error = e.what();
     }
     for (Backend* be : backends) {
-      const std::string what = name + " [" + be->name() + "]";
-      if (!c) {
-        report(tally, Status::error, what, parse_error);
-        continue;
-      }
-      const Outcome o = run_case(*be, *c);
-      report(tally, o.status, what, o.message);
+      const auto t0 = std::chrono::steady_clock::now();
+      const Outcome o = c ? run_case(*be, *c) : Outcome{Status::error, parse_error};
+      progress.before_output();
+      report(tally, o.status, file, name, be->name(), o.message,
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      progress.update(++done);
     }
   }
 }
@@ -147,39 +181,100 @@ void run_file(const std::string& file, const std::vector<Backend*>& backends, Ta
 
 int run_eval(const EvalOptions& opts) {
   std::vector<Backend*> backends;
+  // --device N alone selects Vulkan device N; with --backend cpu it is an error.
+  const std::string backend = !opts.backend.empty() ? opts.backend : opts.device >= 0 ? "vulkan" : "cpu";
   try {
-    if (opts.backend == "cpu" || opts.backend == "all") backends.push_back(&cpu_backend());
-    if (opts.backend == "vulkan" || opts.backend == "all") {
+    if (opts.backend != "all") check_device_choice(opts.backend, opts.device);
+  } catch (const std::exception& e) {
+    std::cerr << "tenferro eval: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    if (backend == "cpu" || backend == "all") backends.push_back(&cpu_backend());
+    if (backend == "vulkan" || backend == "all") {
       if (vulkan_available()) {
         backends.push_back(&get_backend("vulkan", opts.device));
-      } else if (opts.backend == "vulkan") {
+      } else if (backend == "vulkan") {
         std::cerr << "tenferro eval: the Vulkan backend is not available (no Vulkan device could be opened, "
                      "or tenferro was built without the Vulkan provider); try --backend cpu\n";
         return 2;
       }
     }
     if (backends.empty()) {
-      std::cerr << "tenferro eval: unknown backend '" << opts.backend << "' (expected cpu, vulkan or all)\n";
+      std::cerr << "tenferro eval: unknown backend '" << backend << "' (expected cpu, vulkan or all)\n";
       return 2;
     }
   } catch (const std::exception& e) {
-    std::cerr << "tenferro eval: cannot open backend '" << opts.backend << "': " << e.what() << "\n";
+    std::cerr << "tenferro eval: cannot open backend '" << backend << "': " << e.what() << "\n";
     return 2;
   }
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<LoadedFile> files;
+  long total = 0;
+  for (const std::string& file : opts.files) {
+    LoadedFile f{file, {}, std::nullopt};
+    try {
+      f.cases = load_cases(file);
+    } catch (const std::exception& e) {
+      f.error = e.what();
+    }
+    total += static_cast<long>(f.cases.size() * backends.size());
+    files.push_back(std::move(f));
+  }
   Tally tally;
-  for (const std::string& file : opts.files) run_file(file, backends, tally);
-  std::cout << tally.passed << " passed, " << tally.failed << " failed" << std::endl;
+  tally.as_json = opts.json;
+  {
+    Progress progress(opts.progress, "eval cases", total);
+    long done = 0;
+    for (const LoadedFile& f : files) run_file(f, backends, tally, progress, done);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (opts.json) {
+    json backends_json = json::array();
+    for (const Backend* be : backends)
+      backends_json.push_back({{"backend", be->name()}, {"ordinal", be->placement().ordinal}, {"device", be->device_name()}});
+    const json j = {{"backends", backends_json}, {"cases", tally.cases},      {"passed", tally.passed},
+                    {"failed", tally.failed},    {"total", tally.passed + tally.failed}, {"time_s", seconds}};
+    std::cout << j.dump(-1, ' ', false, json::error_handler_t::replace) << std::endl;
+  } else {
+    std::cout << tally.passed << " passed, " << tally.failed << " failed" << std::endl;
+  }
   return tally.failed == 0 ? 0 : 1;
 }
 
-int run_devices() {
-  for (const DeviceInfo& d : list_devices()) {
-    std::cout << d.backend << " " << d.ordinal << ": " << d.name << "\n";
+int run_devices(bool as_json) {
+  const std::vector<DeviceInfo> devices = list_devices();
+  // The default device: the one default_backend() opens (it fails for an invalid
+  // TENFERRO_DEVICE: the list is printed without a mark and the error follows on stderr).
+  std::string no_default;
+  std::string default_backend_name;
+  int default_ordinal = -1;
+  try {
+    const Backend& be = default_backend();
+    default_backend_name = be.name();
+    default_ordinal = be.placement().ordinal;
+  } catch (const std::exception& e) {
+    no_default = e.what();
+  }
+  auto is_default = [&](const DeviceInfo& d) { return d.backend == default_backend_name && d.ordinal == default_ordinal; };
+  if (as_json) {
+    json list = json::array();
+    for (const DeviceInfo& d : devices)
+      list.push_back({{"backend", d.backend}, {"ordinal", d.ordinal}, {"name", d.name}, {"type", d.type},
+                      {"driver", d.driver}, {"details", d.details}, {"default", is_default(d)}});
+    std::cout << json{{"devices", list}}.dump(-1, ' ', false, json::error_handler_t::replace) << std::endl;
+  }
+  for (const DeviceInfo& d : as_json ? std::vector<DeviceInfo>{} : devices) {
+    std::cout << d.backend << " " << d.ordinal << ": " << d.name << (is_default(d) ? "  (default)" : "") << "\n";
     std::cout << "    type: " << d.type << "\n";
     std::cout << "    driver: " << d.driver << "\n";
     for (const std::string& line : d.details) std::cout << "    " << line << "\n";
   }
   std::cout.flush();
+  if (!no_default.empty()) {
+    std::cerr << "tenferro devices: no default device: " << printable(no_default, kMaxPrintedMessage) << "\n";
+    return 2;
+  }
   return 0;
 }
 

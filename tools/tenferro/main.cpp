@@ -19,19 +19,23 @@ int main(int argc, char** argv) {
   tenferro::cli::EvalOptions opts;
   CLI::App* eval = app.add_subcommand("eval", "Run op-case files (EVAL_FORMAT.md) and check their results");
   eval->add_option("files", opts.files, "Case files: one case object or {\"cases\": [...]} each")->required();
-  eval->add_option("--backend", opts.backend, "Backend to run on: cpu, vulkan or all (default cpu)")
+  eval->add_option("--backend", opts.backend, "Backend to run on: cpu, vulkan or all (default cpu; vulkan with --device)")
       ->check(CLI::IsMember({"cpu", "vulkan", "all"}));
-  eval->add_option("--device", opts.device, "Vulkan device ordinal (default: the default Vulkan device)")
+  eval->add_option("--device", opts.device, "Vulkan device ordinal (default: the default Vulkan device; implies --backend vulkan)")
       ->check(CLI::Range(0, 4095));
+  eval->add_flag("--json", opts.json, "One JSON object: every case's outcome and the totals");
+  tenferro::cli::add_progress_option(eval, opts.progress);
 
-  CLI::App* devices = app.add_subcommand("devices", "List the usable devices (CPU and Vulkan)");
+  bool devices_json = false;
+  CLI::App* devices = app.add_subcommand("devices", "List the usable devices (CPU and Vulkan); the default one is marked");
+  devices->add_flag("--json", devices_json, "One JSON object");
   tenferro::cli::add_einsum_command(app);
   tenferro::cli::add_bench_command(app);
 
   CLI11_PARSE(app, argc, argv);
   try {
     if (*eval) return tenferro::cli::run_eval(opts);
-    if (*devices) return tenferro::cli::run_devices();
+    if (*devices) return tenferro::cli::run_devices(devices_json);
   } catch (const std::exception& e) {
     std::cerr << "tenferro: " << tenferro::cli::printable(e.what(), tenferro::cli::kMaxPrintedMessage) << "\n";
     return 2;

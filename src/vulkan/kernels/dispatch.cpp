@@ -16,11 +16,11 @@ std::string type_tag(DType d) { return std::string(dtype_name(d)); }
 
 std::string arith_tag(const VulkanBackend& be, DType d) {
   const DeviceCaps& caps = be.device().caps();
-  const std::uint32_t mode = options().f32_via_f64;
+  const F32ViaF64 mode = be.accuracy().f32_via_f64;
   // C32 only when forced: on the H200 its wide mul took 3.6x the c32 kernel's time (mul_c32,
   // tenferro_bench_vk; the product's inf / NaN path flattened in f64, see complex.glsl).
-  const bool wide = caps.f64 && ((d == DType::F32 && (mode == 1 || (mode == 2 && caps.flushes_f32))) ||
-                                 (d == DType::C32 && mode == 1));
+  const bool wide = caps.f64 && ((d == DType::F32 && (mode == F32ViaF64::always || (mode == F32ViaF64::where_flushed && caps.flushes_f32))) ||
+                                 (d == DType::C32 && mode == F32ViaF64::always));
   return wide ? type_tag(d) + "w" : type_tag(d);
 }
 

@@ -81,13 +81,15 @@ void gemm_kernel(VulkanBackend& be, const GemmCall& call) {
   const I B = chained ? group(2 * kGemmFreeChains, kGemmBatchChains) : c.dim(2), K = a.dim(1);
   if (M == 0 || N == 0 || B == 0) return;
   const GemmProblem prob{d, M, N, K, B, chained, call.scratch_limit};
-  if (gemm_takes_3m(prob) && gemm_3m(be, call)) return;
+  const AccuracyOptions acc = be.accuracy();
+  if (gemm_takes_3m(prob, static_cast<int>(acc.gemm_3m)) && gemm_3m(be, call)) return;
   const DeviceCaps& caps = be.device().caps();
   // Ozaki-II: the normwise opt-in returns here; a certified product is recorded below, before
   // the FMA kernel's dispatch that recomputes C where its certificate fails.
   // A shape whose certificate failed lately runs on the FMA kernels alone for a while.
-  const int ozaki = gemm_ozaki_moduli(prob, caps.nv_coopmat_u8, &caps);
-  const bool certified_mode = ozaki > 0 && gemm_ozaki_certified();
+  const int setting = ozaki_setting(acc);
+  const int ozaki = gemm_ozaki_moduli(prob, caps.nv_coopmat_u8, &caps, setting);
+  const bool certified_mode = ozaki > 0 && gemm_ozaki_certified(setting);
   if (ozaki > 0 && !certified_mode && gemm_ozaki(be, call, ozaki)) return;
   const bool certified = certified_mode && !gemm_ozaki_recently_failed(be, prob);
   const std::size_t es = dtype_size(d);

@@ -17,6 +17,7 @@
 #include "vulkan/backend.hpp"
 #include "vulkan/kernels/dispatch.hpp"
 #include "vulkan/kernels/gemm/record.hpp"
+#include "tenferro/options.hpp"
 #include "vulkan/options.hpp"
 
 namespace tenferro::vk {
@@ -111,10 +112,10 @@ bool gemm_3m(VulkanBackend& be, const GemmCall& call) {
 
 void set_gemm_3m_override(std::optional<int> mode) { three_m_override() = mode; }
 
-bool gemm_takes_3m(const GemmProblem& p) {
+bool gemm_takes_3m(const GemmProblem& p, int mode_setting) {
   const DType d = p.d;
   const I M = p.M, N = p.N, K = p.K, B = p.B;
-  const int mode = three_m_override().value_or(static_cast<int>(options().gemm_3m));
+  const int mode = three_m_override().value_or(mode_setting >= 0 ? mode_setting : static_cast<int>(default_accuracy().gemm_3m));
   if (mode == 0 || !is_complex(d) || p.chained || std::min({M, N, K, B}) <= 0) return false;
   if (mode == 1 && std::min({M, N, K}) < kGemm3MMinExtent) return false;
   const double planes = 3.0 * (double(M) * double(K) + double(K) * double(N) + double(M) * double(N)) * double(B);

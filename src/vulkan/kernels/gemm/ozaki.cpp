@@ -310,17 +310,31 @@ bool ozaki_faster(int n, const GemmProblem& p, bool certified, double fma_second
   return products + split + combine + certify + kOzakiDispatches < 0.95 * fma;
 }
 
-bool gemm_ozaki_certified() {
-  const auto& o = ozaki_override();
-  return o ? o->certified : options().gemm_ozaki == 1;
+int ozaki_setting(const AccuracyOptions& a) {
+  switch (a.ozaki) {
+    case OzakiMode::off: return 0;
+    case OzakiMode::certified: return 1;
+    case OzakiMode::uncertified: return a.ozaki_moduli;
+  }
+  return 0;
 }
 
-int gemm_ozaki_moduli(const GemmProblem& p, bool tensor_cores, const DeviceCaps* caps) {
+namespace {
+int resolve_setting(int setting) { return setting == kOzakiProcessDefault ? ozaki_setting(default_accuracy()) : setting; }
+}  // namespace
+
+bool gemm_ozaki_certified(int setting) {
+  const auto& o = ozaki_override();
+  return o ? o->certified : resolve_setting(setting) == 1;
+}
+
+int gemm_ozaki_moduli(const GemmProblem& p, bool tensor_cores, const DeviceCaps* caps, int setting) {
   const DType d = p.d;
   const I M = p.M, N = p.N, K = p.K, B = p.B;
   const auto& o = ozaki_override();
-  const bool certified = gemm_ozaki_certified();
-  const int want = o ? o->moduli : certified ? kCertifiedModuli : static_cast<int>(options().gemm_ozaki);
+  setting = resolve_setting(setting);
+  const bool certified = gemm_ozaki_certified(setting);
+  const int want = o ? o->moduli : certified ? kCertifiedModuli : setting;
   // c64, f32 and c32 products only certified (the normwise opt-in is f64's); f32 and c32 on
   // kSingleModuli, and only where the device has f64 (the passes compute in it); the time model
   // takes them only where f64 is fast (DeviceCaps::f64_fast: its rates are the H200's).

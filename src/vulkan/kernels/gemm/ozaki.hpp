@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "tenferro/backend/gemm_call.hpp"
+#include "tenferro/options.hpp"
 #include "tenferro/tensor.hpp"
 #include "vulkan/kernels/gemm/policy.hpp"
 
@@ -26,7 +27,12 @@ inline constexpr std::uint64_t kOzakiMaxScratch = std::uint64_t{4} << 30;
 /// Certified products' least K (the time model; tau = (K - 8) u leaves most of K u to the
 /// scheme at any K).
 inline constexpr std::int64_t kOzakiCertifiedMinK = 512;
-int gemm_ozaki_moduli(const GemmProblem& p, bool tensor_cores, const DeviceCaps* caps = nullptr);
+/// `setting` is the backend's choice as an integer (ozaki_setting: 0 off, 1 certified, 8-20
+/// uncertified moduli); kOzakiProcessDefault takes default_accuracy()'s.
+inline constexpr int kOzakiProcessDefault = -1;
+int ozaki_setting(const AccuracyOptions& a);
+int gemm_ozaki_moduli(const GemmProblem& p, bool tensor_cores, const DeviceCaps* caps = nullptr,
+                      int setting = kOzakiProcessDefault);
 /// Time model (fitted to the H200's passes): f64 FMA kernels 22.9 TFLOP/s; residue
 /// products 576 / (1 + 781 / K) TOPS (484-491, 526 measured at 4096^3, 8192^3); scan, scale and
 /// split (11.4 + 0.33 n) ps per operand element; combine (3.7 + 0.96 n + 0.014 n^2) ps per output;
@@ -44,8 +50,8 @@ int gemm_ozaki_moduli(const GemmProblem& p, bool tensor_cores, const DeviceCaps*
 /// kernels at 46 TFLOP/s (f32; 4096^3 measured 46.2-46.3), 48 (c32, counted as 8 MNK: 4096^3
 /// 47.7-48.1) or 22.9 (c64: 2048^3 22.2-22.4).
 bool ozaki_faster(int n, const GemmProblem& p, bool certified = false, double fma_seconds = 0);
-/// Whether a product gemm_ozaki_moduli takes is certified (the option or the override).
-bool gemm_ozaki_certified();
+/// Whether a product gemm_ozaki_moduli takes is certified (`setting` as there, or the override).
+bool gemm_ozaki_certified(int setting = kOzakiProcessDefault);
 /// Bits P per row of A / column of B with n moduli and this K: the largest P with
 /// 2P + ceil(log2 K) + 2 <= floor(log2 prod m_l), at most 62.
 int ozaki_bits(int n, std::int64_t K);
@@ -54,7 +60,7 @@ int ozaki_bits(int n, std::int64_t K);
 /// max |B'|), pb = (that - max(0, ceil(log2 K) - 2)) / 2 (a sum near K / 4 times the largest
 /// balances the two roundings' errors), pa at most 62. n = 14, K = 4096: pa = 59, pb = 49.
 void ozaki_bits_certified(int n, std::int64_t K, int& pa, int& pb);
-/// Test hook: while set, replaces Options::gemm_ozaki: `moduli` (0 = off) for every f64 product
+/// Test hook: while set, replaces the backend's AccuracyOptions::ozaki: `moduli` (0 = off) for every f64 product
 /// (and c64, f32 and c32 products where `certified`; f32 and c32 on 7 moduli) (any size and
 /// device: the time model is not asked);
 /// `portable` runs the residue products on ozaki_mm.comp also where the tensor-core kernel exists.
