@@ -33,8 +33,10 @@ enum class OpId : std::uint16_t {
 #define TENFERRO_OP_SIGNATURE_scatter X
 /// Inside a switch over OpId that handles the ops of one signature and has no default, so that
 /// the compiler reports a new op of that signature without its case: with
+/// @code
 ///   #define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_OP_CASE_UNLESS_U_, family, name)
 ///   #include "tenferro/ops.def"
+/// @endcode
 /// the other ops' `case OpId::name:` labels (UNLESS_B_ for binary, UNLESS_R_ for reductions).
 #define TENFERRO_OP_CASE_(name) case OpId::name:
 #define TENFERRO_OP_NO_CASE_(name)
