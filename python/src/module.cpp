@@ -58,8 +58,8 @@ Backend& backend_of(const TensorView& t, const char* op) {
   return *it->second;
 }
 
-/// A device: the Backend and its name ("cpu", "vulkan:0").
-struct Device {
+/// tenferro.Device: the Backend and its name ("cpu", "vulkan:0").
+struct PyDevice {
   Backend* be = nullptr;
   std::string name() const {
     if (be->is_host()) return "cpu";
@@ -67,7 +67,7 @@ struct Device {
   }
 };
 
-Device parse_device(const std::string& spec) {
+PyDevice parse_device(const std::string& spec) {
   std::string kind = spec;
   int ordinal = -1;
   if (auto colon = spec.find(':'); colon != std::string::npos) {
@@ -79,14 +79,14 @@ Device parse_device(const std::string& spec) {
   }
   if (kind == "cpu") {
     TENFERRO_CHECK(ordinal <= 0, invalid_argument, "device", "device", "the CPU device has ordinal 0, got '", spec, "'");
-    return Device{&cpu_backend()};
+    return PyDevice{&cpu_backend()};
   }
-  return Device{&remember(get_backend(kind, ordinal))};
+  return PyDevice{&remember(get_backend(kind, ordinal))};
 }
 
 Backend& device_arg(const nb::handle& h) {
   if (h.is_none()) return remember(default_backend());
-  if (nb::isinstance<Device>(h)) return *nb::cast<Device&>(h).be;
+  if (nb::isinstance<PyDevice>(h)) return *nb::cast<PyDevice&>(h).be;
   if (nb::isinstance<nb::str>(h)) return *parse_device(nb::cast<std::string>(h)).be;
   TENFERRO_FAIL(invalid_argument, "device", "device", "expected a tenferro.Device, a string or None");
 }
@@ -292,7 +292,7 @@ TensorView& as_tensor_ref(nb::handle h) { return nb::cast<TensorView&>(h); }
 /// The operand h as a tensor on `be` (NumPy arrays and sequences through asarray).
 TensorView coerce(nb::handle h, Backend& be) {
   if (nb::isinstance<TensorView>(h)) return as_tensor_ref(h);
-  nb::object t = g_asarray(h, nb::arg("device") = Device{&be});
+  nb::object t = g_asarray(h, nb::arg("device") = PyDevice{&be});
   return nb::cast<TensorView>(t);
 }
 
@@ -757,28 +757,28 @@ NB_MODULE(_tenferro, m) {
     for (DType d : kAllDTypes) g_np_dtypes[int(d)] = g_np_dtype_fn(numpy_name(d));
   }
 
-  nb::class_<Device>(m, "Device", "A backend device: 'cpu' or 'vulkan:N'.")
-      .def_prop_ro("name", &Device::name)
-      .def_prop_ro("kind", [](const Device& d) { return d.be->is_host() ? std::string("cpu") : d.be->name(); })
-      .def_prop_ro("description", [](const Device& d) { return d.be->device_name(); })
-      .def("__repr__", [](const Device& d) { return "device('" + d.name() + "')"; })
-      .def("__str__", &Device::name)
-      .def("__eq__", [](const Device& a, nb::handle b) {
-        if (nb::isinstance<Device>(b)) return a.be == nb::cast<Device&>(b).be;
+  nb::class_<PyDevice>(m, "Device", "A backend device: 'cpu' or 'vulkan:N'.")
+      .def_prop_ro("name", &PyDevice::name)
+      .def_prop_ro("kind", [](const PyDevice& d) { return d.be->is_host() ? std::string("cpu") : d.be->name(); })
+      .def_prop_ro("description", [](const PyDevice& d) { return d.be->device_name(); })
+      .def("__repr__", [](const PyDevice& d) { return "device('" + d.name() + "')"; })
+      .def("__str__", &PyDevice::name)
+      .def("__eq__", [](const PyDevice& a, nb::handle b) {
+        if (nb::isinstance<PyDevice>(b)) return a.be == nb::cast<PyDevice&>(b).be;
         if (nb::isinstance<nb::str>(b)) return a.name() == nb::cast<std::string>(b) ||
                                                (!a.be->is_host() && nb::cast<std::string>(b) == a.be->name() &&
                                                 &get_backend(a.be->name()) == a.be);
         return false;
       })
-      .def("__hash__", [](const Device& d) { return std::hash<const void*>()(d.be); })
-      .def("synchronize", [](const Device& d) {
+      .def("__hash__", [](const PyDevice& d) { return std::hash<const void*>()(d.be); })
+      .def("synchronize", [](const PyDevice& d) {
         nb::gil_scoped_release rel;
         d.be->synchronize();
       });
 
-  m.def("device", [](nb::handle spec) { return Device{&device_arg(spec)}; }, nb::arg("spec").none() = nb::none(),
+  m.def("device", [](nb::handle spec) { return PyDevice{&device_arg(spec)}; }, nb::arg("spec").none() = nb::none(),
         "device('cpu'), device('vulkan'), device('vulkan:0'); device() or device(None) is the default device.");
-  m.def("default_device", []() { return Device{&remember(default_backend())}; });
+  m.def("default_device", []() { return PyDevice{&remember(default_backend())}; });
   m.def("vulkan_available", []() { return vulkan_available(); });
   m.def("_list_devices", []() {
     std::vector<std::pair<std::string, std::string>> out;
@@ -803,7 +803,7 @@ NB_MODULE(_tenferro, m) {
         for (auto e : t.strides()) l.append(nb::int_(e));
         return nb::tuple(l);
       })
-      .def_prop_ro("device", [](const TensorView& t) { return Device{&backend_of(t, "device")}; })
+      .def_prop_ro("device", [](const TensorView& t) { return PyDevice{&backend_of(t, "device")}; })
       .def_prop_ro("T", [](const TensorView& t) { return transpose_view(t, nb::none()); })
       .def_prop_ro("real", [](const TensorView& t) { return complex_part(t, false); })
       .def_prop_ro("imag", [](const TensorView& t) { return complex_part(t, true); })
@@ -1002,7 +1002,7 @@ NB_MODULE(_tenferro, m) {
           s.open = false;
           throw;
         }
-        return Device{s.be};
+        return PyDevice{s.be};
       })
       .def("__exit__", [](Session& s, nb::handle exc_type, nb::handle, nb::handle) {
         if (!s.open) return false;
