@@ -635,24 +635,12 @@ Path path_arg(nb::handle path, std::size_t n) {
   return out;
 }
 
-TensorView einsum_py(const std::string& subscripts, nb::handle operands_h, nb::handle path,
-                     const std::string& method) {
-  std::vector<nb::handle> hs;
-  for (nb::handle h : operands_h) hs.push_back(h);
-  TENFERRO_CHECK(!hs.empty(), invalid_argument, "einsum", "operands", "no operands");
-  Backend* bep = nullptr;
-  for (nb::handle h : hs)
-    if (nb::isinstance<TensorView>(h)) {
-      bep = &backend_of(as_tensor_ref(h), "einsum");
-      break;
-    }
-  Backend& be = bep ? *bep : cpu_backend();
-  std::vector<TensorView> ops;
-  for (nb::handle h : hs) ops.push_back(coerce(h, be));
-  ops = common_dtype(be, std::move(ops));
+/// The path (opt_einsum / cotengra format) or the planner's method of einsum and
+/// einsum_program.
+EinsumOptions einsum_options(nb::handle path, const std::string& method, std::size_t n_operands) {
   EinsumOptions opts;
   if (!path.is_none()) {
-    opts.path = path_arg(path, ops.size());
+    opts.path = path_arg(path, n_operands);
     opts.use_path = true;
   } else if (method == "optimal") {
     opts.plan.method = PathMethod::optimal;
@@ -664,6 +652,31 @@ TensorView einsum_py(const std::string& subscripts, nb::handle operands_h, nb::h
     TENFERRO_CHECK(method == "auto", invalid_argument, "einsum", "optimize", "unknown path method '", method,
                    "' (auto, optimal, greedy, random-greedy or a path)");
   }
+  return opts;
+}
+
+/// The backend of the first tensor operand (the CPU for NumPy arrays and scalars only).
+Backend& einsum_backend(const std::vector<nb::handle>& hs) {
+  for (nb::handle h : hs)
+    if (nb::isinstance<TensorView>(h)) return backend_of(as_tensor_ref(h), "einsum");
+  return cpu_backend();
+}
+
+/// Every operand on `be`, promoted to the common dtype.
+std::vector<TensorView> einsum_operands(const std::vector<nb::handle>& hs, Backend& be) {
+  std::vector<TensorView> ops;
+  for (nb::handle h : hs) ops.push_back(coerce(h, be));
+  return common_dtype(be, std::move(ops));
+}
+
+TensorView einsum_py(const std::string& subscripts, nb::handle operands_h, nb::handle path,
+                     const std::string& method) {
+  std::vector<nb::handle> hs;
+  for (nb::handle h : operands_h) hs.push_back(h);
+  TENFERRO_CHECK(!hs.empty(), invalid_argument, "einsum", "operands", "no operands");
+  Backend& be = einsum_backend(hs);
+  const std::vector<TensorView> ops = einsum_operands(hs, be);
+  const EinsumOptions opts = einsum_options(path, method, ops.size());
   nb::gil_scoped_release rel;
   return einsum(be, subscripts, ops, opts);
 }
@@ -676,16 +689,10 @@ struct EinsumProgram {
   TensorView run(nb::args operands) const {
     TENFERRO_CHECK(operands.size() == plan->spec.num_inputs(), invalid_argument, "einsum", "operands",
                    "the program takes ", plan->spec.num_inputs(), " operands, got ", operands.size());
-    Backend* bep = nullptr;
-    for (nb::handle h : operands)
-      if (nb::isinstance<TensorView>(h)) {
-        bep = &backend_of(as_tensor_ref(h), "einsum");
-        break;
-      }
-    Backend& be = bep ? *bep : cpu_backend();
-    std::vector<TensorView> ops;
-    for (nb::handle h : operands) ops.push_back(coerce(h, be));
-    ops = common_dtype(be, std::move(ops));
+    std::vector<nb::handle> hs;
+    for (nb::handle h : operands) hs.push_back(h);
+    Backend& be = einsum_backend(hs);
+    const std::vector<TensorView> ops = einsum_operands(hs, be);
     nb::gil_scoped_release rel;
     return execute(be, plan->spec, plan->path, ops);
   }
@@ -695,20 +702,7 @@ EinsumProgram einsum_program(const std::string& subscripts, nb::handle shapes_h,
                              const std::string& method) {
   std::vector<Shape> shapes;
   for (nb::handle s : shapes_h) shapes.push_back(shape_arg(s));
-  EinsumOptions opts;
-  if (!path.is_none()) {
-    opts.path = path_arg(path, shapes.size());
-    opts.use_path = true;
-  } else if (method == "optimal") {
-    opts.plan.method = PathMethod::optimal;
-  } else if (method == "greedy") {
-    opts.plan.method = PathMethod::greedy;
-  } else if (method == "random-greedy" || method == "random_greedy") {
-    opts.plan.method = PathMethod::random_greedy;
-  } else {
-    TENFERRO_CHECK(method == "auto", invalid_argument, "einsum", "optimize", "unknown path method '", method,
-                   "' (auto, optimal, greedy, random-greedy or a path)");
-  }
+  const EinsumOptions opts = einsum_options(path, method, shapes.size());
   return EinsumProgram{make_plan(subscripts, shapes, opts)};
 }
 
