@@ -83,7 +83,7 @@ def einsum_bench(instance, path_name, device, repeat, cli, rounds):
         backend = "cpu" if device == "cpu" else "vulkan"
         out = subprocess.run([cli, "einsum", instance, "--path", path_name, "--backend", backend, "--json",
                               "--repeat", str(repeat)], check=True, capture_output=True, text=True).stdout
-        return json.loads(out)["median_seconds"]
+        return json.loads(out)["median_s"]
 
     # Alternating rounds, the best median of each: a shared machine's load moves between rounds.
     py, cli_s = float("inf"), (float("inf") if cli else None)
