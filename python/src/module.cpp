@@ -22,9 +22,7 @@
 #include <chrono>
 #include <complex>
 #include <cstring>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "tenferro/backend/backend.hpp"
@@ -39,23 +37,14 @@ namespace {
 
 // ---- backends by domain ------------------------------------------------------------------
 
-std::mutex g_backends_mu;
-std::unordered_map<DomainId, Backend*> g_backends;
-
-Backend& remember(Backend& be) {
-  std::lock_guard<std::mutex> lock(g_backends_mu);
-  g_backends.emplace(be.domain(), &be);
-  return be;
-}
-
+/// The backend a tensor lives on, through the core's registry (register_backend).
 Backend& backend_of(const TensorView& t, const char* op) {
   TENFERRO_CHECK(t.defined(), invalid_argument, op, "x", "undefined tensor");
   const DomainId d = t.domain();
   if (d == kHostDomain) return cpu_backend();
-  std::lock_guard<std::mutex> lock(g_backends_mu);
-  auto it = g_backends.find(d);
-  TENFERRO_CHECK(it != g_backends.end(), host_access, op, "x", "tensor of an unknown runtime (domain ", d, ")");
-  return *it->second;
+  Backend* be = registered_backend(d);
+  TENFERRO_CHECK(be != nullptr, host_access, op, "x", "tensor of an unknown runtime (domain ", d, ")");
+  return *be;
 }
 
 /// tenferro.Device: the Backend and its name ("cpu", "vulkan:0").
@@ -81,11 +70,11 @@ PyDevice parse_device(const std::string& spec) {
     TENFERRO_CHECK(ordinal <= 0, invalid_argument, "device", "device", "the CPU device has ordinal 0, got '", spec, "'");
     return PyDevice{&cpu_backend()};
   }
-  return PyDevice{&remember(get_backend(kind, ordinal))};
+  return PyDevice{&get_backend(kind, ordinal)};
 }
 
 Backend& device_arg(const nb::handle& h) {
-  if (h.is_none()) return remember(default_backend());
+  if (h.is_none()) return default_backend();
   if (nb::isinstance<PyDevice>(h)) return *nb::cast<PyDevice&>(h).be;
   if (nb::isinstance<nb::str>(h)) return *parse_device(nb::cast<std::string>(h)).be;
   TENFERRO_FAIL(invalid_argument, "device", "device", "expected a tenferro.Device, a string or None");
@@ -772,7 +761,7 @@ NB_MODULE(_tenferro, m) {
 
   m.def("device", [](nb::handle spec) { return PyDevice{&device_arg(spec)}; }, nb::arg("spec").none() = nb::none(),
         "device('cpu'), device('vulkan'), device('vulkan:0'); device() or device(None) is the default device.");
-  m.def("default_device", []() { return PyDevice{&remember(default_backend())}; });
+  m.def("default_device", []() { return PyDevice{&default_backend()}; });
   m.def("vulkan_available", []() { return vulkan_available(); });
   m.def("_list_devices", []() {
     std::vector<std::pair<std::string, std::string>> out;
