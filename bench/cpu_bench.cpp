@@ -1,5 +1,5 @@
 // tenferro_bench_cpu: CPU backend against the machine's ceilings and OpenBLAS.
-//   memcpy       2^24 f64, bytes read + written; multi-threaded (OpenMP, the ceiling) and
+//   memcpy       2^24 f64, bytes read + written; multi-threaded (one std::thread per CPU thread, the ceiling) and
 //                single-threaded std::memcpy
 //   add          tenferro::add on 2^24 f64 (3 x 8 bytes per element); again with glibc told
 //                to keep freed pages (diagnostic: page-fault cost of the fresh output)
@@ -21,27 +21,20 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "harness.hpp"
 #include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "tenferro/options.hpp"
 
 namespace tb = tenferro::bench;
 using tenferro::Tensor;
 
 namespace {
 
-int threads() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
+int threads() { return tenferro::cpu_threads(); }
 
 double* data(const Tensor& t) { return reinterpret_cast<double*>(t.storage()->host_data()); }
 
@@ -60,16 +53,15 @@ Tensor filled(std::int64_t rows, std::int64_t cols, double scale, std::uint64_t 
 }
 
 void parallel_memcpy(double* dst, const double* src, std::int64_t n) {
-#pragma omp parallel
-  {
-#ifdef _OPENMP
-    const std::int64_t nt = omp_get_num_threads(), t = omp_get_thread_num();
-#else
-    const std::int64_t nt = 1, t = 0;
-#endif
-    const std::int64_t ch = (n + nt - 1) / nt, b = std::min(n, t * ch), e = std::min(n, b + ch);
-    if (b < e) std::memcpy(dst + b, src + b, static_cast<std::size_t>(e - b) * sizeof(double));
-  }
+  const std::int64_t nt = threads(), ch = (n + nt - 1) / nt;
+  std::vector<std::thread> team;
+  for (std::int64_t t = 1; t < nt; ++t)
+    team.emplace_back([=] {
+      const std::int64_t b = std::min(n, t * ch), e = std::min(n, b + ch);
+      if (b < e) std::memcpy(dst + b, src + b, static_cast<std::size_t>(e - b) * sizeof(double));
+    });
+  std::memcpy(dst, src, static_cast<std::size_t>(std::min(n, ch)) * sizeof(double));
+  for (std::thread& t : team) t.join();
 }
 
 struct Row {
@@ -198,8 +190,10 @@ int main(int argc, char** argv) {
   const int gi = static_cast<int>(g);
   const tb::Record blas = record({"gemm_openblas", "f64", shape_g, "compact", "openblas", nt,
                                   tb::measure([&] {
+                                    openblas_set_num_threads(nt);  // the peer on its own threads
                                     cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, gi, gi, gi, 1.0, data(A),
                                                 gi, data(B), gi, 0.0, data(C2), gi);
+                                    openblas_set_num_threads(1);  // tenferro's calls: one thread each
                                   }, opt),
                                   0, flops, 0, ""});
   // Naive check of sampled entries (all of them with --quick): C[i,j] = sum_k A[i,k] B[k,j].

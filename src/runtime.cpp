@@ -33,13 +33,15 @@ const Provider* find_provider(std::string_view name) {
   return nullptr;
 }
 
-/// The default device's preference (lower first): discrete GPUs, integrated, other GPUs, CPU
-/// devices of a GPU API (lavapipe), then the CPU backend.
+/// The default device's preference (lower first): discrete GPUs, integrated, other GPUs, then
+/// the CPU backend. A CPU device of a GPU API (lavapipe: Vulkan on the CPU) ranks last, so it is
+/// never the default: the CPU backend runs the same work 2-180x faster (bench/RESULTS.md, "CPU
+/// backend"); TENFERRO_DEVICE or an explicit device selects it.
 int preference(const DeviceInfo& d) {
-  if (d.backend == "cpu") return 4;
+  if (d.backend == "cpu") return 3;
   if (d.type == "discrete") return 0;
   if (d.type == "integrated") return 1;
-  if (d.type == "cpu") return 3;
+  if (d.type == "cpu") return 4;
   return 2;
 }
 

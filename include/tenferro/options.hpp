@@ -57,4 +57,13 @@ AccuracyOptions accuracy(const Backend& be);
 void set_accuracy(const Device& device, const AccuracyOptions& a);
 AccuracyOptions accuracy(const Device& device);
 
+/// Threads of the CPU backend's kernels (the calling thread included; one pool per process,
+/// docs/design.md, "CPU threads"): the value of set_cpu_threads, else TENFERRO_NUM_THREADS,
+/// else the CPUs this process may run on.
+int cpu_threads();
+/// Sets the CPU backend's thread count for the kernels that start after the call; 0 restores
+/// the default. Thread-safe. Throws Error{invalid_argument} (op "set_cpu_threads", arg "n") for
+/// n outside 0 to 1024; nothing changes then.
+void set_cpu_threads(int n);
+
 }  // namespace tenferro

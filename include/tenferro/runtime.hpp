@@ -1,6 +1,7 @@
 // Backend selection: the CPU backend always; Vulkan devices when the provider is built and a
-// device exists. The default prefers a discrete GPU, then integrated, then a CPU Vulkan device
-// (lavapipe), then the CPU backend; TENFERRO_DEVICE (an ordinal or "cpu") overrides it.
+// device exists. The default prefers a discrete GPU, then integrated, then other GPUs, then the
+// CPU backend; a CPU Vulkan device (lavapipe) is never the default, only chosen by
+// TENFERRO_DEVICE (an ordinal, "vulkan" or "cpu") or by naming it.
 #pragma once
 #include <optional>
 #include <string>

@@ -1,6 +1,7 @@
 // The process environment: the only place tenferro calls getenv, and the one parser of its
-// values. Each layer reads its own settings through these (core: src/core/options.cpp; the
-// Vulkan provider: src/vulkan/options.cpp); docs/configuration.md lists every variable.
+// values. Each layer reads its own settings through these (core: src/core/options.cpp; the CPU
+// backend: src/cpu/pool.cpp; the Vulkan provider: src/vulkan/options.cpp);
+// docs/configuration.md lists every variable.
 //
 // Every reader takes the variable's name and returns `dflt` when the variable is unset or
 // empty. A value outside the accepted forms raises Error{invalid_argument} with op

@@ -1,15 +1,16 @@
 // CpuBackend wiring: transfers, capability table, dispatch to family kernels. Its tensors are
 // host tensors (core's host memory, src/core/host.cpp).
-#include <thread>
+#include <string>
 
 #include "core/check.hpp"
 #include "cpu/cpu_backend.hpp"
+#include "cpu/pool.hpp"
 #include "cpu/provider.hpp"
 
 namespace tenferro::cpu {
 
 std::string CpuBackend::device_name() const {
-  return "host CPU (" + std::to_string(std::thread::hardware_concurrency()) + " threads)";
+  return "host CPU (" + std::to_string(max_threads()) + " threads)";
 }
 
 // The CPU backend runs the whole contract.
@@ -83,6 +84,7 @@ void CpuBackend::scatter(const TensorView& out, const TensorView& indices, const
 namespace tenferro {
 
 Backend& cpu_backend() {
+  cpu::check_thread_setting();  // TENFERRO_NUM_THREADS, before any work
   static cpu::CpuBackend be;
   return be;
 }

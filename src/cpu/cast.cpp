@@ -4,7 +4,7 @@
 //   integer to integer: two's-complement wrap; float to integer: truncation toward zero, and a
 //   NaN, infinite or out-of-range value (with `exact`, also a non-integral one) is an
 //   invalid_argument error naming `op`.
-// Rows are walked with for_each_row (OpenMP); invalid elements set a flag in the parallel region
+// Rows are walked with for_each_row (the thread pool); invalid elements set a flag in the parallel region
 // and the kernel throws after it, rescanning serially to name the first offending element.
 #include <array>
 #include <atomic>

@@ -11,7 +11,7 @@
 //   3. otherwise (a transpose) the copy is cache-blocked: a tile is the product of a few
 //      dst-fastest axes (group A) and a few src-fastest axes (group B), ~64 x 64 elements;
 //      large axes are split into blocks; all other axes are walked by an odometer and tiles are
-//      spread over OpenMP threads. Small extents (rank-24 permutations of 2s) are grouped so
+//      spread over the pool's threads. Small extents (rank-24 permutations of 2s) are grouped so
 //      a tile still holds thousands of elements.
 #include <algorithm>
 #include <cstring>
@@ -186,7 +186,7 @@ void copy_tiled(const W* src, W* dst, std::vector<Ax> axes, std::size_t b, bool 
   const int nt = par ? max_threads() : 1;
   std::vector<std::int64_t> idx_store(static_cast<std::size_t>(nt) * (ro + 1), 0);
 
-  parallel_chunks(n_outer, par, [&](std::int64_t begin, std::int64_t end, int t) {
+  parallel_chunks(n_outer, nt, [&](std::int64_t begin, std::int64_t end, int t) {
     std::int64_t* idx = idx_store.data() + static_cast<std::size_t>(t) * (ro + 1);
     std::int64_t os = 0, od = 0, rest = begin;
     for (std::size_t k = 0; k < ro; ++k) {
@@ -283,7 +283,7 @@ void triangular_words(const TensorView& x, std::int64_t k, bool lower, const Ten
   W* os = base_ptr<W>(out);
   const std::int64_t xr = x.strides()[0], orow = out.strides()[0];
   const bool parallel = x.numel() >= kParallelThreshold;
-  parallel_chunks(columns, parallel, [&](std::int64_t begin, std::int64_t end, int) {
+  parallel_chunks(columns, parallel ? max_threads() : 1, [&](std::int64_t begin, std::int64_t end, int) {
     for (std::int64_t c = begin; c < end; ++c) {
       // Column c = j + n * batch: decompose over axes 1.. for both views.
       std::int64_t xo = x.offset(), oo = out.offset(), rest = c;

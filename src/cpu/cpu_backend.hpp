@@ -1,4 +1,4 @@
-// The CPU backend: host memory, multi-threaded kernels (OpenMP), GEMM through OpenBLAS.
+// The CPU backend: host memory, multi-threaded kernels (one thread pool, pool.hpp), GEMM through OpenBLAS.
 // Kernels live in one file per family; this class only wires them to the Backend interface.
 #pragma once
 #include <atomic>

@@ -1,7 +1,7 @@
 // CPU elementwise kernels (unary, analytic, binary, compare, select, clamp).
 //
 // One strided mapping loop, map_rows, is instantiated per (op, dtype) with the op as a lambda:
-// for_each_row coalesces the layouts jointly and splits rows across OpenMP threads; a row whose
+// for_each_row coalesces the layouts jointly and splits rows across the pool's threads; a row whose
 // operands all have inner stride 1 runs a plain indexed loop that GCC vectorizes (add/mul on
 // f32/f64 are memory-bound), any other row (negative, zero or large strides) a strided loop.
 //
@@ -10,8 +10,8 @@
 // maximum/minimum/clamp are IEEE 754-2019 (minmax.hpp: NaN propagates, -0 < +0); analytic ops
 // use the element type's std:: functions, with accurate complex expm1/log1p. Elements without a
 // defined result (integer division or remainder by zero, negative integer exponent) set a flag
-// inside the parallel region; the kernel throws numerical_failure naming the op after the region
-// (exceptions must not escape OpenMP).
+// inside the parallel region; the kernel throws numerical_failure naming the op after the region,
+// once every row has run.
 #include <array>
 #include <atomic>
 #include <cmath>

@@ -1,5 +1,6 @@
 // CPU GEMM: batched C[m,n,b] = alpha * sum_k op(A)[m,k,b] op(B)[k,n,b] + beta * C[m,n,b]
-// through OpenBLAS (column-major cblas_{s,d,c,z}gemm), one call per batch.
+// through OpenBLAS (column-major cblas_{s,d,c,z}gemm), single-threaded calls on the pool's
+// threads (pool.hpp).
 //
 // Each matrix is read in place when BLAS can take it: a unit stride on one axis and a
 // leading dimension >= the other extent (extent-1 axes take any stride). A with unit row
@@ -9,12 +10,14 @@
 // too small or past int range) is packed into a compact column-major scratch first, with
 // conjugation applied during the pack. Tiny products skip BLAS and run a direct strided loop.
 //
-// Batches: a product of more than kBigWork multiply-adds uses OpenBLAS's own threads, batches
-// in sequence; smaller products run one BLAS call (or direct loop) per batch inside an OpenMP
-// loop over batches (OpenBLAS runs such small calls single-threaded, and its pthread build is
-// safe for concurrent calls). Measured on 2 cores (f64, n^3 per batch): the direct loop beats a
-// BLAS call up to n = 8 (2-3x at n <= 6); batch-parallel BLAS beats sequential BLAS 1.5-2x for
-// n = 16..64; at n = 96 OpenBLAS's own threading is 2-4x faster than batch-parallel calls.
+// Threads: a product of more than kBigWork multiply-adds per batch is split into tiles of C
+// (at least kMinTile rows and columns, about 4 per thread, claimed dynamically), one BLAS call
+// per tile; with at least as many batches as threads, whole batches go to threads instead.
+// Smaller products run one call (or direct loop) per batch, batches spread over the threads.
+// Measured on 2 cores (f64, n^3 per batch): the direct loop beats a BLAS call up to n = 8
+// (2-3x at n <= 6); batch-parallel calls beat sequential ones 1.5-2x for n = 16..64. Tiles
+// on single-threaded calls match OpenBLAS's own threads at n = 1024 and 2048 and beat them
+// 1.6x at n = 256 and 512 (OpenBLAS runs those on one thread).
 // K == 0 gives C = beta * C (0 when beta == 0); beta == 0 never reads C.
 #include <cblas.h>
 
@@ -23,6 +26,7 @@
 #include <climits>
 #include <complex>
 #include <cstdint>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -34,9 +38,10 @@ namespace {
 
 using I = std::int64_t;
 
-/// Above this many multiply-adds per batch, one BLAS call uses OpenBLAS's threads (OpenBLAS
-/// runs calls below 65536 * 4 = 64^3 on one thread).
+/// Above this many multiply-adds per batch, a product is split into tiles over the threads.
 constexpr I kBigWork = I{64} * 64 * 64;
+/// The least rows and columns of a tile.
+constexpr I kMinTile = 64;
 /// At or below this many multiply-adds per batch, a direct loop beats a BLAS call.
 constexpr I kTinyWork = 512;
 
@@ -195,9 +200,78 @@ template <class T> void gemm_parts(const Mat<T>& a, const Mat<T>& b, const Mat<T
     }
 }
 
+/// One BLAS call for C (column-major: ldc from classify) = alpha op(A) op(B) + beta C; A or B
+/// in neither form is packed into s first.
+template <class T> void call_blas(Mat<T> a, Mat<T> b, const Mat<T>& c, bool ca, bool cb, T alpha, T beta,
+                                  Scratch<T>& s) {
+  I ldc = 0;
+  const Form fc = classify(c, ldc);
+  TENFERRO_ASSERT(fc == Form::col);
+  auto operand = [](Mat<T>& m, bool conj, std::vector<T>& buf, I& ld) -> CBLAS_TRANSPOSE {
+    switch (classify(m, ld)) {
+      case Form::col:
+        if constexpr (kComplex<T>) return conj ? CblasConjNoTrans : CblasNoTrans;
+        return CblasNoTrans;
+      case Form::row:
+        if constexpr (kComplex<T>) return conj ? CblasConjTrans : CblasTrans;
+        return CblasTrans;
+      case Form::pack: break;
+    }
+    m = pack(m, conj, buf);
+    ld = std::max<I>(m.rows, 1);
+    return CblasNoTrans;
+  };
+  I lda = 0, ldb = 0;
+  const CBLAS_TRANSPOSE ta = operand(a, ca, s.a, lda);
+  const CBLAS_TRANSPOSE tb = operand(b, cb, s.b, ldb);
+  blas(ta, tb, static_cast<int>(c.rows), static_cast<int>(c.cols), static_cast<int>(a.cols), alpha, a.p,
+       static_cast<int>(lda), b.p, static_cast<int>(ldb), beta, c.p, static_cast<int>(ldc));
+}
+
+/// Rows [r0, r1) and columns [c0, c1) of m.
+template <class T> Mat<T> block(const Mat<T>& m, I r0, I r1, I c0, I c1) {
+  return Mat<T>{m.p + r0 * m.rs + c0 * m.cs, r1 - r0, c1 - c0, m.rs, m.cs};
+}
+
+/// C (column-major) = alpha op(A) op(B) + beta C on sc.size() threads: A and B packed once when
+/// BLAS cannot read them, then tiles of C (about 4 per thread, at least kMinTile on a side),
+/// one single-threaded BLAS call each.
+template <class T> void gemm_tiles(Mat<T> a, Mat<T> b, const Mat<T>& c, bool ca, bool cb, T alpha, T beta,
+                                   std::span<Scratch<T>> sc) {
+  I ld = 0;
+  if (classify(a, ld) == Form::pack) {
+    a = pack(a, ca, sc[0].a);
+    ca = false;
+  }
+  if (classify(b, ld) == Form::pack) {
+    b = pack(b, cb, sc[0].b);
+    cb = false;
+  }
+  const I M = c.rows, N = c.cols, target = 4 * static_cast<I>(sc.size());
+  I gm = 1, gn = 1;
+  while (gm * gn < target) {
+    const I tm = M / gm, tn = N / gn;
+    if (tm >= tn && tm >= 2 * kMinTile) gm *= 2;
+    else if (tn >= 2 * kMinTile) gn *= 2;
+    else if (tm >= 2 * kMinTile) gm *= 2;
+    else break;
+  }
+  // Row bounds on multiples of 8 (whole vector registers of the BLAS kernels).
+  auto rows = [&](I i) { return i == gm ? M : (M * i / gm) & ~I{7}; };
+  parallel_chunks(gm * gn, static_cast<int>(sc.size()), [&](I t0, I t1, int slot) {
+    for (I t = t0; t < t1; ++t) {
+      const I i = t % gm, j = t / gm, r0 = rows(i), r1 = rows(i + 1), c0 = N * j / gn, c1 = N * (j + 1) / gn;
+      call_blas(block(a, r0, r1, 0, a.cols), block(b, 0, b.rows, c0, c1), block(c, r0, r1, c0, c1), ca, cb, alpha,
+                beta, sc[static_cast<std::size_t>(slot)]);
+    }
+  });
+}
+
 /// One batch: C = alpha op(A) op(B) + beta C. A [M,K], B [K,N], C [M,N]; extents fit in int.
+/// A product of more than kBigWork multiply-adds runs on the threads of s (one scratch each).
 template <class T> void gemm_one(Mat<T> a, Mat<T> b, Mat<T> c, bool ca, bool cb, T alpha, T beta,
-                                 Scratch<T>& s) {
+                                 std::span<Scratch<T>> sc) {
+  Scratch<T>& s = sc[0];
   if (c.rows == 0 || c.cols == 0) return;
   if (a.cols == 0) return scale(c, beta);
   if (c.rows * c.cols <= kTinyWork / a.cols) return direct(a, b, c, ca, cb, alpha, beta);
@@ -226,30 +300,13 @@ template <class T> void gemm_one(Mat<T> a, Mat<T> b, Mat<T> c, bool ca, bool cb,
     } else {
       tmp = pack(c, false, s.c);
     }
-    gemm_one(a, b, tmp, ca, cb, alpha, beta, s);
+    gemm_one(a, b, tmp, ca, cb, alpha, beta, sc);
     for (I j = 0; j < c.cols; ++j)
       for (I i = 0; i < c.rows; ++i) c.at(i, j) = tmp.at(i, j);
     return;
   }
-  auto operand = [](Mat<T>& m, bool conj, std::vector<T>& buf, I& ld) -> CBLAS_TRANSPOSE {
-    switch (classify(m, ld)) {
-      case Form::col:
-        if constexpr (kComplex<T>) return conj ? CblasConjNoTrans : CblasNoTrans;
-        return CblasNoTrans;
-      case Form::row:
-        if constexpr (kComplex<T>) return conj ? CblasConjTrans : CblasTrans;
-        return CblasTrans;
-      case Form::pack: break;
-    }
-    m = pack(m, conj, buf);
-    ld = std::max<I>(m.rows, 1);
-    return CblasNoTrans;
-  };
-  I lda = 0, ldb = 0;
-  const CBLAS_TRANSPOSE ta = operand(a, ca, s.a, lda);
-  const CBLAS_TRANSPOSE tb = operand(b, cb, s.b, ldb);
-  blas(ta, tb, static_cast<int>(c.rows), static_cast<int>(c.cols), static_cast<int>(a.cols), alpha, a.p,
-       static_cast<int>(lda), b.p, static_cast<int>(ldb), beta, c.p, static_cast<int>(ldc));
+  if (sc.size() > 1 && c.rows * c.cols > kBigWork / a.cols) return gemm_tiles(a, b, c, ca, cb, alpha, beta, sc);
+  call_blas(a, b, c, ca, cb, alpha, beta, s);
 }
 
 // p advanced by `off` elements. An operand with no elements (K == 0: A is M x 0, B is 0 x N)
@@ -270,25 +327,25 @@ template <class T> void gemm_typed(const GemmCall& call) {
   T* pc = advanced(base_ptr<T>(call.c), call.c.offset());
   const bool ca = kComplex<T> && call.conj_a, cb = kComplex<T> && call.conj_b;
   const T alpha = call.alpha.as<T>(), beta = call.beta.as<T>();
-  auto one = [&](I b, Scratch<T>& s) {
+  auto one = [&](I b, std::span<Scratch<T>> s) {
     gemm_one(Mat<T>{advanced(pa, b * ta[2]), M, K, ta[0], ta[1]}, Mat<T>{advanced(pb, b * tb[2]), K, N, tb[0], tb[1]},
              Mat<T>{advanced(pc, b * tc[2]), M, N, tc[0], tc[1]}, ca, cb, alpha, beta, s);
   };
   // Multiply-adds per batch, saturated (M * N fits: it divides the element count of C).
   const I work = M * N > kBigWork / std::max<I>(K, 1) ? kBigWork + 1 : M * N * std::max<I>(K, 1);
-  if (B == 1 || work > kBigWork) {
-    Scratch<T> s;
-    for (I b = 0; b < B; ++b) one(b, s);
+  const int nt = max_threads();
+  std::vector<Scratch<T>> scratch(static_cast<std::size_t>(nt));
+  const std::span<Scratch<T>> all(scratch);
+  if (nt > 1 && work > kBigWork && B < nt) {
+    // Few large products: each one split into tiles over the threads.
+    for (I b = 0; b < B; ++b) one(b, all);
     return;
   }
-  // Many small products: batches across OpenMP threads, each BLAS call single-threaded.
-  const bool par = B >= kParallelThreshold / work;
-#pragma omp parallel if (par)
-  {
-    Scratch<T> s;
-#pragma omp for schedule(static)
-    for (I b = 0; b < B; ++b) one(b, s);
-  }
+  // Batches over the threads, one single-threaded product each.
+  const bool par = B > 1 && (work > kBigWork || B >= kParallelThreshold / work);
+  parallel_chunks(B, par ? nt : 1, [&](I b0, I b1, int slot) {
+    for (I b = b0; b < b1; ++b) one(b, all.subspan(static_cast<std::size_t>(slot), 1));
+  });
 }
 
 }  // namespace

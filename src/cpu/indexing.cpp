@@ -32,37 +32,6 @@ using I64 = std::int64_t;
 
 using detail::contains_axis;
 
-/// Runs body(nthreads, thread) on a team when `parallel`, else body(1, 0). Exceptions thrown
-/// inside the team are caught there and the first one is rethrown after the region.
-template <class Body> void run_team(bool parallel, Body&& body) {
-  if (!parallel || max_threads() == 1) {
-    body(I64{1}, I64{0});
-    return;
-  }
-  std::exception_ptr err;
-#pragma omp parallel
-  {
-#ifdef _OPENMP
-    const I64 nt = omp_get_num_threads(), t = omp_get_thread_num();
-#else
-    const I64 nt = 1, t = 0;
-#endif
-    try {
-      body(nt, t);
-    } catch (...) {
-#pragma omp critical(tenferro_indexing_error)
-      if (!err) err = std::current_exception();
-    }
-  }
-  if (err) std::rethrow_exception(err);
-}
-
-/// [begin, end) of thread t's share of n items.
-std::pair<I64, I64> share(I64 n, I64 nt, I64 t) {
-  const I64 chunk = (n + nt - 1) / nt, b = std::min(n, t * chunk);
-  return {b, std::min(n, b + chunk)};
-}
-
 /// Geometry of one gather/scatter call (see the file comment).
 struct Plan {
   // Batch axes of big, in order, with their strides in big and in the index tensor.
@@ -265,9 +234,7 @@ void gather_typed(const TensorView& operand, const TensorView& indices, const Te
   const I64 sb = p.win_shape.empty() ? 0 : p.win_big_strides[0];
   const I64 tasks = p.n_windows * p.win_rows;
   const bool parallel = p.n_windows * p.win_numel >= kParallelThreshold && tasks > 1;
-  run_team(parallel, [&](I64 nt, I64 t) {
-    const auto [b, e] = share(tasks, nt, t);
-    if (b >= e) return;
+  parallel_chunks(tasks, parallel ? max_threads() : 1, [&](I64 b, I64 e, int) {
     I64 w = b / p.win_rows, row = b % p.win_rows, ob = 0, bb = 0;
     window_bases(p, idx, w, /*skip=*/false, ob, bb);
     for (I64 task = b; task < e; ++task) {
@@ -320,8 +287,7 @@ struct Base {
 /// Bases of every window, computed in parallel (first touch by the writing thread).
 template <class Idx> std::unique_ptr<Base[]> window_table(const Plan& p, const Idx* idx, bool skip) {
   std::unique_ptr<Base[]> table(new Base[static_cast<std::size_t>(p.n_windows)]);
-  run_team(p.n_windows >= kParallelThreshold / 4, [&](I64 nt, I64 t) {
-    const auto [b, e] = share(p.n_windows, nt, t);
+  parallel_chunks(p.n_windows, p.n_windows >= kParallelThreshold / 4 ? max_threads() : 1, [&](I64 b, I64 e, int) {
     for (I64 w = b; w < e; ++w) {
       Base& x = table[static_cast<std::size_t>(w)];
       if (!window_bases(p, idx, w, skip, x.op, x.upd)) x.op = -1;
@@ -381,21 +347,18 @@ void scatter_typed(const TensorView& out, const TensorView& indices, const Tenso
   if (p.win_numel >= kParallelThreshold / 8) {
     // Few large windows: windows in order, the rows of one window split across threads
     // (one window never touches an output element twice).
-    run_team(true, [&](I64 nt, I64 t) {
-      const auto [b, e] = share(p.win_rows, nt, t);
-      for (I64 w = 0; w < p.n_windows; ++w) {
-        const Base x = table[static_cast<std::size_t>(w)];
-        if (x.op >= 0) apply_rows(x.op, x.upd, b, e, 0, 0, false);
-#pragma omp barrier
-      }
-    });
+    const int nt = max_threads();
+    for (I64 w = 0; w < p.n_windows; ++w) {
+      const Base x = table[static_cast<std::size_t>(w)];
+      if (x.op >= 0)
+        parallel_chunks(p.win_rows, nt, [&](I64 b, I64 e, int) { apply_rows(x.op, x.upd, b, e, 0, 0, false); });
+    }
     return;
   }
-  // Many small windows: each thread owns a slice of the output offsets and applies, in window
-  // order, the updates that land there.
+  // Many small windows: each chunk owns a slice of the output offsets and applies, in window
+  // order, the updates that land there (one chunk per thread: every chunk scans all windows).
   const I64 lo_all = out.layout().min_offset(), hi_all = out.layout().max_offset() + 1;
-  run_team(true, [&](I64 nt, I64 t) {
-    const auto [lo, hi] = share(hi_all - lo_all, nt, t);
+  parallel_chunks(hi_all - lo_all, max_threads(), [&](I64 lo, I64 hi, int) {
     const I64 mine_lo = lo_all + lo, mine_hi = lo_all + hi;
     if (mine_lo >= mine_hi) return;
     for (I64 w = 0; w < p.n_windows; ++w) {
@@ -405,7 +368,7 @@ void scatter_typed(const TensorView& out, const TensorView& indices, const Tenso
       if (whi <= mine_lo || wlo >= mine_hi) continue;
       apply_rows(x.op, x.upd, 0, p.win_rows, mine_lo, mine_hi, wlo < mine_lo || whi > mine_hi);
     }
-  });
+  }, /*per_thread=*/1);
 }
 
 template <class T, class Idx>

@@ -21,7 +21,7 @@
 //   (b) the fastest memory axis is kept ("outer"): tiles of outputs along that axis
 //       accumulate rows, acc[j] = acc[j] op x[r, j], contiguous in j;
 //   (c) any other stride pattern goes through the same two paths with strided inner loops.
-// Work is split across OpenMP threads over outputs, and when there are too few outputs, over
+// Work is split across the pool's threads over outputs, and when there are too few outputs, over
 // chunks of the reduced index space whose partial results are combined afterwards.
 #include <algorithm>
 #include <cmath>
@@ -279,19 +279,20 @@ template <class Op, class T> void run_inner(const Plan& pl, const T* px, T* po) 
       for (i64 o = ob; o < oe; ++o, ko.next())
         po[ko.ooff] = Op::finish(reduce_range<Op>(px, pl.red, ro, ko.xoff, 0, N));
     };
-    parallel_chunks(O, parallel, [&](i64 b, i64 e, int) { body(b, e); });
+    parallel_chunks(O, parallel ? nt : 1, [&](i64 b, i64 e, int) { body(b, e); });
     return;
   }
   std::vector<A> part(static_cast<std::size_t>(O * C));
-#pragma omp parallel for schedule(static) num_threads(nt)
-  for (i64 t = 0; t < O * C; ++t) {
-    Odo ko, ro;
-    ko.init(pl.kept, 0);
-    ro.init(pl.red, 1);
-    const i64 o = t / C, c = t % C;
-    ko.seek(o, pl.x0, pl.o0);
-    part[static_cast<std::size_t>(t)] = reduce_range<Op>(px, pl.red, ro, ko.xoff, c * N / C, (c + 1) * N / C);
-  }
+  parallel_chunks(O * C, nt, [&](i64 b, i64 e, int) {
+    for (i64 t = b; t < e; ++t) {
+      Odo ko, ro;
+      ko.init(pl.kept, 0);
+      ro.init(pl.red, 1);
+      const i64 o = t / C, c = t % C;
+      ko.seek(o, pl.x0, pl.o0);
+      part[static_cast<std::size_t>(t)] = reduce_range<Op>(px, pl.red, ro, ko.xoff, c * N / C, (c + 1) * N / C);
+    }
+  });
   Odo ko;
   ko.init(pl.kept, 0);
   ko.seek(0, pl.x0, pl.o0);
@@ -370,7 +371,7 @@ template <class Op, class T> void run_outer(const Plan& pl, const T* px, T* po) 
       }
     }
   };
-  parallel_chunks(tasks * C, parallel, [&](i64 b, i64 e, int) { body(b, e); });
+  parallel_chunks(tasks * C, parallel ? nt : 1, [&](i64 b, i64 e, int) { body(b, e); });
   if (C == 1) return;
   Odo ko;
   ko.init(pl.kept, 1);

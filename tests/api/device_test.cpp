@@ -1,5 +1,8 @@
 // Devices: names, parsing, the default, the device of a tensor.
+#include <optional>
+
 #include "api_support.hpp"
+#include "tenferro/runtime.hpp"
 
 namespace tenferro::test {
 namespace {
@@ -43,6 +46,20 @@ TEST(ApiDevice, DefaultDeviceIsListedAndMatchesTheDefaultBackend) {
   const std::vector<Device> all = devices();
   EXPECT_NE(std::find(all.begin(), all.end(), d), all.end()) << d.name();
   EXPECT_EQ(&backend_for(d), &default_backend());
+}
+
+// Without TENFERRO_DEVICE the default is a GPU, else the CPU backend: never a CPU device of a GPU
+// API (lavapipe), whatever devices this machine lists.
+TEST(ApiDevice, DefaultDeviceIsNeverAVulkanCpuDevice) {
+  const std::optional<DeviceInfo> info = device_info(default_backend());
+  ASSERT_TRUE(info.has_value());
+  bool gpu = false;
+  for (const DeviceInfo& x : list_devices()) gpu = gpu || (x.backend != "cpu" && x.type != "cpu");
+  if (gpu) {
+    EXPECT_NE(info->type, "cpu") << info->name;
+  } else {
+    EXPECT_EQ(info->backend, "cpu") << info->name;
+  }
 }
 
 TEST(ApiDevice, TensorsKnowTheirDevice) {

@@ -149,8 +149,8 @@ Backend* vulkan_or_null() {
 
 constexpr int kRounds = 3;
 
-// Every thread runs the workload of several seeds on the CPU backend at once (each op's OpenMP
-// team belongs to its calling thread), all reading one shared input.
+// Every thread runs the workload of several seeds on the CPU backend at once (one thread's kernel
+// runs on the pool, the others' on their calling threads meanwhile), all reading one shared input.
 TEST(Threads, CpuBackendRunsOpsAndEinsumOnSeveralThreads) {
   const auto want = references(kThreads * kRounds);
   Backend& be = cpu_backend();

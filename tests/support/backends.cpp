@@ -1,5 +1,7 @@
 #include "backends.hpp"
 
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "tenferro/backend/backend.hpp"
@@ -43,6 +45,10 @@ const char* family_name(OpFamily f) {
 
 std::vector<TestBackend> test_backends() {
   std::vector<TestBackend> out{{"cpu", &cpu_backend()}};
+  // TENFERRO_TEST_BACKENDS=cpu: the CPU backend only (the thread-count variants of
+  // tests/CMakeLists.txt, which test the CPU kernels' threading).
+  const char* only = std::getenv("TENFERRO_TEST_BACKENDS");
+  if (only != nullptr && std::string(only) == "cpu") return out;
   if (vulkan_available()) out.push_back({"vulkan", &get_backend("vulkan", -1)});
   return out;
 }

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""tenferro's CPU backend against PyTorch CPU and NumPy + opt_einsum on the einsum instances.
+
+    python3 bench/cpu_einsum.py --tenferro build/release/tools/tenferro \
+        [--instances ../shared/instances] [--threads default,1] [--repeat 7] [--out results.jsonl] \
+        [--gemm 1024,4096 [--gemm-dtypes f64,f32,c64,c32]] [--only NAME,...]
+
+Every instance runs in f64 along its stored opt_size path, in one process per tool:
+- tenferro: `tenferro einsum INSTANCE --backend cpu --path opt_size --json` (its column-major
+  strings, which hold every operand in the same memory order as the row-major peers), once per
+  thread setting: `default` leaves the thread count to tenferro, a number N sets
+  TENFERRO_NUM_THREADS=N;
+- PyTorch CPU (its default threads, then each numeric setting through torch.set_num_threads) and
+  NumPy, both through opt_einsum's contract_expression on `format_string` with the same path.
+--gemm adds square products n^3 (`ab,bc->ac` written to a temporary instance) in each of
+--gemm-dtypes against torch.mm on the same threads. Medians of --repeat runs after one warm-up. Prints a Markdown table (ms) last; --out writes one
+JSON line per measurement. The peers are optional: a missing module leaves its columns empty.
+"""
+import argparse, glob, json, os, statistics, subprocess, sys, tempfile, time
+
+
+def median_ms(fn, repeat):
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def tenferro_ms(exe, path, threads, repeat, dtype="f64"):
+    env = dict(os.environ)
+    if threads != "default":
+        env["TENFERRO_NUM_THREADS"] = threads
+    out = subprocess.run([exe, "einsum", path, "--backend", "cpu", "--path", "opt_size", "--json",
+                          "--repeat", str(repeat), "--progress", "off", "--dtype", dtype],
+                         env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"{path}: tenferro exited {out.returncode}: {out.stderr.strip()}")
+    return json.loads(out.stdout)["median_s"] * 1e3
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tenferro", required=True, help="the tenferro CLI")
+    ap.add_argument("--instances", default="../shared/instances")
+    ap.add_argument("--threads", default="default,1", help="comma-separated: default and/or numbers")
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--only", default="", help="comma-separated instance names (default: all)")
+    ap.add_argument("--out", default=None, help="JSON lines of every measurement")
+    ap.add_argument("--gemm", default="", help="comma-separated square sizes n (n^3 products)")
+    ap.add_argument("--gemm-dtypes", default="f64,f32")
+    a = ap.parse_args()
+    settings = [t.strip() for t in a.threads.split(",") if t.strip()]
+    only = set(filter(None, a.only.split(",")))
+    try:
+        import numpy as np, opt_einsum as oe
+    except ImportError:
+        np = oe = None
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    rows, lines = [], []
+
+    def record(inst, who, threads, ms):
+        lines.append({"instance": inst, "who": who, "threads": threads, "ms": round(ms, 4)})
+
+    for fn in sorted(glob.glob(os.path.join(a.instances, "*.json"))):
+        inst = json.load(open(fn))
+        if "format_string" not in inst or (only and inst["name"] not in only):
+            continue
+        name, row = inst["name"], {}
+        for t in settings:
+            row[("tenferro", t)] = tenferro_ms(a.tenferro, fn, t, a.repeat)
+            record(name, "tenferro", t, row[("tenferro", t)])
+        if oe is not None:
+            path = [tuple(s) for s in inst["paths"]["opt_size"]["path"]]
+            expr = oe.contract_expression(inst["format_string"], *inst["shapes"], optimize=path)
+            rng = np.random.default_rng(0)
+            ops = [rng.uniform(-1, 1, s) for s in inst["shapes"]]
+            if torch is not None:
+                default_threads = torch.get_num_threads()
+                tops = [torch.from_numpy(x) for x in ops]
+                for t in settings:
+                    torch.set_num_threads(default_threads if t == "default" else int(t))
+                    row[("torch", t)] = median_ms(lambda: expr(*tops, backend="torch"), a.repeat)
+                    record(name, "torch", t, row[("torch", t)])
+                torch.set_num_threads(default_threads)
+            row[("numpy", "default")] = median_ms(lambda: expr(*ops, backend="numpy"), a.repeat)
+            record(name, "numpy", "default", row[("numpy", "default")])
+        rows.append((name, row))
+        print(f"{name}: " + ", ".join(f"{w}/{t} {ms:.2f}" for (w, t), ms in row.items()), file=sys.stderr, flush=True)
+    torch_dtypes = {"f64": "float64", "f32": "float32", "c64": "complex128", "c32": "complex64"}
+    for n in [int(x) for x in a.gemm.split(",") if x]:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, f"gemm_{n}.json")
+            with open(path, "w") as f:
+                json.dump({"name": f"gemm_{n}", "format_string": "ab,bc->ac", "shapes": [[n, n], [n, n]],
+                           "paths": {"opt_size": {"path": [[0, 1]]}}}, f)
+            for dt in a.gemm_dtypes.split(","):
+                name, row = f"gemm {dt} {n}^3", {}
+                for t in settings:
+                    row[("tenferro", t)] = tenferro_ms(a.tenferro, path, t, a.repeat, dt)
+                    record(name, "tenferro", t, row[("tenferro", t)])
+                if torch is not None:
+                    default_threads = torch.get_num_threads()
+                    x = torch.rand(n, n, dtype=getattr(torch, torch_dtypes[dt]))
+                    y = torch.rand(n, n, dtype=x.dtype)
+                    for t in settings:
+                        torch.set_num_threads(default_threads if t == "default" else int(t))
+                        row[("torch", t)] = median_ms(lambda: torch.mm(x, y), a.repeat)
+                        record(name, "torch", t, row[("torch", t)])
+                    torch.set_num_threads(default_threads)
+                rows.append((name, row))
+                print(f"{name}: " + ", ".join(f"{w}/{t} {ms:.2f}" for (w, t), ms in row.items()), file=sys.stderr,
+                      flush=True)
+    if a.out:
+        with open(a.out, "w") as f:
+            for l in lines:
+                f.write(json.dumps(l) + "\n")
+    cols = [("tenferro", t) for t in settings] + ([("torch", t) for t in settings] if torch else []) + \
+           ([("numpy", "default")] if oe else [])
+    print("| instance | " + " | ".join(f"{w} ({t})" for w, t in cols) + " | tenferro/torch (default) |")
+    print("|---" * (len(cols) + 2) + "|")
+    for name, row in rows:
+        cells = [f"{row[c]:.2f}" if c in row else "" for c in cols]
+        ratio = ""
+        if ("torch", "default") in row and ("tenferro", "default") in row:
+            ratio = f"{row[('tenferro', 'default')] / row[('torch', 'default')]:.2f}"
+        print(f"| {name} | " + " | ".join(cells) + f" | {ratio} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
