@@ -3,7 +3,7 @@
 
     python3 bench/cpu_einsum.py --tenferro build/release/tools/tenferro \
         [--instances ../shared/instances] [--threads default,1] [--repeat 7] [--out results.jsonl] \
-        [--gemm 1024,4096 [--gemm-dtypes f64,f32,c64,c32]] [--only NAME,...]
+        [--gemm 1024,4096 [--gemm-dtypes f64,f32,c64,c32]] [--only NAME,...] [--load N]
 
 Every instance runs in f64 along its stored opt_size path, in one process per tool:
 - tenferro: `tenferro einsum INSTANCE --backend cpu --path opt_size --json` (its column-major
@@ -12,7 +12,8 @@ Every instance runs in f64 along its stored opt_size path, in one process per to
   TENFERRO_NUM_THREADS=N;
 - PyTorch CPU (its default threads, then each numeric setting through torch.set_num_threads) and
   NumPy, both through opt_einsum's contract_expression on `format_string` with the same path.
---gemm adds square products n^3 (`ab,bc->ac` written to a temporary instance) in each of
+--load N keeps N other processes spinning for the whole run (a busy machine: each takes a core
+from every tool measured). --gemm adds square products n^3 (`ab,bc->ac` written to a temporary instance) in each of
 --gemm-dtypes against torch.mm on the same threads. Medians of --repeat runs after one warm-up. Prints a Markdown table (ms) last; --out writes one
 JSON line per measurement. The peers are optional: a missing module leaves its columns empty.
 """
@@ -51,8 +52,18 @@ def main():
     ap.add_argument("--out", default=None, help="JSON lines of every measurement")
     ap.add_argument("--gemm", default="", help="comma-separated square sizes n (n^3 products)")
     ap.add_argument("--gemm-dtypes", default="f64,f32")
+    ap.add_argument("--load", type=int, default=0, help="busy processes kept running meanwhile")
     a = ap.parse_args()
     settings = [t.strip() for t in a.threads.split(",") if t.strip()]
+    load = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(a.load)]
+    try:
+        run(a, settings)
+    finally:
+        for p in load:
+            p.kill()
+
+
+def run(a, settings):
     only = set(filter(None, a.only.split(",")))
     try:
         import numpy as np, opt_einsum as oe

@@ -12,7 +12,9 @@
 //
 // Threads: a product of more than kBigWork multiply-adds per batch is split into tiles of C
 // (at least kMinTile rows and columns, about 4 per thread, claimed dynamically), one BLAS call
-// per tile; with at least as many batches as threads, whole batches go to threads instead.
+// per tile; a C too small for two tiles is split along K instead when K >= 2 kSplitK (partial
+// products summed in a fixed order); with at least as many batches as threads, whole batches
+// go to threads instead.
 // Smaller products run one call (or direct loop) per batch, batches spread over the threads.
 // Measured on 2 cores (f64, n^3 per batch): the direct loop beats a BLAS call up to n = 8
 // (2-3x at n <= 6); batch-parallel calls beat sequential ones 1.5-2x for n = 16..64. Tiles
@@ -42,6 +44,8 @@ using I = std::int64_t;
 constexpr I kBigWork = I{64} * 64 * 64;
 /// The least rows and columns of a tile.
 constexpr I kMinTile = 64;
+/// The least K of one part when a product too narrow for tiles is split along K.
+constexpr I kSplitK = 1024;
 /// At or below this many multiply-adds per batch, a direct loop beats a BLAS call.
 constexpr I kTinyWork = 512;
 
@@ -103,6 +107,37 @@ void blas(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, c32 alpha
 void blas(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, c64 alpha, const c64* a, int lda,
           const c64* b, int ldb, c64 beta, c64* c, int ldc) {
   cblas_zgemm(CblasColMajor, ta, tb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
+}
+
+// Typed level-1/2 entries for products with one row or one column (extents and increments
+// already checked to be positive and within int range).
+double dot(int n, const double* x, int incx, const double* y, int incy, bool) { return cblas_ddot(n, x, incx, y, incy); }
+float dot(int n, const float* x, int incx, const float* y, int incy, bool) { return cblas_sdot(n, x, incx, y, incy); }
+c32 dot(int n, const c32* x, int incx, const c32* y, int incy, bool conj_x) {
+  c32 r;
+  conj_x ? cblas_cdotc_sub(n, x, incx, y, incy, &r) : cblas_cdotu_sub(n, x, incx, y, incy, &r);
+  return r;
+}
+c64 dot(int n, const c64* x, int incx, const c64* y, int incy, bool conj_x) {
+  c64 r;
+  conj_x ? cblas_zdotc_sub(n, x, incx, y, incy, &r) : cblas_zdotu_sub(n, x, incx, y, incy, &r);
+  return r;
+}
+void gemv(CBLAS_TRANSPOSE t, int m, int n, float alpha, const float* a, int lda, const float* x, int incx, float beta,
+          float* y, int incy) {
+  cblas_sgemv(CblasColMajor, t, m, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+void gemv(CBLAS_TRANSPOSE t, int m, int n, double alpha, const double* a, int lda, const double* x, int incx,
+          double beta, double* y, int incy) {
+  cblas_dgemv(CblasColMajor, t, m, n, alpha, a, lda, x, incx, beta, y, incy);
+}
+void gemv(CBLAS_TRANSPOSE t, int m, int n, c32 alpha, const c32* a, int lda, const c32* x, int incx, c32 beta, c32* y,
+          int incy) {
+  cblas_cgemv(CblasColMajor, t, m, n, &alpha, a, lda, x, incx, &beta, y, incy);
+}
+void gemv(CBLAS_TRANSPOSE t, int m, int n, c64 alpha, const c64* a, int lda, const c64* x, int incx, c64 beta, c64* y,
+          int incy) {
+  cblas_zgemv(CblasColMajor, t, m, n, &alpha, a, lda, x, incx, &beta, y, incy);
 }
 
 /// Per-thread scratch for packed operands.
@@ -200,6 +235,51 @@ template <class T> void gemm_parts(const Mat<T>& a, const Mat<T>& b, const Mat<T
     }
 }
 
+/// A product with one row or one column of C (K > 1) as a dot product or a matrix-vector
+/// product, which OpenBLAS runs at memory speed where its GEMM packs both operands first.
+/// Returns false, doing nothing, where those calls cannot express it (a vector with a negative
+/// or zero increment; a conjugation that gemv cannot apply): the caller then takes GEMM.
+template <class T> bool call_vector(const Mat<T>& a, const Mat<T>& b, const Mat<T>& c, bool ca, bool cb, T alpha,
+                                    T beta) {
+  const I M = c.rows, N = c.cols, K = a.cols;
+  auto fits = [](I inc) { return inc > 0 && inc <= INT_MAX; };
+  if (M == 1 && N == 1) {
+    if (!fits(a.cs) || !fits(b.rs)) return false;
+    const int k = static_cast<int>(K), ia = static_cast<int>(a.cs), ib = static_cast<int>(b.rs);
+    // conj(x) y: dotc(x, y); x conj(y): dotc(y, x); conj(x) conj(y) = conj(x y).
+    T r = cb && !ca ? dot(k, b.p, ib, a.p, ia, true) : dot(k, a.p, ia, b.p, ib, ca && !cb);
+    if (ca && cb) r = conj_if(r, true);
+    c.at(0, 0) = beta == T(0) ? coef(alpha, r) : coef(alpha, r) + coef(beta, c.at(0, 0));
+    return true;
+  }
+  // y = alpha op(S) x + beta y with S stored column-major (rows x cols, ld), x and y strided.
+  CBLAS_TRANSPOSE t{};
+  const T *mat = nullptr, *x = nullptr;
+  I rows = 0, cols = 0, ld = 0, incx = 0, incy = 0;
+  T* y = c.p;
+  I fa = 0;
+  if (N == 1) {  // C[:, 0] = op(A) B[:, 0]
+    if (cb || !fits(b.rs)) return false;
+    const Form f = classify(a, fa);
+    if (f == Form::col && !ca) t = CblasNoTrans, rows = M, cols = K;
+    else if (f == Form::row) t = ca ? CblasConjTrans : CblasTrans, rows = K, cols = M;
+    else return false;
+    mat = a.p, ld = fa, x = b.p, incx = b.rs, incy = 1;
+  } else {  // C[0, :] = (op(B)^T A[0, :]^T)^T
+    if (ca || !fits(a.cs) || !fits(c.cs)) return false;
+    const Form f = classify(b, fa);
+    if (f == Form::col) t = cb ? CblasConjTrans : CblasTrans, rows = K, cols = N;
+    else if (f == Form::row && !cb) t = CblasNoTrans, rows = N, cols = K;
+    else return false;
+    mat = b.p, ld = fa, x = a.p, incx = a.cs, incy = c.cs;
+  }
+  if (beta == T(0))  // BLAS scales y by beta first: zeros, so that NaN in C never shows
+    for (I i = 0; i < M * N; ++i) y[i * incy] = T(0);
+  gemv(t, static_cast<int>(rows), static_cast<int>(cols), alpha, mat, static_cast<int>(ld), x, static_cast<int>(incx),
+       beta, y, static_cast<int>(incy));
+  return true;
+}
+
 /// One BLAS call for C (column-major: ldc from classify) = alpha op(A) op(B) + beta C; A or B
 /// in neither form is packed into s first.
 template <class T> void call_blas(Mat<T> a, Mat<T> b, const Mat<T>& c, bool ca, bool cb, T alpha, T beta,
@@ -207,6 +287,7 @@ template <class T> void call_blas(Mat<T> a, Mat<T> b, const Mat<T>& c, bool ca, 
   I ldc = 0;
   const Form fc = classify(c, ldc);
   TENFERRO_ASSERT(fc == Form::col);
+  if ((c.rows == 1 || c.cols == 1) && a.cols > 1 && call_vector(a, b, c, ca, cb, alpha, beta)) return;
   auto operand = [](Mat<T>& m, bool conj, std::vector<T>& buf, I& ld) -> CBLAS_TRANSPOSE {
     switch (classify(m, ld)) {
       case Form::col:
@@ -233,6 +314,30 @@ template <class T> Mat<T> block(const Mat<T>& m, I r0, I r1, I c0, I c1) {
   return Mat<T>{m.p + r0 * m.rs + c0 * m.cs, r1 - r0, c1 - c0, m.rs, m.cs};
 }
 
+/// C (column-major, under 2 kMinTile rows and columns) = alpha op(A) op(B) + beta C on sc.size()
+/// threads, K split into parts of at least kSplitK: each part's product goes to its own compact
+/// buffer, then C = sum of the parts in order + beta C.
+template <class T> void gemm_split_k(const Mat<T>& a, const Mat<T>& b, const Mat<T>& c, bool ca, bool cb, T alpha,
+                                     T beta, std::span<Scratch<T>> sc) {
+  const I M = c.rows, N = c.cols, K = a.cols;
+  const I parts = std::min<I>(4 * static_cast<I>(sc.size()), K / kSplitK);
+  std::vector<T> buf(static_cast<std::size_t>(parts * M * N));
+  parallel_chunks(parts, static_cast<int>(sc.size()), [&](I p0, I p1, int slot) {
+    for (I p = p0; p < p1; ++p) {
+      const I k0 = K * p / parts, k1 = K * (p + 1) / parts;
+      const Mat<T> part{buf.data() + p * M * N, M, N, 1, M};
+      call_blas(block(a, 0, M, k0, k1), block(b, k0, k1, 0, N), part, ca, cb, alpha, T(0),
+                sc[static_cast<std::size_t>(slot)]);
+    }
+  });
+  for (I j = 0; j < N; ++j)
+    for (I i = 0; i < M; ++i) {
+      T sum = buf[static_cast<std::size_t>(i + j * M)];
+      for (I p = 1; p < parts; ++p) sum += buf[static_cast<std::size_t>(p * M * N + i + j * M)];
+      c.at(i, j) = beta == T(0) ? sum : sum + coef(beta, c.at(i, j));
+    }
+}
+
 /// C (column-major) = alpha op(A) op(B) + beta C on sc.size() threads: A and B packed once when
 /// BLAS cannot read them, then tiles of C (about 4 per thread, at least kMinTile on a side),
 /// one single-threaded BLAS call each.
@@ -256,6 +361,7 @@ template <class T> void gemm_tiles(Mat<T> a, Mat<T> b, const Mat<T>& c, bool ca,
     else if (tm >= 2 * kMinTile) gm *= 2;
     else break;
   }
+  if (gm * gn == 1 && a.cols >= 2 * kSplitK) return gemm_split_k(a, b, c, ca, cb, alpha, beta, sc);
   // Row bounds on multiples of 8 (whole vector registers of the BLAS kernels).
   auto rows = [&](I i) { return i == gm ? M : (M * i / gm) & ~I{7}; };
   parallel_chunks(gm * gn, static_cast<int>(sc.size()), [&](I t0, I t1, int slot) {

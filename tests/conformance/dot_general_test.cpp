@@ -338,6 +338,34 @@ TEST(DotGeneralTest, ConjFlagsMatchReference) {
           }
 }
 
+TEST(DotGeneralTest, VectorAndLongKProductsMatchReference) {
+  // One row or one column of output with K past the direct loop (dot and matrix-vector calls on
+  // the CPU), and narrow outputs with long K (split along K on several threads): every layout
+  // pair and conjugation, then into-forms with alpha and beta (NaN out with beta 0).
+  const DotCase cases[] = {matmul(1, 1500, 1), matmul(1, 700, 5), matmul(6, 700, 1), matmul(1, 1100, 1, 3),
+                           matmul(1, 3000, 1), matmul(20, 2500, 30)};
+  std::uint64_t seed = 750;
+  for (const auto& tb : test_backends())
+    for (DType d : kDotDTypes)
+      for (DotCase c : cases)
+        for (int flags = 0; flags < (is_complex(d) ? 4 : 1); ++flags)
+          for (std::size_t l = 0; l < std::size(kAllLayouts); ++l) {
+            c.lconj = flags & 1;
+            c.rconj = flags & 2;
+            c.llc = kAllLayouts[l];
+            c.rlc = kAllLayouts[(l + flags + 1) % std::size(kAllLayouts)];
+            check_case(tb, d, c, seed++);
+          }
+  for (const auto& tb : test_backends())
+    for (DType d : kDotDTypes)
+      for (const DotCase& c : {cases[0], cases[1], cases[2], cases[5]}) {
+        check_into(tb, d, c, {OutLayout::strided, Scalar::of(DType::F64, -0.5), Scalar::of(DType::F64, 0.0), true},
+                   seed++);
+        check_into(tb, d, c, {OutLayout::negative_stride, Scalar::of(DType::F64, 1.5), Scalar::of(DType::F64, 2.0), false},
+                   seed++);
+      }
+}
+
 TEST(DotGeneralTest, ManySmallBatchesMatchReference) {
   // Exercises the batch-parallel path (small products, many batches) with both BLAS and direct sizes.
   std::uint64_t seed = 800;
