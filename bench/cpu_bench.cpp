@@ -246,7 +246,7 @@ int main(int argc, char** argv) {
     std::fclose(f);
   }
   std::printf("(load average at the end: %s)\n", load.c_str());
-  std::printf("(%s; %d OpenMP threads; %d warmups, %d reps; medians)\n", quick ? "quick mode: sizes too small to judge speed" : "full sizes",
+  std::printf("(%s; %d threads; %d warmups, %d reps; medians)\n", quick ? "quick mode: sizes too small to judge speed" : "full sizes",
               nt, opt.warmups, opt.reps);
   if (failures) std::printf("%d failure(s)\n", failures);
   return failures ? 1 : 0;
