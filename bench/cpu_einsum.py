@@ -3,7 +3,8 @@
 
     python3 bench/cpu_einsum.py --tenferro build/release/tools/tenferro \
         [--instances ../shared/instances] [--threads default,1] [--repeat 7] [--out results.jsonl] \
-        [--gemm 1024,4096 [--gemm-dtypes f64,f32,c64,c32]] [--shapes] [--only NAME,...] [--load N]
+        [--gemm 1024,4096 [--gemm-dtypes f64,f32,c64,c32]] [--shapes] [--only NAME,...] [--load N] \
+        [--peers torch,numpy]
 
 Every instance runs in f64 along its stored opt_size path, in one process per tool:
 - tenferro: `tenferro einsum INSTANCE --backend cpu --path opt_size --json` (its column-major
@@ -56,9 +57,12 @@ def main():
     ap.add_argument("--shapes", action="store_true", help="also the products of SHAPES (not in the suite)")
     ap.add_argument("--gemm-dtypes", default="f64,f32")
     ap.add_argument("--load", type=int, default=0, help="busy processes kept running meanwhile")
+    ap.add_argument("--peers", default="torch,numpy", help="comma-separated: torch, numpy (or none)")
     a = ap.parse_args()
     settings = [t.strip() for t in a.threads.split(",") if t.strip()]
-    load = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(a.load)]
+    # Each load process spins while its parent lives, so that none outlives a killed run.
+    spin = "import os\nparent = os.getppid()\nwhile os.getppid() == parent: pass"
+    load = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(a.load)]
     try:
         run(a, settings)
     finally:
@@ -98,9 +102,12 @@ def run(a, settings):
         import numpy as np, opt_einsum as oe
     except ImportError:
         np = oe = None
+    peers = set(a.peers.split(","))
     try:
         import torch
     except ImportError:
+        torch = None
+    if "torch" not in peers:
         torch = None
     rows, lines = [], []
     tmp = tempfile.TemporaryDirectory()
@@ -135,7 +142,7 @@ def run(a, settings):
                     torch.set_num_threads(default_threads if t == "default" else int(t))
                     row[("torch", t)] = median_ms(lambda: expr(*tops, backend="torch"), a.repeat)
                 torch.set_num_threads(default_threads)
-            if dt == "f64":
+            if dt == "f64" and "numpy" in peers:
                 row[("numpy", "default")] = median_ms(lambda: expr(*ops, backend="numpy"), a.repeat)
         for (who, t), ms in row.items():
             lines.append({"instance": name, "dtype": dt, "who": who, "threads": t, "ms": round(ms, 4)})
@@ -146,7 +153,7 @@ def run(a, settings):
             for l in lines:
                 f.write(json.dumps(l) + "\n")
     cols = [("tenferro", t) for t in settings] + ([("torch", t) for t in settings] if torch else []) + \
-           ([("numpy", "default")] if oe else [])
+           ([("numpy", "default")] if oe and "numpy" in peers else [])
     print("| instance | " + " | ".join(f"{w} ({t})" for w, t in cols) + " | tenferro/torch (default) |")
     print("|---" * (len(cols) + 2) + "|")
     for name, row in rows:

@@ -28,6 +28,7 @@
 #include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
+#include "tenferro/options.hpp"
 #include "tenferro/runtime.hpp"
 
 namespace nb = nanobind;
@@ -763,6 +764,9 @@ NB_MODULE(_tenferro, m) {
         "device('cpu'), device('vulkan'), device('vulkan:0'); device() or device(None) is the default device.");
   m.def("default_device", []() { return PyDevice{&default_backend()}; });
   m.def("vulkan_available", []() { return vulkan_available(); });
+  m.def("cpu_threads", []() { return cpu_threads(); }, "Threads of the CPU backend's kernels.");
+  m.def("set_cpu_threads", [](int n) { set_cpu_threads(n); }, nb::arg("n"),
+        "Sets the CPU backend's thread count (1 to 1024; 0 restores the default).");
   m.def("_list_devices", []() {
     std::vector<std::pair<std::string, std::string>> out;
     for (const DeviceInfo& d : list_devices())

@@ -11,11 +11,12 @@ import numbers as _numbers
 import numpy as _np
 
 from . import _tenferro
-from ._tenferro import Device, EinsumProgram, Error, Session, Tensor, default_device, device, session, vulkan_available
+from ._tenferro import (Device, EinsumProgram, Error, Session, Tensor, cpu_threads, default_device, device, session,
+                        set_cpu_threads, vulkan_available)
 
 __all__ = [
     "Tensor", "Device", "Error", "Session", "device", "devices", "default_device", "session",
-    "vulkan_available", "asarray", "array", "from_dlpack", "to_numpy", "zeros", "ones", "full", "empty",
+    "vulkan_available", "cpu_threads", "set_cpu_threads", "asarray", "array", "from_dlpack", "to_numpy", "zeros", "ones", "full", "empty",
     "zeros_like", "ones_like", "full_like", "float32", "float64", "int32", "int64", "bool_", "complex64",
     "complex128", "add", "subtract", "multiply", "divide", "true_divide", "power", "maximum", "minimum", "fmod",
     "remainder", "mod",

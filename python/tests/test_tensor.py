@@ -128,6 +128,26 @@ def test_devices():
     assert e.value.kind == "invalid_argument"
 
 
+def test_cpu_threads():
+    default = tf.cpu_threads()
+    assert default >= 1
+    a = rand((300, 200), "float64")
+    b = rand((200, 100), "float64")
+    want = a @ b
+    try:
+        for n in (1, 3):
+            tf.set_cpu_threads(n)
+            assert tf.cpu_threads() == n
+            check(tf.asarray(a) @ tf.asarray(b), want)
+        with pytest.raises(tf.Error) as e:
+            tf.set_cpu_threads(-1)
+        assert e.value.kind == "invalid_argument" and e.value.op == "set_cpu_threads"
+        assert tf.cpu_threads() == 3
+    finally:
+        tf.set_cpu_threads(0)
+    assert tf.cpu_threads() == default
+
+
 def test_to_device_roundtrip(dev):
     a = rand((3, 5), "complex128")
     t = tf.asarray(a, device=dev)
