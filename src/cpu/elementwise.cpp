@@ -42,6 +42,33 @@ template <class T> using real_t = typename real_of<T>::type;
 
 // ---- the mapping loop --------------------------------------------------------------------------
 
+/// One row with out contiguous and input K contiguous, or broadcast (stride 0) where bit K of
+/// Bcast is set: constant indices, so that GCC hoists the broadcast loads and vectorizes.
+template <unsigned Bcast, class O, class F, class P, std::size_t... K>
+void contiguous_row(std::index_sequence<K...>, const F& f, bool& bad, O* o, const P& p, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) o[i] = f(bad, std::get<K>(p)[(Bcast >> K) & 1u ? 0 : i]...);
+}
+
+/// contiguous_row for the runtime mask `bcast` (a table of the 2^inputs instantiations; up to
+/// two inputs, else only the all-contiguous one: the caller takes the strided loop then).
+template <class O, class F, class P, std::size_t... K>
+bool contiguous_row_any(std::index_sequence<K...> ks, const F& f, bool& bad, O* o, const P& p, std::int64_t n,
+                        unsigned bcast) {
+  constexpr std::size_t NI = sizeof...(K);
+  if constexpr (NI <= 2) {
+    using Row = void (*)(std::index_sequence<K...>, const F&, bool&, O*, const P&, std::int64_t);
+    constexpr auto table = []<unsigned... M>(std::integer_sequence<unsigned, M...>) {
+      return std::array<Row, sizeof...(M)>{&contiguous_row<M, O, F, P, K...>...};
+    }(std::make_integer_sequence<unsigned, 1u << NI>{});
+    table[bcast](ks, f, bad, o, p, n);
+    return true;
+  } else {
+    if (bcast != 0) return false;
+    contiguous_row<0u, O>(ks, f, bad, o, p, n);
+    return true;
+  }
+}
+
 template <class O, class... I, class F, std::size_t... K>
 bool map_rows_impl(std::index_sequence<K...>, const F& f, const TensorView& out, std::span<const TensorView> ins) {
   constexpr std::size_t N = sizeof...(I) + 1;
@@ -54,10 +81,11 @@ bool map_rows_impl(std::index_sequence<K...>, const F& f, const TensorView& out,
     bool bad = false;
     O* const o = po + off[0];
     const std::tuple<const I*...> p{(std::get<K>(pin) + off[K + 1])...};
-    if (st[0] == 1 && ((st[K + 1] == 1) && ...)) {
-      // Contiguous row: out is a fresh allocation, so GCC's runtime alias check passes and the
-      // vector loop runs.
-      for (std::int64_t i = 0; i < n; ++i) o[i] = f(bad, std::get<K>(p)[i]...);
+    // Contiguous row (inputs contiguous or broadcast): out is a fresh allocation, so GCC's
+    // runtime alias check passes and the vector loop runs.
+    const unsigned bcast = ((st[K + 1] == 0 ? 1u << K : 0u) | ... | 0u);
+    if (st[0] == 1 && ((st[K + 1] == 1 || st[K + 1] == 0) && ...) &&
+        contiguous_row_any(std::index_sequence<K...>{}, f, bad, o, p, n, bcast)) {
     } else {
       for (std::int64_t i = 0; i < n; ++i) o[i * st[0]] = f(bad, std::get<K>(p)[i * st[K + 1]]...);
     }
