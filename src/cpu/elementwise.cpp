@@ -84,11 +84,9 @@ bool map_rows_impl(std::index_sequence<K...>, const F& f, const TensorView& out,
     // Contiguous row (inputs contiguous or broadcast): out is a fresh allocation, so GCC's
     // runtime alias check passes and the vector loop runs.
     const unsigned bcast = ((st[K + 1] == 0 ? 1u << K : 0u) | ... | 0u);
-    if (st[0] == 1 && ((st[K + 1] == 1 || st[K + 1] == 0) && ...) &&
-        contiguous_row_any(std::index_sequence<K...>{}, f, bad, o, p, n, bcast)) {
-    } else {
+    const bool contiguous = st[0] == 1 && ((st[K + 1] == 1 || st[K + 1] == 0) && ...);
+    if (!contiguous || !contiguous_row_any(std::index_sequence<K...>{}, f, bad, o, p, n, bcast))
       for (std::int64_t i = 0; i < n; ++i) o[i * st[0]] = f(bad, std::get<K>(p)[i * st[K + 1]]...);
-    }
     if (bad) any_bad.store(true, std::memory_order_relaxed);
   });
   return any_bad.load();

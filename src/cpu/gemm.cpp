@@ -440,15 +440,16 @@ template <class T> void gemm_typed(const GemmCall& call) {
   // Multiply-adds per batch, saturated (M * N fits: it divides the element count of C).
   const I work = M * N > kBigWork / std::max<I>(K, 1) ? kBigWork + 1 : M * N * std::max<I>(K, 1);
   const int nt = max_threads();
-  std::vector<Scratch<T>> scratch(static_cast<std::size_t>(nt));
+  // Few large products: each one split into tiles over the threads. Otherwise batches over the
+  // threads (when there is work for them), one single-threaded product each.
+  const bool tiled = nt > 1 && work > kBigWork && B < nt;
+  const bool par = !tiled && B > 1 && (work > kBigWork || B >= kParallelThreshold / work);
+  std::vector<Scratch<T>> scratch(static_cast<std::size_t>(tiled || par ? nt : 1));  // one per slot
   const std::span<Scratch<T>> all(scratch);
-  if (nt > 1 && work > kBigWork && B < nt) {
-    // Few large products: each one split into tiles over the threads.
+  if (tiled) {
     for (I b = 0; b < B; ++b) one(b, all);
     return;
   }
-  // Batches over the threads, one single-threaded product each.
-  const bool par = B > 1 && (work > kBigWork || B >= kParallelThreshold / work);
   parallel_chunks(B, par ? nt : 1, [&](I b0, I b1, int slot) {
     for (I b = b0; b < b1; ++b) one(b, all.subspan(static_cast<std::size_t>(slot), 1));
   });

@@ -142,24 +142,17 @@ class Pool {
   void worker(int slot) {
     std::uint64_t seen = state_.load(std::memory_order_relaxed) >> 32;
     for (;;) {
+      // Wait for a region this worker has not seen: spin for kSpin, then sleep on wake_.
       std::uint64_t s = 0;
-      bool found = false;
       const auto t0 = std::chrono::steady_clock::now();
       for (unsigned i = 0;; ++i) {
         const std::uint32_t w = wake_.load(std::memory_order_acquire);
         s = state_.load(std::memory_order_acquire);
         if (stop_.load(std::memory_order_relaxed)) return;
-        if ((s & kOpen) && (s >> 32) != seen) {
-          found = true;
-          break;
-        }
-        if (i % 64 == 63 && std::chrono::steady_clock::now() - t0 >= kSpin) {
-          wake_.wait(w, std::memory_order_acquire);
-          continue;
-        }
-        pause();
+        if ((s & kOpen) && (s >> 32) != seen) break;
+        if (i % 64 == 63 && std::chrono::steady_clock::now() - t0 >= kSpin) wake_.wait(w, std::memory_order_acquire);
+        else pause();
       }
-      if (!found) continue;
       seen = s >> 32;
       if (slot >= limit_.load(std::memory_order_relaxed)) continue;
       if (!state_.compare_exchange_strong(s, s + 1, std::memory_order_acq_rel)) continue;
@@ -221,8 +214,9 @@ namespace tenferro {
 int cpu_threads() { return cpu::max_threads(); }
 
 void set_cpu_threads(int n) {
-  if (n < 0 || n > 1024)
-    TENFERRO_FAIL(invalid_argument, "set_cpu_threads", "n", "n = ", n, " is outside 0 to 1024 (0: the default)");
+  if (n < 0 || n > cpu::kMaxSetting)
+    TENFERRO_FAIL(invalid_argument, "set_cpu_threads", "n", "n = ", n, " is outside 0 to ", cpu::kMaxSetting,
+                  " (0: the default)");
   cpu::g_set.store(n, std::memory_order_relaxed);
 }
 

@@ -5,7 +5,7 @@
 // counter, the calling thread among them. The caller never waits for a thread that has not
 // claimed a chunk: a worker that is slow to wake (a busy machine, a descheduled core) finds the
 // chunks gone and goes back to sleep, so a region costs at most about what it costs on one
-// thread plus the chunk a late thread claimed. Idle workers spin for kSpinMicros after a
+// thread plus the chunk a late thread claimed. Idle workers spin for 50 us (kSpin) after a
 // region (the next region of an einsum step usually follows within that), then sleep on a
 // futex; they never spin while work waits for a core.
 //

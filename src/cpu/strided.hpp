@@ -64,7 +64,7 @@ void for_each_row(const std::array<const Layout*, N>& layouts, Row&& row) {
   if (numel < kParallelThreshold || rows == 1) {
     if (rows == 1 && numel >= kParallelThreshold) {
       // One long row: split it into chunks instead.
-      parallel_chunks(count, max_threads(), [&](std::int64_t b, std::int64_t e, int) {
+      parallel_chunks(count, threads, [&](std::int64_t b, std::int64_t e, int) {
         std::array<std::int64_t, N> offs{};
         for (std::size_t j = 0; j < N; ++j) offs[j] = ls[j].offset + b * inner[j];
         row(e - b, offs, inner);
