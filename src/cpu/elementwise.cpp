@@ -12,8 +12,10 @@
 // defined result (integer division or remainder by zero, negative integer exponent) set a flag
 // inside the parallel region; the kernel throws numerical_failure naming the op after the region,
 // once every row has run.
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <complex>
@@ -21,6 +23,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "cpu_backend.hpp"
 #include "minmax.hpp"
@@ -372,7 +375,71 @@ template <class T> bool run_typed(OpId op, std::span<const TensorView> in, const
 
 }  // namespace
 
+namespace {
+
+/// Broadcast inputs re-laid in out's axis order, so that rows become contiguous. An input whose
+/// stride along out's unit-stride axis is neither 0 nor 1 (transposed or reversed) takes the
+/// strided loop for every row. Where each of its stored elements is used at least 4 times (it
+/// is broadcast: stored elements <= out.numel() / 4), it is copied once into a compact temporary
+/// whose axes follow out's, its broadcast axes kept at stride 0, and the rows vectorize
+/// (bin_batched_outer_product_noncompact: out[j,k,o,t] = a[k,j,t] * b[o,t]). Returns false and
+/// changes nothing when some input would stay strided along that axis, or the op is small.
+bool relayout_broadcast_inputs(std::span<const TensorView> in, const TensorView& out,
+                               std::vector<TensorView>& views, std::vector<Tensor>& keep) {
+  constexpr std::int64_t kMinElements = 1 << 14;
+  const std::int64_t numel = out.numel();
+  const Layout& lo = out.layout();
+  const std::size_t r = lo.shape.size();
+  if (numel < kMinElements) return false;
+  std::size_t u = r;
+  for (std::size_t a = 0; a < r && u == r; ++a)
+    if (lo.strides[a] == 1 && lo.shape[a] > 1) u = a;
+  if (u == r) return false;
+  std::vector<std::size_t> order(r);
+  for (std::size_t a = 0; a < r; ++a) order[a] = a;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return std::abs(lo.strides[x]) < std::abs(lo.strides[y]);
+  });
+  auto stored = [&](const Layout& l, std::size_t a) { return l.strides[a] != 0 && l.shape[a] > 1; };
+  bool any = false;
+  for (const TensorView& v : in) {
+    const std::int64_t s = v.strides()[u];
+    if (s == 0 || s == 1) continue;
+    std::int64_t m = 1;
+    for (std::size_t a = 0; a < r; ++a)
+      if (stored(v.layout(), a)) m *= v.shape()[a];
+    if (m > numel / 4) return false;
+    any = true;
+  }
+  if (!any) return false;
+  views.assign(in.begin(), in.end());
+  for (TensorView& v : views) {
+    const std::int64_t s = v.strides()[u];
+    if (s == 0 || s == 1) continue;
+    Layout src{{}, {}, v.offset()};
+    Layout dst{lo.shape, Strides(r, 0), 0};
+    std::int64_t step = 1;
+    for (std::size_t a : order) {
+      if (!stored(v.layout(), a)) continue;
+      src.shape.push_back(v.shape()[a]);
+      src.strides.push_back(v.strides()[a]);
+      dst.strides[a] = step;
+      step *= v.shape()[a];
+    }
+    Tensor t = host_empty(v.dtype(), src.shape);
+    copy_kernel(TensorView(v.storage(), v.dtype(), src), t);
+    v = TensorView(t.storage(), v.dtype(), dst);
+    keep.push_back(std::move(t));
+  }
+  return true;
+}
+
+}  // namespace
+
 void elementwise_kernel(OpId op, std::span<const TensorView> inputs, const TensorView& out, CompareDir dir) {
+  std::vector<TensorView> relaid;
+  std::vector<Tensor> temporaries;
+  if (relayout_broadcast_inputs(inputs, out, relaid, temporaries)) inputs = relaid;
   // select's operand dtype is that of on_true (inputs[0] is the Bool predicate).
   const DType d = inputs[op_info(op).family == OpFamily::select ? 1 : 0].dtype();
   const bool bad = visit_dtype(d, [&](auto tag) {

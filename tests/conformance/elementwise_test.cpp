@@ -726,6 +726,39 @@ TEST(ElementwiseEdges, ParallelPathMatchesReference) {
   }
 }
 
+// Transposed or reversed operands broadcast over a large output (the CPU backend re-lays such
+// an operand in the output's axis order first: einsum's batched outer products, out[j,k,o,t] =
+// a[k,j,t] * b[o,t]), on either side and in every dtype family, against the reference.
+TEST(ElementwiseEdges, TransposedBroadcastOperandsMatchReference) {
+  const Shape out_shape{16, 8, 32, 8};  // 32768 elements, a large op
+  for (const TestBackend& tb : test_backends()) {
+    Backend& be = *tb.be;
+    for (DType d : {DType::F64, DType::F32, DType::C64, DType::I32}) {
+      std::mt19937_64 rng(kSeed + 29);
+      for (OpId op : {OpId::mul, OpId::sub}) {
+        const RefTensor ra = rand_ref(d, {8, 16, 8}, rng, LayoutCase::compact, spec_for(op, d, 0));
+        const RefTensor rb = rand_ref(d, {32, 8}, rng, LayoutCase::compact, spec_for(op, d, 1));
+        const TensorView a = on(be, ra), b = on(be, rb);
+        // a[k,j,t] seen as [j,k,o,t]: transposed (stride 8 along the output's unit axis), then
+        // also reversed along it (negative stride); b[o,t] broadcast along j and k.
+        const TensorView at = a.transpose({1, 0, 2}).broadcast_in_dim(out_shape, {0, 1, 3});
+        const TensorView ar = a.transpose({1, 0, 2}).reverse({0}).broadcast_in_dim(out_shape, {0, 1, 3});
+        const TensorView bb = b.broadcast_in_dim(out_shape, {2, 3});
+        const std::pair<TensorView, TensorView> pairs[] = {{at, bb}, {bb, at}, {ar, bb}, {bb, ar}};
+        const char* names[] = {"transposed lhs", "transposed rhs", "reversed lhs", "reversed rhs"};
+        for (std::size_t i = 0; i < std::size(pairs); ++i) {
+          const auto& [x, y] = pairs[i];
+          SCOPED_TRACE(trace(tb.name, std::string(op_name(op)), d, names[i]));
+          const std::vector<RefTensor> refs{read(be, x), read(be, y)};
+          check_case(
+              be, std::string(op_name(op)), [&] { return ref::elementwise(op, refs); },
+              [&] { return ew(be, op, {x, y}); }, tol_for(op, d));
+        }
+      }
+    }
+  }
+}
+
 // ---- casts -------------------------------------------------------------------------------------
 
 TEST(CastConformance, EveryPairMatchesReference) {
