@@ -44,8 +44,10 @@ Tensor elementwise(Backend& be, OpId op, std::span<const TensorView> inputs,
                    CompareDir dir = CompareDir::EQ);
 
 // ---- fusion --------------------------------------------------------------------------------
-/// Runs an elementwise chain (inputs equal shapes, may be broadcast views); equals the
-/// unfused chain. Validated step by step like the unfused ops.
+/// Runs an elementwise chain (inputs of equal shapes, may be broadcast views; rank-0 inputs
+/// broadcast against the others); equals the unfused chain. Validated step by step like the
+/// unfused ops; a step where a real rank-0 operand meets a complex one (which the unfused op
+/// promotes) is unsupported: cast the scalar first.
 Tensor fused(Backend& be, const FusionPlan& plan, std::span<const TensorView> inputs);
 
 // ---- casts ---------------------------------------------------------------------------------

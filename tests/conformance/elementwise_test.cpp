@@ -908,6 +908,44 @@ TEST(FusionConformance, ChainOnBroadcastViewsEqualsUnfusedChain) {
   }
 }
 
+// Rank-0 inputs broadcast against the others, as in the unfused ops: sin(x) + s * t, where the
+// step s * t has only rank-0 arguments; all inputs rank 0 give a rank-0 result. A real rank-0
+// input meeting a complex tensor (which the unfused op promotes) is refused, naming fused.
+TEST(FusionConformance, RankZeroInputsBroadcastLikeTheUnfusedChain) {
+  FusionPlan plan;
+  plan.steps = {{OpId::mul, {-2, -3}}, {OpId::sin, {-1}}, {OpId::add, {1, 0}}};
+  for (const TestBackend& tb : test_backends()) {
+    Backend& be = *tb.be;
+    for (DType d : {DType::F32, DType::F64, DType::C64}) {
+      std::mt19937_64 rng(kSeed + 31 + static_cast<std::uint64_t>(d));
+      const TensorView s = on(be, scalar(d, c64(0.75, 0))), t = on(be, scalar(d, c64(-1.5, 0)));
+      for (const Shape& shape : {Shape{5, 3}, Shape{}, Shape{0, 4}}) {
+        SCOPED_TRACE(trace(tb.name, "fused", d, shape_str(shape)));
+        const TensorView x = on(be, rand_ref(d, shape, rng, LayoutCase::compact, {-1, 1}));
+        const std::vector<TensorView> ins{x, s, t};
+        const Tensor got = fused(be, plan, ins);
+        EXPECT_EQ(got.shape(), shape);
+        const Tensor unfused = add(be, sin(be, x), mul(be, s, t));
+        TENFERRO_EXPECT_MATCH(read(be, unfused), read(be, got), tol_for(OpId::sin, d));
+        const RefTensor sb = read(be, s.broadcast_in_dim(shape, {})), tb_ = read(be, t.broadcast_in_dim(shape, {}));
+        TENFERRO_EXPECT_MATCH(ref::fused(plan, {read(be, x), sb, tb_}), read(be, got), tol_for(OpId::sin, d));
+      }
+      // A rank-1 input of another shape is a shape_mismatch, as in the unfused ops.
+      const TensorView x = on(be, rand_ref(d, {5, 3}, rng));
+      const TensorView wrong = on(be, rand_ref(d, {3}, rng));
+      expect_error(ErrorKind::shape_mismatch, "fused", [&] { (void)fused(be, plan, std::vector<TensorView>{x, s, wrong}); });
+    }
+    // f64 scalar times a c64 tensor: the unfused mul promotes, the fused plan refuses.
+    std::mt19937_64 rng(kSeed + 37);
+    const TensorView z = on(be, rand_ref(DType::C64, {4}, rng));
+    const TensorView r = on(be, scalar(DType::F64, c64(2, 0)));
+    FusionPlan scale;
+    scale.steps = {{OpId::mul, {-1, -2}}};
+    expect_error(ErrorKind::unsupported, "fused", [&] { (void)fused(be, scale, std::vector<TensorView>{z, r}); });
+    EXPECT_EQ(mul(be, z, r).dtype(), DType::C64);
+  }
+}
+
 // Chains whose steps change dtype (compare -> Bool -> select, abs of complex -> real) infer
 // each step's dtype like the unfused op.
 TEST(FusionConformance, DtypeChangingStepsMatchReference) {

@@ -5,6 +5,7 @@
 // (shape_mismatch), then contract/backend support (unsupported). The dtype rules live in
 // infer_dtype() and check_op_supported(), shared by the unfused ops and by each step of a fusion
 // plan, so a fused chain accepts exactly what the unfused chain accepts.
+#include <algorithm>
 #include <array>
 #include <span>
 #include <string>
@@ -268,11 +269,19 @@ Tensor fused(Backend& be, const FusionPlan& plan, std::span<const TensorView> in
   TENFERRO_CHECK(!plan.steps.empty(), invalid_argument, name, "plan", "plan has no steps, expected at least one");
   TENFERRO_CHECK(!inputs.empty(), invalid_argument, name, "inputs", "no inputs, expected at least one");
   for (const TensorView& t : inputs) check_resident(be, t, name, "inputs");
-  for (std::size_t i = 1; i < inputs.size(); ++i)
-    TENFERRO_CHECK(inputs[i].shape() == inputs[0].shape(), shape_mismatch, name, "inputs", "input ", i,
-                   " has shape ", inputs[i].shape(), ", expected ", inputs[0].shape(), " (all inputs equal)");
-  const bool rank0 = inputs[0].rank() == 0;
+  // The shape of the inputs that are not rank 0; rank-0 inputs broadcast against it, as in the
+  // unfused ops (SEMANTICS.md).
+  Shape shape;
+  for (const TensorView& t : inputs)
+    if (t.rank() > 0) {
+      shape = t.shape();
+      break;
+    }
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    TENFERRO_CHECK(inputs[i].rank() == 0 || inputs[i].shape() == shape, shape_mismatch, name, "inputs", "input ", i,
+                   " has shape ", inputs[i].shape(), ", expected ", shape, " or rank 0 (inputs are equal or rank 0)");
   std::vector<DType> step_dtype;
+  std::vector<char> step_rank0;  // a step's value is rank 0 when all its arguments are
   for (std::size_t k = 0; k < plan.steps.size(); ++k) {
     const FusionStep& s = plan.steps[k];
     const std::size_t n = arity(s.op);
@@ -280,34 +289,44 @@ Tensor fused(Backend& be, const FusionPlan& plan, std::span<const TensorView> in
                    ", expected an elementwise or analytic op");
     TENFERRO_CHECK(s.args.size() == n, invalid_argument, name, "plan", "step ", k, " (", op_name(s.op),
                    ") has ", s.args.size(), " args, expected ", n);
-    std::vector<DType> d;
-    for (int a : s.args) {
-      const std::int64_t a64 = a;
+    std::array<DType, 3> d{};
+    std::array<bool, 3> r0{};
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::int64_t a64 = s.args[j];
       if (a64 >= 0) {
         TENFERRO_CHECK(a64 < static_cast<std::int64_t>(k), invalid_argument, name, "plan", "step ", k,
                        " refers to step ", a64, ", expected an earlier step (< ", k, ")");
-        d.push_back(step_dtype[static_cast<std::size_t>(a64)]);
+        d[j] = step_dtype[static_cast<std::size_t>(a64)];
+        r0[j] = step_rank0[static_cast<std::size_t>(a64)] != 0;
       } else {
         const std::int64_t in = -a64 - 1;
         TENFERRO_CHECK(in < static_cast<std::int64_t>(inputs.size()), invalid_argument, name, "plan", "step ", k,
                        " refers to input ", in, ", expected < ", inputs.size());
-        d.push_back(inputs[static_cast<std::size_t>(in)].dtype());
+        d[j] = inputs[static_cast<std::size_t>(in)].dtype();
+        r0[j] = inputs[static_cast<std::size_t>(in)].rank() == 0;
       }
     }
     try {
-      std::array<bool, 3> r0_all{};
-      r0_all.fill(rank0);
-      const std::span<const bool> r0(r0_all.data(), n);
-      step_dtype.push_back(infer_dtype(s.op, d, r0));
-      check_op_supported(be, s.op, d, r0, s.dir);
+      const std::span<const DType> ds(d.data(), n);
+      const std::span<const bool> rs(r0.data(), n);
+      step_dtype.push_back(infer_dtype(s.op, ds, rs));
+      check_op_supported(be, s.op, ds, rs, s.dir);
+      // One dtype per step: the fused kernels do not promote a real scalar to complex.
+      TENFERRO_CHECK(n != 2 || promoted_scalar(s.op, d[0], r0[0], d[1], r0[1]) == 0, unsupported, name, "plan",
+                     "a real rank-0 operand meets a complex one, which only the unfused op promotes: got ",
+                     dtype_name(d[0]), " and ", dtype_name(d[1]), ", expected equal dtypes (cast the scalar first)");
     } catch (const Error& e) {
       // Same rule and kind as the unfused op; the error names the plan and the step.
       throw Error(e.kind(), name, "plan", detail::cat("step ", k, " (", op_name(s.op), "): ", e.detail()));
     }
+    step_rank0.push_back(std::all_of(r0.begin(), r0.begin() + static_cast<std::ptrdiff_t>(n), [](bool b) { return b; }));
   }
-  Tensor out = be.allocate(step_dtype.back(), inputs[0].shape());
+  Tensor out = be.allocate(step_dtype.back(), shape);
   if (out.numel() == 0) return out;
-  be.fused(plan, inputs, out);
+  std::vector<TensorView> views(inputs.begin(), inputs.end());
+  for (TensorView& v : views)
+    if (v.rank() == 0 && !shape.empty()) v = broadcast_scalar(v, shape);
+  be.fused(plan, views, out);
   return out;
 }
 
