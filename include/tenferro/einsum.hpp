@@ -17,6 +17,7 @@
 // support with two or more operands: unsupported. All are raised before any work.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <span>
@@ -151,8 +152,12 @@ void clear_plan_cache();
 /// result stored in the axis order its next step reads in place where possible, at most one
 /// transpose at the end. The planned program is cached by (spec, path, operand layouts,
 /// dtype). Does not open a session: callers wanting one batch wrap the call in
-/// with_session(be, ...).
-Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands);
+/// with_session(be, ...). `progress`, when set, is called after each instruction that does work
+/// (a product, a sum, a copy) with the count issued so far and the total: on the CPU backend
+/// the work is then done, on a GPU it may still be queued.
+using EinsumProgress = std::function<void(std::size_t done, std::size_t total)>;
+Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands,
+               const EinsumProgress& progress = {});
 
 /// What one pairwise step of execute does, as decided before any work (see explain).
 struct EinsumStepStats {

@@ -261,17 +261,23 @@ int run_einsum(const EinsumArgs& a) {
   std::vector<TensorView> views(dev_ops.begin(), dev_ops.end());
 
   Tensor result;
-  const auto run_once = [&] {
-    with_session(be, [&] { result = execute(be, plan->spec, plan->path, views); });
+  const auto run_once = [&](const EinsumProgress& on_step = {}) {
+    with_session(be, [&] { result = execute(be, plan->spec, plan->path, views, on_step); });
     be.synchronize();
   };
   warm_gpu(be);
   // Warm-up: at least one run and 0.3 s of runs (a GPU that sat idle during the uploads runs
-  // its first work slowly; the peers' scripts warm up by repetition too).
+  // its first work slowly; the peers' scripts warm up by repetition too). The first run reports
+  // its steps (a long contraction shows progress before any run is done).
   {
+    std::optional<Progress> steps;
+    run_once([&](std::size_t done, std::size_t total) {
+      if (!steps) steps.emplace(a.progress, "einsum first run, steps", static_cast<long>(total));
+      steps->update(static_cast<long>(done));
+    });
+    steps.reset();
     const auto w0 = std::chrono::steady_clock::now();
-    do run_once();
-    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < 0.3);
+    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < 0.3) run_once();
   }
   // Device memory over the timed runs: the most held at once by the operands, intermediates,
   // packing buffers, kernel scratch and the result (MemoryUsage; each run starts with the

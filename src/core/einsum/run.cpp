@@ -20,7 +20,8 @@ namespace tenferro {
 using einsum_detail::Instr;
 using einsum_detail::kOp;
 
-Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands) {
+Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands,
+               const EinsumProgress& progress) {
   const std::size_t n = spec.num_inputs();
   TENFERRO_CHECK(operands.size() == n, invalid_argument, kOp, "operands", "the spec has ", n, " operand(s), got ",
                  operands.size());
@@ -52,6 +53,9 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
   std::vector<Tensor> own(static_cast<std::size_t>(prog.num_slots));
   for (std::size_t i = 0; i < n; ++i) v[i] = operands[i];
   const Scalar one = Scalar::of(d, 1.0), zero = detail::zero_of(d);
+  const auto total = static_cast<std::size_t>(std::count_if(
+      prog.instrs.begin(), prog.instrs.end(), [](const Instr& in) { return in.kind != Instr::Kind::view; }));
+  std::size_t done = 0;
   for (const Instr& in : prog.instrs) {
     const auto dst = static_cast<std::size_t>(in.dst);
     const TensorView& a = v[static_cast<std::size_t>(in.a)];
@@ -120,6 +124,7 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
       v[static_cast<std::size_t>(s)] = TensorView();
       own[static_cast<std::size_t>(s)] = Tensor();
     }
+    if (progress && in.kind != Instr::Kind::view) progress(++done, total);
   }
   Tensor r = std::move(own[static_cast<std::size_t>(prog.result)]);
   if (prog.result_is_view && r.shape() != prog.result_shape) return Tensor(r.storage(), d, prog.result_shape);
