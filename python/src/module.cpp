@@ -83,7 +83,10 @@ Backend& device_arg(const nb::handle& h) {
 
 // ---- dtypes: NumPy dtype objects <-> DType ------------------------------------------------
 
-nb::object g_np_dtypes[kNumDTypes];  // np.dtype per DType, set at import
+// Module-lifetime Python objects are held as handles to references that are never released: the
+// C++ static destructors run after the interpreter is finalized, when a release that frees an
+// object would call into Python without a thread state (a fatal error at exit).
+nb::handle g_np_dtypes[kNumDTypes];  // np.dtype per DType, set at import
 
 const char* numpy_name(DType d) {
   switch (d) {
@@ -106,7 +109,7 @@ DType dtype_from_name(const std::string& n, const char* op) {
                 "' is not one of float32 float64 int32 int64 bool complex64 complex128");
 }
 
-nb::object g_np_dtype_fn;  // numpy.dtype
+nb::handle g_np_dtype_fn;  // numpy.dtype
 
 /// A dtype argument: a NumPy dtype, a type (np.float32, float, complex) or a name.
 DType dtype_arg(nb::handle h, const char* op) {
@@ -275,7 +278,7 @@ TensorView convert_to(Backend& be, const TensorView& x, DType d) {
 }
 
 // Python-side helpers (tenferro/__init__.py): asarray for anything that is not a Tensor.
-nb::object g_asarray;
+nb::handle g_asarray;
 
 TensorView& as_tensor_ref(nb::handle h) { return nb::cast<TensorView&>(h); }
 
@@ -737,8 +740,8 @@ NB_MODULE(_tenferro, m) {
 
   {
     nb::module_ np = nb::module_::import_("numpy");
-    g_np_dtype_fn = np.attr("dtype");
-    for (DType d : kAllDTypes) g_np_dtypes[int(d)] = g_np_dtype_fn(numpy_name(d));
+    g_np_dtype_fn = nb::object(np.attr("dtype")).release();
+    for (DType d : kAllDTypes) g_np_dtypes[int(d)] = g_np_dtype_fn(numpy_name(d)).release();
   }
 
   nb::class_<PyDevice>(m, "Device", "A backend device: 'cpu' or 'vulkan:N'.")
@@ -783,7 +786,7 @@ NB_MODULE(_tenferro, m) {
    })
       .def_prop_ro("ndim", [](const TensorView& t) { return t.rank(); })
       .def_prop_ro("size", [](const TensorView& t) { return t.numel(); })
-      .def_prop_ro("dtype", [](const TensorView& t) { return g_np_dtypes[int(t.dtype())]; })
+      .def_prop_ro("dtype", [](const TensorView& t) { return nb::borrow(g_np_dtypes[int(t.dtype())]); })
       .def_prop_ro("itemsize", [](const TensorView& t) { return dtype_size(t.dtype()); })
       .def_prop_ro("strides_elements", [](const TensorView& t) {
         nb::list l;
@@ -870,7 +873,7 @@ NB_MODULE(_tenferro, m) {
   T.attr("__array_ufunc__") = nb::none();  // NumPy defers `ndarray op Tensor` to the Tensor
 
   // Module functions with NumPy's names.
-  m.def("_set_asarray", [](nb::object f) { g_asarray = std::move(f); });
+  m.def("_set_asarray", [](nb::object f) { g_asarray = f.release(); });
   m.def("_wrap_host", [](std::uintptr_t data, const std::string& dtype, std::vector<std::int64_t> shape,
                          std::vector<std::int64_t> strides, nb::object owner) {
     return wrap_host(reinterpret_cast<std::byte*>(data), dtype_from_name(dtype, "asarray"), shape, strides,
@@ -906,7 +909,7 @@ NB_MODULE(_tenferro, m) {
   m.def("_einsum", [](const std::string& s, nb::handle ops, nb::handle path, const std::string& method) {
     return einsum_py(s, ops, path, method);
   }, nb::arg("subscripts"), nb::arg("operands"), nb::arg("path").none(), nb::arg("method"));
-  m.def("_dtype_check", [](nb::handle dtype) { return g_np_dtypes[int(dtype_arg(dtype, "dtype"))]; });
+  m.def("_dtype_check", [](nb::handle dtype) { return nb::borrow(g_np_dtypes[int(dtype_arg(dtype, "dtype"))]); });
   m.def("_broadcast_to", [](const TensorView& x, nb::handle shape) {
     const Shape s = shape_arg(shape);
     TENFERRO_CHECK(static_cast<std::int64_t>(s.size()) >= x.rank(), rank_mismatch, "broadcast_to", "shape",

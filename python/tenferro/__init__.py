@@ -6,6 +6,7 @@ Functions carry NumPy's names and semantics (dtype promotion, broadcasting, C-or
 ``reshape``), so autoray, opt_einsum, cotengra and quimb dispatch to this module for Tensor
 arguments. docs/python.md describes the API.
 """
+import builtins as _builtins
 import numbers as _numbers
 
 import numpy as _np
@@ -24,7 +25,8 @@ __all__ = [
     "conj", "conjugate", "real", "imag", "sum", "prod", "max", "min", "amax", "amin", "transpose",
     "reshape", "tensordot", "einsum", "einsum_program", "EinsumProgram", "astype", "copy", "broadcast_to", "concatenate", "stack", "where",
     "trace", "diagonal", "matmul", "dot", "linalg", "equal", "not_equal", "less", "less_equal", "greater",
-    "greater_equal", "moveaxis", "expand_dims", "squeeze", "isreal", "iscomplexobj", "allclose",
+    "greater_equal", "moveaxis", "expand_dims", "squeeze", "isreal", "iscomplexobj", "allclose", "cumsum",
+    "count_nonzero", "eye", "diag",
 ]
 
 float32 = _np.dtype("float32")
@@ -466,10 +468,60 @@ def einsum_program(subscripts, *shapes, optimize="auto", path=None):
     return _tenferro._einsum_program(subscripts, [_shape(s) for s in shapes], path, optimize)
 
 
-# ---- linalg (what quimb's tensor networks call through autoray) -----------------------------
+# ---- computed on the host --------------------------------------------------------------------
+# The core has no scans and no matrix factorizations. These functions download the operand,
+# compute with NumPy (LAPACK for linalg) in the operand's dtype and return tensors on the
+# operand's device: what tensor-network code (quimb's canonize and compress) calls on small
+# matrices between contractions.
+
+def _on_host(name, fn):
+    def f(x, *args, **kwargs):
+        x = _t(x)
+        out = fn(_np.asarray(x), *args, **kwargs)
+        if isinstance(out, tuple):
+            return tuple(asarray(o, device=x.device) for o in out)
+        return asarray(out, device=x.device)
+    f.__name__ = name
+    f.__doc__ = f"NumPy's {name}, computed on the host; the result is on the operand's device."
+    return f
+
+
+cumsum = _on_host("cumsum", lambda a, axis=None: _np.cumsum(a, axis=axis))
+
+
+def count_nonzero(x, axis=None):
+    """NumPy's count_nonzero: a Python int without ``axis``, else an int64 tensor."""
+    n = sum((_t(x) != 0).astype(int64), axis=axis)
+    return int(n) if axis is None else n
+
+
+def eye(N, M=None, k=0, dtype=float64, device=None):
+    """NumPy's eye on ``device`` (default the CPU)."""
+    return asarray(_np.eye(N, M, k, dtype=_np.dtype(dtype)), device=device)
+
+
+def diag(v, k=0):
+    """NumPy's diag for k = 0: the diagonal of a matrix (the leading min(m, n) elements), or
+    the square matrix with a vector on its diagonal."""
+    if k != 0:
+        raise _error("unsupported", "diag", "k", f"only k=0 is supported, got k={k}")
+    v = _t(v)
+    if v.ndim == 2:
+        n = _builtins.min(v.shape)
+        return diagonal(v[:n, :n])
+    if v.ndim != 1:
+        raise _error("invalid_argument", "diag", "v", f"expected a 1-D or 2-D tensor, got {v.ndim}-D")
+    return v[:, None] * eye(v.shape[0], dtype=v.dtype, device=v.device)
+
 
 class _Linalg:
-    """The few ``linalg`` functions tensor-network code calls; computed with tenferro ops."""
+    """``linalg``: the Frobenius norm with tenferro ops; svd, qr and eigh computed on the host
+    (LAPACK through NumPy, in the operand's dtype), returned on the operand's device."""
+
+    svd = staticmethod(_on_host("linalg.svd", lambda a, full_matrices=True, compute_uv=True:
+                                _np.linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)))
+    qr = staticmethod(_on_host("linalg.qr", lambda a, mode="reduced": _np.linalg.qr(a, mode=mode)))
+    eigh = staticmethod(_on_host("linalg.eigh", lambda a, UPLO="L": _np.linalg.eigh(a, UPLO=UPLO)))
 
     @staticmethod
     def norm(x, ord=None, axis=None, keepdims=False):
@@ -481,3 +533,17 @@ class _Linalg:
 
 
 linalg = _Linalg()
+
+
+def _register_with_autoray():
+    """autoray calls ``linalg.svd(x)`` expecting the reduced factors (it gives NumPy, PyTorch
+    and JAX the same default); tenferro's keeps NumPy's full_matrices=True."""
+    try:
+        import autoray
+    except ImportError:
+        return
+    autoray.register_function("tenferro", "linalg.svd",
+                              lambda x, full_matrices=False, **kw: linalg.svd(x, full_matrices=full_matrices, **kw))
+
+
+_register_with_autoray()

@@ -85,3 +85,23 @@ def test_quimb_2d_grid(dev):
     want = tn.contract(..., optimize="greedy")
     got = on_tenferro(tn, dev).contract(..., optimize="greedy")
     close(got, want, dev)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_quimb_canonize_and_compress(dev, dtype):
+    """quimb's gauge and truncation moves (QR and SVD through autoray) on tenferro arrays give
+    NumPy's network: the same norm and bond dimensions, the tensors left on the device."""
+    mps = qtn.MPS_rand_state(10, bond_dim=8, dtype=dtype, seed=11)
+    moves = {
+        "canonize": lambda m: m.canonize(5),
+        "left_canonize": lambda m: m.left_canonize(),
+        "compress": lambda m: m.compress(max_bond=4, cutoff=0.0),
+        "right_compress with cutoff": lambda m: m.right_compress(cutoff=1e-3),
+    }
+    for name, move in moves.items():
+        want, got = mps.copy(), on_tenferro(mps, dev)
+        move(want)
+        move(got)
+        assert all(isinstance(x.data, tf.Tensor) and x.data.device == tf.device(dev) for x in got), name
+        assert got.max_bond() == want.max_bond(), name
+        close(got.H @ got, want.H @ want, dev)

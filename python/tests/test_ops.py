@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import tenferro as tf
-from conftest import DTYPES, check, rand
+from conftest import DTYPES, check, rand, tol
 
 NUMERIC = [d for d in DTYPES if d != "bool"]
 INEXACT = ["float32", "float64", "complex64", "complex128"]
@@ -292,3 +292,44 @@ def test_getitem_and_structure(dev):
     check(tf.moveaxis(t, 0, -1), np.moveaxis(a, 0, -1), exact=True)
     check(t @ tf.asarray(rand((6, 2), "float64", 15), device=dev), a @ rand((6, 2), "float64", 15))
     check(tf.linalg.norm(t), np.linalg.norm(a))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_host_linalg(dev, dtype):
+    """svd, qr and eigh (computed on the host by NumPy) keep the dtype and the device and
+    reconstruct their operand; NumPy's defaults (full_matrices=True)."""
+    a = rand((6, 4), dtype, seed=3)
+    t = tf.asarray(a, device=dev)
+    tolerance = tol(dtype)
+    u, s, vh = tf.linalg.svd(t)
+    assert u.shape == (6, 6) and s.shape == (4,) and vh.shape == (4, 4)
+    u, s, vh = tf.linalg.svd(t, full_matrices=False)
+    for x in (u, s, vh):
+        assert x.device == tf.device(dev)
+    assert u.dtype == np.dtype(dtype) and s.dtype == np.dtype(dtype).type(0).real.dtype
+    np.testing.assert_allclose((np.asarray(u) * np.asarray(s)) @ np.asarray(vh), a, **tolerance)
+    q, r = tf.linalg.qr(t)
+    assert q.shape == (6, 4) and q.dtype == np.dtype(dtype) and q.device == tf.device(dev)
+    np.testing.assert_allclose(np.asarray(q) @ np.asarray(r), a, **tolerance)
+    h = a.conj().T @ a
+    w, v = tf.linalg.eigh(tf.asarray(h, device=dev))
+    assert w.device == tf.device(dev)
+    v = np.asarray(v)
+    np.testing.assert_allclose((v * np.asarray(w)) @ v.conj().T, h, **tolerance)
+
+
+def test_cumsum_count_nonzero_eye_diag(dev):
+    x = np.array([[0.0, 1.5, 0.0], [2.0, 0.0, -3.0]])
+    t = tf.asarray(x, device=dev)
+    check(tf.cumsum(t, axis=1), np.cumsum(x, axis=1))
+    check(tf.cumsum(t), np.cumsum(x))
+    assert tf.count_nonzero(t) == 3 and isinstance(tf.count_nonzero(t), int)
+    check(tf.count_nonzero(t, axis=0), np.count_nonzero(x, axis=0))
+    e = tf.eye(3, 4, k=1, dtype="complex64", device=dev)
+    assert e.device == tf.device(dev)
+    check(e, np.eye(3, 4, 1, dtype=np.complex64))
+    check(tf.diag(t), np.diag(x))
+    check(tf.diag(tf.asarray([1.0, -2.0, 3.0], device=dev)), np.diag([1.0, -2.0, 3.0]))
+    with pytest.raises(tf.Error) as e:
+        tf.diag(t, k=1)
+    assert e.value.kind == "unsupported" and e.value.op == "diag"

@@ -1,4 +1,7 @@
 """Conversions (NumPy, DLPack), properties, devices, sessions and errors."""
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -219,3 +222,11 @@ def test_operands_of_two_devices_are_an_error():
             f()
         assert e.value.kind in ("runtime_state", "host_access")
     check(a + g.to("cpu"), np.full((2, 2), 2.0))
+
+
+def test_interpreter_exits_cleanly():
+    """The module's Python objects outlive the interpreter's finalization without a release
+    after it (an attribute set on tf.linalg made the exit abort)."""
+    code = "import tenferro as tf; tf.linalg.extra = lambda x: x; tf.asarray([1.0, 2.0])"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
