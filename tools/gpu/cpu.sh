@@ -1,7 +1,7 @@
 #!/bin/sh
 # The CPU backend's figure run on the GPU machine's 16-core host (bench/RESULTS.md, "CPU backend
 # against PyTorch CPU"): bench/cpu_einsum.py on data/instances, the products of --shapes and
-# square products in every dtype, with default threads, 1 and 4, PyTorch CPU and NumPy +
+# square products in every dtype, with default threads and 1, PyTorch CPU and NumPy +
 # opt_einsum in the same run. No Vulkan is used.
 #
 #   here:  sh tools/gpu/stage.sh build/release
@@ -14,6 +14,6 @@ set -u
 B=$(bin "${1:-new}")
 nproc > "$OUT/nproc.txt"
 lscpu > "$OUT/lscpu.txt" 2>&1
-tl 560 python3 bench/cpu_einsum.py --tenferro "$B/tenferro" --instances data/instances --threads default,1,4 \
+tl 560 python3 bench/cpu_einsum.py --tenferro "$B/tenferro" --instances data/instances --threads default,1 \
   --repeat 5 --shapes --gemm 1024,4096 --gemm-dtypes f64,f32,c64,c32 --out "$OUT/cpu_einsum.jsonl" \
   | tee "$OUT/cpu_einsum.md"
