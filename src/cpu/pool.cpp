@@ -40,10 +40,15 @@ inline void pause() {
 #endif
 }
 
+/// The CPUs in the process's affinity mask, read once: max_threads() is asked at every kernel
+/// launch, and a system call there costs microseconds per op (more in a sandboxed VM).
 int affinity_cpus() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  static const int n = [] {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }();
+  return n;
 }
 
 /// The environment's setting (0 when unset), read once.

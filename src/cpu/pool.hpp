@@ -25,7 +25,7 @@ namespace tenferro::cpu {
 inline constexpr std::int64_t kParallelThreshold = 1 << 15;
 
 /// Threads a region may use, the caller included (>= 1): set_cpu_threads, else
-/// TENFERRO_NUM_THREADS, else the CPUs this process may run on (its affinity mask).
+/// TENFERRO_NUM_THREADS, else the CPUs this process may run on (its affinity mask, read at first use).
 int max_threads();
 
 /// Reads and checks TENFERRO_NUM_THREADS (throws Error{invalid_argument}, op "environment", for
