@@ -5,6 +5,7 @@
 // computes every op in its dtype with none of these forms, so they change nothing there.
 #pragma once
 #include <cstdint>
+#include <string>
 
 namespace tenferro {
 
@@ -65,5 +66,14 @@ int cpu_threads();
 /// the default. Thread-safe. Throws Error{invalid_argument} (op "set_cpu_threads", arg "n") for
 /// n outside 0 to 1024; nothing changes then.
 void set_cpu_threads(int n);
+
+/// The OPENBLAS_CORETYPE that gives OpenBLAS kernels for this CPU's vector units ("SkylakeX"
+/// with AVX-512, "Haswell" with AVX2 and FMA) when the kernels it chose when it was loaded are
+/// older: a VM that hides the CPU's model makes OpenBLAS fall back to its generic SSE3 kernels
+/// ("Prescott"), 3-4x slower (bin_matmul_1024). Empty when its choice fits, when
+/// OPENBLAS_CORETYPE is set, or on other processors. OpenBLAS reads the variable once, when it
+/// is loaded, so it has to be in the process's environment from the start (the CLI restarts
+/// itself with it; docs/configuration.md).
+std::string blas_coretype_hint();
 
 }  // namespace tenferro

@@ -118,6 +118,11 @@ def from_dlpack(x, device=None):
     if isinstance(x, _np.ndarray):
         t = _from_numpy(x)
     else:
+        kind = x.__dlpack_device__()[0] if hasattr(x, "__dlpack_device__") else 1
+        if kind not in (1, 3):  # kDLCPU, kDLCUDAHost
+            raise _error("unsupported", "from_dlpack", "x",
+                         f"DLPack device type {kind} is not host memory; tenferro reads CPU arrays "
+                         "(move the array to the CPU first)")
         t = _tenferro._from_dlpack(x)
     return t if device is None else t.to(device)
 

@@ -93,7 +93,7 @@ def test_dlpack_roundtrip(dtype):
     np.testing.assert_array_equal(b, a)
     assert np.shares_memory(b, a)
     assert t.__dlpack_device__() == (1, 0)
-    t2 = tf.asarray(a) + tf.zeros(a.shape, dtype=dtype)  # owned by tenferro
+    t2 = tf.asarray(a).copy()  # owned by tenferro
     c = np.from_dlpack(t2)
     assert c.ctypes.data == t2._host_ptr()
 
@@ -109,10 +109,26 @@ def test_dlpack_torch():
 
 
 def test_dlpack_jax():
-    jnp = pytest.importorskip("jax.numpy")
-    x = jnp.arange(6.0).reshape(2, 3)
+    jax = pytest.importorskip("jax")
+    x = jax.device_put(jax.numpy.arange(6.0).reshape(2, 3), jax.devices("cpu")[0])
     t = tf.from_dlpack(x)
     check(t, np.asarray(x))
+
+
+class _DeviceProducer:
+    """A DLPack producer whose memory is on a GPU (kDLCUDA)."""
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+    def __dlpack__(self, **kwargs):
+        raise AssertionError("not to be read")
+
+
+def test_dlpack_of_device_memory_is_refused():
+    with pytest.raises(tf.Error) as e:
+        tf.from_dlpack(_DeviceProducer())
+    assert e.value.kind == "unsupported" and e.value.op == "from_dlpack"
 
 
 def test_devices():

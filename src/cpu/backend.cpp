@@ -1,5 +1,7 @@
 // CpuBackend wiring: transfers, capability table, dispatch to family kernels. Its tensors are
 // host tensors (core's host memory, src/core/host.cpp).
+#include <cblas.h>
+
 #include <string>
 
 #include "core/check.hpp"
@@ -97,7 +99,7 @@ const Provider& cpu::provider() {
         d.backend = "cpu";
         d.name = cpu_backend().device_name();
         d.type = "cpu";
-        d.driver = "tenferro cpu (OpenBLAS)";
+        d.driver = std::string("tenferro cpu (OpenBLAS, ") + openblas_get_corename() + " kernels)";
         return std::vector<DeviceInfo>{d};
       },
       [](int ordinal) -> Backend& {

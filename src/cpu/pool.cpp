@@ -13,8 +13,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -190,6 +192,29 @@ void blas_single_threaded() {
 }
 
 }  // namespace
+
+}  // namespace tenferro::cpu
+
+namespace tenferro {
+
+std::string blas_coretype_hint() {
+#if defined(__x86_64__)
+  if (std::getenv("OPENBLAS_CORETYPE") != nullptr) return "";
+  const std::string core = openblas_get_corename();
+  for (const char* fits : {"Haswell", "Zen", "SkylakeX", "Cooperlake", "SapphireRapids", "Excavator"})
+    if (core == fits) return "";
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+    return "SkylakeX";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "Haswell";
+#endif
+  return "";
+}
+
+}  // namespace tenferro
+
+namespace tenferro::cpu {
 
 int max_threads() {
   const int set = g_set.load(std::memory_order_relaxed);

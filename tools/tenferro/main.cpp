@@ -1,6 +1,9 @@
 // The tenferro command-line tool: `eval` runs op-case files (EVAL_FORMAT.md), `einsum` runs
 // an einsum instance, `bench permute` times permutation patterns, `devices` lists the usable
 // devices, `--version` prints the library version.
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -10,8 +13,25 @@
 #include "einsum_cmd.hpp"
 #include "eval.hpp"
 #include "printable.hpp"
+#include "tenferro/options.hpp"
+
+namespace {
+
+/// OpenBLAS picks its kernels when it is loaded, and in a VM that hides the CPU's model it
+/// falls back to generic ones; OPENBLAS_CORETYPE overrides that choice but is read at load
+/// time only. So the CLI restarts itself once with it set (tenferro::blas_coretype_hint; set
+/// OPENBLAS_CORETYPE to keep OpenBLAS's own choice). If the restart fails, it runs as it is.
+void restart_with_fitting_blas_kernels(char** argv) {
+  const std::string core = tenferro::blas_coretype_hint();
+  if (core.empty() || ::setenv("OPENBLAS_CORETYPE", core.c_str(), 1) != 0) return;
+  ::execv("/proc/self/exe", argv);
+  ::unsetenv("OPENBLAS_CORETYPE");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  restart_with_fitting_blas_kernels(argv);
   CLI::App app{"tenferro: tensor ops, einsum, benchmarks and devices"};
   app.set_version_flag("--version", std::string("tenferro ") + TENFERRO_VERSION);
   app.require_subcommand(1);
