@@ -53,8 +53,10 @@ class TensorView {
   std::int64_t dim(std::int64_t axis) const { return layout_.shape.at(static_cast<std::size_t>(axis)); }
   bool is_compact() const { return layout_.is_compact(); }
   const std::shared_ptr<Storage>& storage() const { return storage_; }
-  const Placement& placement() const { return storage_->placement(); }
-  DomainId domain() const { return storage_->domain(); }
+  /// Where the storage lives, and its allocation domain. Error{invalid_argument} for an
+  /// undefined view.
+  const Placement& placement() const;
+  DomainId domain() const;
   bool defined() const { return storage_ != nullptr; }
   /// The device the elements live on (from the storage's placement). Error{invalid_argument}
   /// for an undefined view.

@@ -32,6 +32,16 @@ TensorView::TensorView(std::shared_ptr<Storage> storage, DType dtype, Layout lay
   check_reach(storage_.get(), dtype_, layout_, "view");
 }
 
+const Placement& TensorView::placement() const {
+  TENFERRO_CHECK(storage_ != nullptr, invalid_argument, "placement", "tensor", "tensor is undefined");
+  return storage_->placement();
+}
+
+DomainId TensorView::domain() const {
+  TENFERRO_CHECK(storage_ != nullptr, invalid_argument, "domain", "tensor", "tensor is undefined");
+  return storage_->domain();
+}
+
 Device TensorView::device() const {
   TENFERRO_CHECK(storage_ != nullptr, invalid_argument, "device", "tensor", "tensor is undefined");
   const Placement& p = storage_->placement();

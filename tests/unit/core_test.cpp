@@ -1,5 +1,6 @@
 // Core model tests: dtype table and lattice, layout algebra (exhaustive on small shapes, CuTe
 // style), views and their bounds checks, host mappings, allocation identity, errors, sessions.
+#include <functional>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -253,6 +254,21 @@ TEST(HostMapping, UndefinedViewsAreInvalidArgumentNamingTheFunction) {
   expect_named([&] { map_write(undefined); }, "map_write");
   expect_named([&] { to_vector<float>(undefined); }, "to_vector");
   expect_named([&] { to_vector<bool>(undefined); }, "to_vector");
+}
+
+TEST(TensorViewTest, UndefinedViewHasNoPlacementDomainOrDevice) {
+  const TensorView undefined;
+  for (auto [f, op] : {std::pair<std::function<void()>, const char*>{[&] { (void)undefined.placement(); }, "placement"},
+                       {[&] { (void)undefined.domain(); }, "domain"},
+                       {[&] { (void)undefined.device(); }, "device"}}) {
+    try {
+      f();
+      ADD_FAILURE() << op << " of an undefined view returned";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::invalid_argument) << e.what();
+      EXPECT_EQ(e.op(), op);
+    }
+  }
 }
 
 // A mapping owns the storage it exposes: spans of a temporary mapping would dangle, so they
