@@ -13,7 +13,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <string>
@@ -199,7 +198,7 @@ namespace tenferro {
 
 std::string blas_coretype_hint() {
 #if defined(__x86_64__)
-  if (std::getenv("OPENBLAS_CORETYPE") != nullptr) return "";
+  if (env::text("OPENBLAS_CORETYPE")) return "";
   const std::string core = openblas_get_corename();
   for (const char* fits : {"Haswell", "Zen", "SkylakeX", "Cooperlake", "SapphireRapids", "Excavator"})
     if (core == fits) return "";
