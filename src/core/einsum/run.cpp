@@ -53,8 +53,11 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
   std::vector<Tensor> own(static_cast<std::size_t>(prog.num_slots));
   for (std::size_t i = 0; i < n; ++i) v[i] = operands[i];
   const Scalar one = Scalar::of(d, 1.0), zero = detail::zero_of(d);
-  const auto total = static_cast<std::size_t>(std::count_if(
-      prog.instrs.begin(), prog.instrs.end(), [](const Instr& in) { return in.kind != Instr::Kind::view; }));
+  const auto total = !progress ? std::size_t{0}
+                               : static_cast<std::size_t>(std::count_if(prog.instrs.begin(), prog.instrs.end(),
+                                                                        [](const Instr& in) {
+                                                                          return in.kind != Instr::Kind::view;
+                                                                        }));
   std::size_t done = 0;
   for (const Instr& in : prog.instrs) {
     const auto dst = static_cast<std::size_t>(in.dst);
