@@ -31,4 +31,5 @@
 #include "tenferro/error.hpp"
 #include "tenferro/options.hpp"
 #include "tenferro/runtime.hpp"
+#include "tenferro/slicing.hpp"
 #include "tenferro/tensor.hpp"

@@ -1,10 +1,14 @@
 // Host memory: the storage of the CPU backend's tensors and of every upload's source and
 // download's result (kHostDomain), and the host-tensor helpers of tenferro/tensor.hpp.
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
 
+#include <unistd.h>
+
+#include "core/host_memory.hpp"
 #include "tenferro/backend/backend.hpp"
 #include "tenferro/error.hpp"
 #include "tenferro/tensor.hpp"
@@ -57,6 +61,15 @@ struct BlockCache {
   }
 };
 
+std::atomic<std::uint64_t> g_in_use{0}, g_peak{0};
+
+void count_allocated(std::uint64_t bytes) {
+  const std::uint64_t now = g_in_use.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  std::uint64_t peak = g_peak.load(std::memory_order_relaxed);
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+}
+
 // Never destroyed: tensors held in static objects may be freed after any static cache would be.
 BlockCache& block_cache() {
   static BlockCache* cache = new BlockCache;
@@ -71,13 +84,29 @@ HostStorage::HostStorage(std::size_t nbytes)
   if (data_ == nullptr && size > 0) data_ = static_cast<std::byte*>(std::aligned_alloc(64, size));
   TENFERRO_CHECK(data_ != nullptr || nbytes == 0, out_of_memory, "allocate", "", "host allocation of ",
                  nbytes, " bytes failed");
+  count_allocated(nbytes);
 }
 
 HostStorage::~HostStorage() {
+  g_in_use.fetch_sub(nbytes(), std::memory_order_relaxed);
   const std::size_t size = rounded_size(nbytes());
   if (size >= kCacheMin && block_cache().give(size, data_)) return;
   std::free(data_);
 }
+
+namespace detail {
+
+MemoryUsage host_memory_usage() {
+  const long pages = ::sysconf(_SC_AVPHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  const std::uint64_t in_use = g_in_use.load(std::memory_order_relaxed);
+  // Available memory is what is free now: the capacity is that plus what tensors hold.
+  const std::uint64_t avail = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+  return {true, in_use, g_peak.load(std::memory_order_relaxed), avail + in_use};
+}
+
+void reset_host_memory_peak() { g_peak.store(g_in_use.load(std::memory_order_relaxed), std::memory_order_relaxed); }
+
+}  // namespace detail
 
 Tensor host_empty(DType dtype, const Shape& shape) {
   const std::int64_t n = shape_numel(shape, "allocate");

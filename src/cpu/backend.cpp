@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/check.hpp"
+#include "core/host_memory.hpp"
 #include "cpu/cpu_backend.hpp"
 #include "cpu/pool.hpp"
 #include "cpu/provider.hpp"
@@ -19,6 +20,9 @@ std::string CpuBackend::device_name() const {
 bool CpuBackend::supports(OpId op, DType d) const { return contract_allows(op, d); }
 
 Tensor CpuBackend::allocate(DType dtype, const Shape& shape) { return host_empty(dtype, shape); }
+
+MemoryUsage CpuBackend::memory_usage() const { return detail::host_memory_usage(); }
+void CpuBackend::reset_memory_peak() { detail::reset_host_memory_peak(); }
 
 // The primitives are public through Backend&: each checks its tensors first (core/check.hpp).
 Tensor CpuBackend::upload(const TensorView& host) {

@@ -21,6 +21,10 @@ class CpuBackend final : public Backend {
   Tensor upload(const TensorView& host) override;
   Tensor download(const TensorView& t) override;
   TransferStats transfer_stats() const override;
+  /// Host tensor memory of the process (core/host_memory.hpp): every host tensor counts,
+  /// whichever thread or backend made it.
+  MemoryUsage memory_usage() const override;
+  void reset_memory_peak() override;
 
   void fill(const TensorView& out, const Scalar& value) override;
   void copy(const TensorView& src, const TensorView& dst) override;

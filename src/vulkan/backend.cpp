@@ -362,7 +362,7 @@ TransferStats VulkanBackend::transfer_stats() const { return {up_bytes_, down_by
 MemoryUsage VulkanBackend::memory_usage() const {
   auto guard = lock();
   const MemoryStats s = allocator_->stats();
-  return {true, s.tensor_bytes_in_use, s.tensor_bytes_peak};
+  return {true, s.tensor_bytes_in_use, s.tensor_bytes_peak, allocator_->cap()};
 }
 
 void VulkanBackend::reset_memory_peak() {

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/ops/dot_general_lowering.hpp"
+#include "instances.hpp"
 #include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
@@ -26,51 +27,9 @@
 namespace tenferro {
 namespace {
 
-namespace fs = std::filesystem;
-
-fs::path instance_dir() {
-  if (const char* env = std::getenv("TENFERRO_INSTANCES")) return env;
-#ifdef TENFERRO_INSTANCE_DIR
-  return TENFERRO_INSTANCE_DIR;  // absolute (ccache's base_dir can make __FILE__ relative)
-#else
-  return fs::path(__FILE__).parent_path() / ".." / ".." / "data" / "instances";
-#endif
-}
-
-struct Instance {
-  std::string name, format;
-  std::vector<Shape> shapes;
-  Path opt_flops, opt_size;
-  double stored_log10 = 0;
-};
-
-Path read_path(const nlohmann::json& j) {
-  Path p;
-  for (const auto& s : j) p.emplace_back(s.at(0).get<int>(), s.at(1).get<int>());
-  return p;
-}
-
-std::vector<Instance> load_instances() {
-  std::vector<Instance> out;
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(instance_dir()))
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
-    std::ifstream in(f);
-    const auto j = nlohmann::json::parse(in);
-    if (!j.contains("format_string") || !j.contains("shapes")) continue;  // not an einsum instance
-    Instance inst;
-    inst.name = j.at("name").get<std::string>();
-    inst.format = j.at("format_string").get<std::string>();
-    for (const auto& s : j.at("shapes")) inst.shapes.push_back(s.get<Shape>());
-    inst.opt_flops = read_path(j.at("paths").at("opt_flops").at("path"));
-    inst.opt_size = read_path(j.at("paths").at("opt_size").at("path"));
-    inst.stored_log10 = j.at("paths").at("opt_flops").at("log10_flops").get<double>();
-    out.push_back(std::move(inst));
-  }
-  return out;
-}
+using test::Instance;
+using test::instance_dir;
+using test::load_instances;
 
 TEST(EinsumPlan, InstancesAutoBeatsStoredOptFlops) {
   const auto instances = load_instances();

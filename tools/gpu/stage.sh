@@ -37,12 +37,15 @@ echo "$(git rev-parse HEAD)$(git diff --quiet HEAD -- src include shaders tools 
   > ".gpu/$label/commit.txt"
 rm -rf "$tmp"
 
-if [ ! -f .gpu/lib.tar.xz ]; then
+if [ ! -f .gpu/lib.tar.xz ] || { ldd "$build/tools/tenferro" | grep -q libmpi && ! xz -dc .gpu/lib.tar.xz | tar t | grep -q libmpi; }; then
   tmp=$(mktemp -d)
   mkdir -p "$tmp/lib"
   for l in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libgomp.so.1; do
     cp -L "$(ldconfig -p | awk -v l=$l '$1 == l {print $NF; exit}')" "$tmp/lib/"
   done
+  # Open MPI's libraries, where the CLI links them (einsum --distributed).
+  ldd "$build/tools/tenferro" | awk '$1 ~ /^lib(mpi|open-pal|open-rte|hwloc|event)/ {print $3}' |
+    while read -r f; do cp -L "$f" "$tmp/lib/"; done
   tar cf - -C "$tmp" lib | xz -T0 -6 > .gpu/lib.tar.xz
   rm -rf "$tmp"
 fi

@@ -28,6 +28,10 @@
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
+#include "tenferro/slicing.hpp"
+#ifdef TENFERRO_HAVE_MPI
+#include "tenferro/mpi.hpp"
+#endif
 
 namespace tenferro::cli {
 namespace {
@@ -47,7 +51,45 @@ struct EinsumArgs {
   bool profile = false; // GPU time per kernel family over extra profiled runs
   std::int64_t max_extent = 0;  // > 0: every extent clamped to this (host overhead runs)
   ProgressMode progress = ProgressMode::automatic;
+  // Slicing (docs/einsum.md): any of these runs the contraction sliced.
+  std::uint64_t memory_limit = 0;  // bytes a slice may hold beside the operands and result
+  std::string devices;             // "cpu,vulkan:0,...": slices spread over these
+  bool distributed = false;        // MPI: ranks take slices, results reduced to rank 0
 };
+
+/// The MPI rank and size when running distributed (0 and 1 otherwise).
+struct Ranks {
+  int rank = 0, size = 1;
+};
+
+#ifdef TENFERRO_HAVE_MPI
+Ranks start_mpi() {
+  int ready = 0;
+  MPI_Initialized(&ready);
+  if (!ready) MPI_Init(nullptr, nullptr);
+  Ranks r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &r.size);
+  return r;
+}
+#endif
+
+/// The backends of --devices (comma-separated device names, Device::parse), else the one of
+/// --backend / --device.
+std::vector<Backend*> chosen_devices(const EinsumArgs& a) {
+  if (a.devices.empty()) return {&cli::chosen_backend(a.where)};
+  if (!a.where.backend.empty() || a.where.device >= 0)
+    throw InputError("--devices names the devices itself; it cannot be used with --backend or --device");
+  std::vector<Backend*> out;
+  std::stringstream in(a.devices);
+  for (std::string name; std::getline(in, name, ',');) {
+    Backend* be = &backend_for(Device::parse(name));
+    if (std::find(out.begin(), out.end(), be) != out.end()) throw InputError("--devices names '" + name + "' twice");
+    out.push_back(be);
+  }
+  if (out.empty()) throw InputError("--devices is empty");
+  return out;
+}
 
 /// GPU clock warm-up before timing: >= 0.2 s of back-to-back 2048^3 f32 products. An H200
 /// that sat idle runs at 345 MHz and a light einsum (a chain of small products) did not raise
@@ -218,7 +260,18 @@ int run_einsum(const EinsumArgs& a) {
     throw InputError("instance '" + inst.name + "': " + e.what());
   }
   if (a.no_run && !a.steps) throw InputError("--no-run needs --steps");
-  Backend& be = cli::chosen_backend(a.where);
+  const bool sliced = a.memory_limit > 0 || !a.devices.empty() || a.distributed;
+  if (sliced && (a.steps || a.profile)) throw InputError("--steps and --profile do not apply to a sliced run");
+  Ranks ranks;
+  if (a.distributed) {
+#ifdef TENFERRO_HAVE_MPI
+    ranks = start_mpi();
+#else
+    throw InputError("--distributed needs MPI: this build of tenferro has none (install libopenmpi-dev and rebuild)");
+#endif
+  }
+  const std::vector<Backend*> devs = chosen_devices(a);
+  Backend& be = *devs[0];
   std::optional<EinsumStats> stats;
   double explain_seconds = 0;
   if (a.steps) {
@@ -261,7 +314,32 @@ int run_einsum(const EinsumArgs& a) {
   std::vector<TensorView> views(dev_ops.begin(), dev_ops.end());
 
   Tensor result;
+  std::optional<SlicePlan> splan;
+  if (sliced) {
+    // Default limit: what devices[0] has left (its memory cap, or the host's available memory,
+    // less what it holds now: the operands).
+    std::uint64_t limit = a.memory_limit;
+    if (limit == 0) {
+      const MemoryUsage m = be.memory_usage();
+      limit = m.capacity > m.in_use ? m.capacity - m.in_use : 1;
+    }
+    splan = plan_slices(plan->spec, plan->path, dtype, limit);
+  }
   const auto run_once = [&](const EinsumProgress& on_step = {}) {
+    if (splan) {
+      SliceRun run;
+      run.progress = on_step;
+      if (a.distributed) {
+#ifdef TENFERRO_HAVE_MPI
+        MPI_Barrier(MPI_COMM_WORLD);
+        result = mpi::execute_distributed(MPI_COMM_WORLD, devs, *splan, views);
+#endif
+      } else {
+        result = execute_sliced(devs, *splan, views, run);
+      }
+      for (Backend* d : devs) d->synchronize();
+      return;
+    }
     with_session(be, [&] { result = execute(be, plan->spec, plan->path, views, on_step); });
     be.synchronize();
   };
@@ -272,12 +350,15 @@ int run_einsum(const EinsumArgs& a) {
   {
     std::optional<Progress> steps;
     run_once([&](std::size_t done, std::size_t total) {
-      if (!steps) steps.emplace(a.progress, "einsum first run, steps", static_cast<long>(total));
+      if (!steps) steps.emplace(a.progress, splan ? "einsum first run, slices" : "einsum first run, steps",
+                                static_cast<long>(total));
       steps->update(static_cast<long>(done));
     });
     steps.reset();
+    // Ranks run the same number of collective runs: no timed warm-up when distributed.
     const auto w0 = std::chrono::steady_clock::now();
-    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < 0.3) run_once();
+    while (!a.distributed && std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < 0.3)
+      run_once();
   }
   // Device memory over the timed runs: the most held at once by the operands, intermediates,
   // packing buffers, kernel scratch and the result (MemoryUsage; each run starts with the
@@ -286,6 +367,8 @@ int run_einsum(const EinsumArgs& a) {
   const double plan_live_bytes =
       (plan->cost.peak_live_intermediates + plan->cost.input_elements) * static_cast<double>(dtype_size(dtype));
   result = Tensor();
+  for (Backend* d : devs) d->synchronize();
+  const std::uint64_t held_before = be.memory_usage().in_use;  // the operands
   be.reset_memory_peak();
   std::vector<double> times;
   // --profile: kProfileRuns more runs with GPU timestamps around every dispatch (which
@@ -300,6 +383,19 @@ int run_einsum(const EinsumArgs& a) {
     progress->update(r + 1);
   }
   const MemoryUsage mem = be.memory_usage();
+  // A sliced run: the most devices[0] held beside the operands and the result (at most the
+  // limit); distributed, the largest over the ranks.
+  std::uint64_t slice_held = 0;
+  if (splan && mem.tracked) {
+    // Every rank holds a result-sized accumulator (rank 0 then the result).
+    std::uint64_t result_bytes = dtype_size(dtype);
+    for (int id : plan->spec.output) result_bytes *= static_cast<std::uint64_t>(plan->spec.extents[static_cast<std::size_t>(id)]);
+    slice_held = mem.peak - std::min(mem.peak, held_before + result_bytes);
+#ifdef TENFERRO_HAVE_MPI
+    if (a.distributed) MPI_Allreduce(MPI_IN_PLACE, &slice_held, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+#endif
+  }
+  if (ranks.rank != 0) return 0;  // rank 0 checks and reports
   ProfileReport prof;
   if (a.profile) {
     be.profile_begin();
@@ -413,6 +509,22 @@ int run_einsum(const EinsumArgs& a) {
       j["device_memory"] = {{"peak_bytes", mem.peak},
                             {"plan_live_bytes_with_inputs", plan_live_bytes},
                             {"ratio", plan_live_bytes > 0 ? double(mem.peak) / plan_live_bytes : 0.0}};
+    if (splan) {
+      nlohmann::json labels = nlohmann::json::array();
+      for (std::size_t k = 0; k < splan->labels.size(); ++k)
+        labels.push_back({{"label", splan->labels[k]},
+                          {"extent", splan->spec.extents[static_cast<std::size_t>(splan->labels[k])]},
+                          {"chunk", splan->chunks[k]}});
+      j["slicing"] = {{"memory_limit_bytes", splan->memory_limit},
+                      {"slice_bytes", splan->slice_bytes},
+                      {"unsliced_bytes", splan->unsliced_bytes},
+                      {"slices", splan->slices},
+                      {"overhead", splan->overhead},
+                      {"labels", labels},
+                      {"devices", devs.size()},
+                      {"ranks", ranks.size}};
+      if (mem.tracked) j["slicing"]["held_bytes"] = slice_held;
+    }
     j["plan_s"] = plan->plan_seconds;
     j["repeat"] = a.repeat;
     j["median_s"] = med;
@@ -450,6 +562,14 @@ int run_einsum(const EinsumArgs& a) {
     if (mem.tracked)
       o << "memory       device peak " << mem.peak / 1048576.0 << " MiB = " << (plan_live_bytes > 0 ? mem.peak / plan_live_bytes : 0.0)
         << "x the plan's live tensors with inputs (" << plan_live_bytes / 1048576.0 << " MiB)\n";
+    if (splan) {
+      o << "slicing      " << splan->slices << " slices (" << splan->labels.size() << " labels cut), overhead "
+        << splan->overhead << "x the flops; a slice holds " << splan->slice_bytes / 1048576.0 << " MiB (limit "
+        << splan->memory_limit / 1048576.0 << ", unsliced " << splan->unsliced_bytes / 1048576.0 << ") on "
+        << devs.size() << " device(s) x " << ranks.size << " rank(s)";
+      if (mem.tracked) o << "; held " << slice_held / 1048576.0 << " MiB beside operands and result";
+      o << "\n";
+    }
     o << "time         median " << med * 1e3 << " ms over " << a.repeat << " runs\n";
     o << "checksum     sum " << sum.real();
     if (is_complex(dtype)) o << (sum.imag() < 0 ? " - " : " + ") << std::abs(sum.imag()) << "i";
@@ -502,8 +622,39 @@ void add_einsum_command(CLI::App& app) {
                 "After the timed runs, 3 runs with GPU timestamps: time per kernel family (Vulkan)");
   cmd->add_option("--max-extent", args->max_extent,
                   "Clamp every extent to this (e.g. 2: tiny tensors, to measure host overhead per step)");
+  cmd->add_option("--memory-limit", args->memory_limit,
+                  "Slice the contraction so that a slice holds at most this many bytes beside the operands and the "
+                  "result (e.g. 64MiB; default with --devices or --distributed: what the device has left)")
+      ->transform(CLI::AsSizeValue(false));
+  cmd->add_option("--devices", args->devices,
+                  "Spread the slices over these devices, comma-separated (cpu, vulkan, vulkan:N); the first holds the result");
+  cmd->add_flag("--distributed", args->distributed,
+                "Under mpirun: every rank takes a share of the slices, the results are summed on rank 0 (MPI)");
   add_progress_option(cmd, args->progress);
-  cmd->callback([args] { run_subcommand("einsum", [&] { return run_einsum(*args); }); });
+  cmd->callback([args] {
+    if (!args->distributed) {
+      run_subcommand("einsum", [&] { return run_einsum(*args); });
+      return;
+    }
+#ifdef TENFERRO_HAVE_MPI
+    // Any rank's error ends the whole job (never a partial result): the message, then MPI_Abort.
+    int code = 0;
+    try {
+      code = run_einsum(*args);
+    } catch (const std::exception& e) {
+      int rank = 0, ready = 0;
+      MPI_Initialized(&ready);
+      if (ready) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+      std::cerr << "tenferro einsum (rank " << rank << "): " << printable(e.what(), kMaxPrintedMessage) << "\n";
+      if (ready) MPI_Abort(MPI_COMM_WORLD, 2);
+      throw CLI::RuntimeError(2);
+    }
+    MPI_Finalize();
+    if (code != 0) throw CLI::RuntimeError(code);
+#else
+    run_subcommand("einsum", [&] { return run_einsum(*args); });
+#endif
+  });
 }
 
 }  // namespace tenferro::cli

@@ -33,11 +33,16 @@ struct TransferStats {
 };
 
 /// Device memory held by a backend's tensors: the allocated bytes (after alignment) of tensors
-/// and kernel scratch, without staging buffers and kernel parameter blocks.
+/// and kernel scratch, without staging buffers and kernel parameter blocks. The CPU backend
+/// counts every host tensor of the process (requested bytes), not the buffers its kernels and
+/// OpenBLAS hold privately.
 struct MemoryUsage {
-  bool tracked = false;     // false: the backend does not track it (the CPU backend)
+  bool tracked = false;     // false: the backend does not track it
   std::uint64_t in_use = 0;  // now
   std::uint64_t peak = 0;    // the most in use at once since reset_memory_peak()
+  /// The most the backend's tensors may hold: the Vulkan memory cap (TENFERRO_VK_MEMORY_CAP,
+  /// else the largest device-local heap); the host's available memory for the CPU backend.
+  std::uint64_t capacity = 0;
 };
 
 /// GPU time of one kernel family over a profiling window (Backend::profile_end).

@@ -266,7 +266,9 @@ Program Lowering::run(const Path& path, std::span<const Layout> layouts) {
   std::vector<std::int64_t> elements;
   elements.reserve(vals_.size());
   for (const Val& v : vals_) elements.push_back(v.layout.numel());
-  schedule(prog, elements, n_, es_, memory_bound(path_cost(spec_, path), dtype_));
+  MemoryBound bound = memory_bound(path_cost(spec_, path), dtype_);
+  if (memory_limit_ > 0) bound = {bound.input_bytes, bound.input_bytes + static_cast<double>(memory_limit_), true};
+  schedule(prog, elements, n_, es_, bound);
   add_totals(prog.stats);
   return prog;
 }
@@ -359,6 +361,7 @@ std::vector<std::int64_t> program_key(const EinsumSpec& spec, const Path& path, 
   k.reserve(64 + 4 * spec.labels.size() + 8 * layouts.size() + 2 * path.size());
   k.push_back(static_cast<std::int64_t>(d));
   k.push_back((o.use_mul ? 1 : 0) | (o.chains ? 2 : 0));
+  k.push_back(static_cast<std::int64_t>(o.memory_limit));
   k.push_back(static_cast<std::int64_t>(spec.extents.size()));
   k.insert(k.end(), spec.extents.begin(), spec.extents.end());
   k.push_back(static_cast<std::int64_t>(spec.output.size()));
@@ -370,7 +373,6 @@ std::vector<std::int64_t> program_key(const EinsumSpec& spec, const Path& path, 
     k.push_back(static_cast<std::int64_t>(spec.reduced[i].size()));
     k.insert(k.end(), spec.reduced[i].begin(), spec.reduced[i].end());
     k.insert(k.end(), layouts[i].strides.begin(), layouts[i].strides.end());
-    k.push_back(layouts[i].offset);
   }
   for (const auto& [i, j] : path) {
     k.push_back(i);

@@ -35,6 +35,10 @@ struct LowerOptions {
   bool use_mul = true;  // steps that sum nothing run as one mul (the backend has mul for dtype)
   bool chains = false;  // the backend's GEMM writes chained outputs (GemmCaps::chained_output)
   bool report = false;  // fill the whole step report (label strings, dot_general's lowering)
+  /// Bytes the program may hold beside its inputs (intermediates, packing copies, product
+  /// scratch); 0: the default bound, memory_bound (schedule.hpp). A slice of a sliced
+  /// contraction runs with its plan's slice_bytes (tenferro/slicing.hpp).
+  std::uint64_t memory_limit = 0;
 };
 
 /// The program for a checked spec, path and layouts.
@@ -42,7 +46,9 @@ Program lower(const EinsumSpec& spec, const Path& path, std::span<const Layout> 
               const LowerOptions& opts);
 
 /// lower without the report, cached by everything lowering reads (label ids, extents, output,
-/// path, the operands' strides and offsets, dtype, options, detail::pack_chunk_bytes()).
+/// path, the operands' strides, dtype, options, detail::pack_chunk_bytes()). Operand offsets
+/// are not read: views are relative to their source (program.hpp), so one program serves
+/// operands at any offset (the slices of a sliced contraction among them).
 std::shared_ptr<const Program> program_for(const EinsumSpec& spec, const Path& path, std::span<const Layout> layouts,
                                            DType dtype, const LowerOptions& opts);
 

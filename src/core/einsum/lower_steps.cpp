@@ -219,9 +219,8 @@ int Lowering::contract_mul(int k, int sa, int sb, EinsumStepStats& st) {
   }
   const Val& A = val(sa);
   const Val& B = val(sb);
-  auto view_of = [&](const Val& x) {
+  auto view_of = [&](const Val& x) {  // relative to x's offset (program.hpp)
     Layout l;
-    l.offset = x.layout.offset;
     for (int lab : order) {
       l.shape.push_back(extent(lab));
       const auto it = std::find(x.labels.begin(), x.labels.end(), lab);

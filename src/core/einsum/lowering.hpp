@@ -61,7 +61,7 @@ class Lowering {
  public:
   Lowering(const EinsumSpec& spec, DType dtype, const LowerOptions& opts)
       : spec_(spec), dtype_(dtype), es_(static_cast<std::int64_t>(dtype_size(dtype))), use_mul_(opts.use_mul),
-        chains_(opts.chains), report_(opts.report) {}
+        chains_(opts.chains), report_(opts.report), memory_limit_(opts.memory_limit) {}
 
   Program run(const Path& path, std::span<const Layout> layouts);
 
@@ -83,12 +83,14 @@ class Lowering {
     instrs_.push_back(std::move(in));
     return instrs_.back().dst;
   }
-  /// Adds value v as a view (no work) of slot src's storage; returns v's slot.
+  /// Adds value v as a view (no work) of slot src's storage; returns v's slot. The
+  /// instruction's offset is relative to src's (program.hpp).
   int push_view(int src, Val v) {
     Instr in;
     in.kind = Instr::Kind::view;
     in.a = src;
     in.layout = v.layout;
+    in.layout.offset -= val(src).layout.offset;
     return push(std::move(in), std::move(v));
   }
 
@@ -158,6 +160,7 @@ class Lowering {
   DType dtype_;
   std::int64_t es_;
   bool use_mul_, chains_, report_;
+  std::uint64_t memory_limit_;
   std::size_t n_ = 0;
   std::vector<StepInfo> steps_;
   std::vector<int> consumer_;     // path id -> step consuming it (-1: the root)

@@ -33,10 +33,11 @@ struct Instr {
   };
   Kind kind = Kind::view;
   int a = -1, b = -1, dst = -1;
-  // view: the new view's layout (absolute). dot: the out view (unused when Store::compact).
-  // mul: a's view.
+  // view: the new view's layout, its offset relative to a's (so a program serves operands at
+  // any offset). dot: the out view of the stored tensor (unused when Store::compact). mul: a's
+  // view, its offset relative to a's.
   Layout layout;
-  Layout layout_b;  // mul: b's view (stride 0 along a's labels)
+  Layout layout_b;  // mul: b's view (stride 0 along a's labels), its offset relative to b's
   Shape shape;      // dot, mul: the stored tensor's shape (compact)
   Axes axes;        // reduce_sum: summed axes; transpose: the permutation
   DotGeneralConfig cfg;

@@ -20,8 +20,24 @@ namespace tenferro {
 using einsum_detail::Instr;
 using einsum_detail::kOp;
 
+namespace {
+
+// An instruction's view layout (relative to its source, program.hpp) on source `src`.
+Layout at_offset(Layout l, const TensorView& src) {
+  l.offset += src.layout().offset;
+  return l;
+}
+
+}  // namespace
+
 Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<const TensorView> operands,
                const EinsumProgress& progress) {
+  return einsum_detail::execute_within(be, spec, path, operands, progress, 0);
+}
+
+Tensor einsum_detail::execute_within(Backend& be, const EinsumSpec& spec, const Path& path,
+                                     std::span<const TensorView> operands, const EinsumProgress& progress,
+                                     std::uint64_t memory_limit) {
   const std::size_t n = spec.num_inputs();
   TENFERRO_CHECK(operands.size() == n, invalid_argument, kOp, "operands", "the spec has ", n, " operand(s), got ",
                  operands.size());
@@ -47,7 +63,10 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
   einsum_detail::check_path(n, path);  // before any work
 
   const std::shared_ptr<const einsum_detail::Program> prog_ptr = einsum_detail::program_for(
-      spec, path, layouts, d, {.use_mul = be.supports(OpId::mul, d), .chains = be.gemm_caps().chained_output});
+      spec, path, layouts, d, {.use_mul = be.supports(OpId::mul, d),
+                                         .chains = be.gemm_caps().chained_output,
+                                         .report = false,
+                                         .memory_limit = memory_limit});
   const einsum_detail::Program& prog = *prog_ptr;
   std::vector<TensorView> v(static_cast<std::size_t>(prog.num_slots));
   std::vector<Tensor> own(static_cast<std::size_t>(prog.num_slots));
@@ -64,7 +83,7 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
     const TensorView& a = v[static_cast<std::size_t>(in.a)];
     switch (in.kind) {
       case Instr::Kind::view:
-        v[dst] = TensorView(a.storage(), d, in.layout);
+        v[dst] = TensorView(a.storage(), d, at_offset(in.layout, a));
         break;
       case Instr::Kind::reduce_sum:
         if (a.numel() == 0) {
@@ -115,7 +134,8 @@ Tensor execute(Backend& be, const EinsumSpec& spec, const Path& path, std::span<
       }
       case Instr::Kind::mul: {
         const TensorView& b = v[static_cast<std::size_t>(in.b)];
-        own[dst] = mul(be, TensorView(a.storage(), d, in.layout), TensorView(b.storage(), d, in.layout_b));
+        own[dst] = mul(be, TensorView(a.storage(), d, at_offset(in.layout, a)),
+                       TensorView(b.storage(), d, at_offset(in.layout_b, b)));
         break;
       }
       case Instr::Kind::transpose:

@@ -171,7 +171,10 @@ void limit_scratch(Program& prog, std::span<const std::int64_t> slot_elements, s
     if (in.kind == Instr::Kind::dot) {
       const std::uint64_t out_bytes =
           static_cast<std::uint64_t>(slot_elements[dst]) * static_cast<std::uint64_t>(elem_bytes);
-      const double step_bytes = static_cast<double>(out_bytes) * (in.store == Instr::Store::copy_after ? 2.0 : 1.0);
+      double step_bytes = static_cast<double>(out_bytes) * (in.store == Instr::Store::copy_after ? 2.0 : 1.0);
+      if (bound.reserve_operands)
+        step_bytes += static_cast<double>(slot_elements[static_cast<std::size_t>(in.a)] +
+                                          slot_elements[static_cast<std::size_t>(in.b)]) * es;
       const double room = std::max(0.0, bound.bytes - held - step_bytes);
       in.scratch_limit = static_cast<std::uint64_t>(std::min(room, 0x1p63));
     }

@@ -11,9 +11,11 @@ namespace tenferro::einsum_detail {
 
 /// A program's device-memory bound: the inputs' bytes (always held) and the bound, 1.5x the
 /// largest sum of simultaneously live tensors the path implies (PathCost: inputs and
-/// intermediates), in bytes.
+/// intermediates), in bytes. A sliced contraction's bound is the inputs plus its limit, and
+/// reserves room for copies of each product's operands (reserve_operands) instead of the 1.5x.
 struct MemoryBound {
   double input_bytes = 0, bytes = 0;
+  bool reserve_operands = false;
 };
 MemoryBound memory_bound(const PathCost& cost, DType dtype);
 
@@ -25,7 +27,8 @@ MemoryBound memory_bound(const PathCost& cost, DType dtype);
 ///   and peak in prog.stats (EinsumStats::levels, order_peak_elements).
 /// - Marks the last use of every value but the result (Instr::release).
 /// - Gives each dot its scratch limit: the bound less the bytes held when it runs (the inputs,
-///   the tensors made and not yet released, and its result, twice when copied after).
+///   the tensors made and not yet released, and its result, twice when copied after; with
+///   reserve_operands also its operands' bytes, for packing copies).
 void schedule(Program& prog, std::span<const std::int64_t> slot_elements, std::size_t num_inputs,
               std::int64_t elem_bytes, const MemoryBound& bound);
 
