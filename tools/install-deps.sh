@@ -8,7 +8,7 @@ pkgs=(
   libvulkan-dev glslang-tools spirv-tools mesa-vulkan-drivers vulkan-validationlayers vulkan-tools doxygen
   clang-14 libclang-rt-14-dev libomp-14-dev
   python3-dev python3-venv python3-numpy python3-scipy python3-pytest
-  libopenmpi-dev openmpi-bin
+  libopenmpi-dev openmpi-bin python3-mpi4py
 )
 missing=()
 for p in "${pkgs[@]}"; do

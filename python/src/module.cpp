@@ -27,6 +27,7 @@
 
 #include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
+#include "tenferro/slicing.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/options.hpp"
 #include "tenferro/runtime.hpp"
@@ -699,6 +700,48 @@ EinsumProgram einsum_program(const std::string& subscripts, nb::handle shapes_h,
   return EinsumProgram{make_plan(subscripts, shapes, opts)};
 }
 
+/// einsum sliced to a memory limit (tenferro/slicing.hpp) over `devices` (None: the operands'
+/// device), taking the slices k with k % stride == first (a process's share): the result, or
+/// with `info` a (result, slicing dict) pair.
+nb::object einsum_sliced_py(const std::string& subscripts, nb::handle operands_h, nb::handle path,
+                            const std::string& method, std::uint64_t memory_limit, nb::handle devices_h,
+                            std::int64_t first, std::int64_t stride) {
+  std::vector<nb::handle> hs;
+  for (nb::handle h : operands_h) hs.push_back(h);
+  TENFERRO_CHECK(!hs.empty(), invalid_argument, "einsum", "operands", "no operands");
+  std::vector<Backend*> devs;
+  if (!devices_h.is_none())
+    for (nb::handle d : devices_h) devs.push_back(&device_arg(d));
+  if (devs.empty()) devs.push_back(&einsum_backend(hs));
+  const std::vector<TensorView> ops = einsum_operands(hs, *devs[0]);
+  std::vector<Shape> shapes;
+  for (const TensorView& t : ops) shapes.push_back(t.shape());
+  const auto plan = make_plan(subscripts, shapes, einsum_options(path, method, ops.size()));
+  const SlicePlan sp = plan_slices(plan->spec, plan->path, ops[0].dtype(), memory_limit);
+  SliceRun run;
+  run.first = first;
+  run.stride = stride;
+  Tensor r;
+  {
+    nb::gil_scoped_release rel;
+    r = execute_sliced(devs, sp, ops, run);
+  }
+  nb::dict info;
+  nb::list labels, chunks;
+  for (std::size_t k = 0; k < sp.labels.size(); ++k) {
+    labels.append(sp.labels[k]);
+    chunks.append(sp.chunks[k]);
+  }
+  info["slices"] = sp.slices;
+  info["labels"] = labels;
+  info["chunks"] = chunks;
+  info["overhead"] = sp.overhead;
+  info["slice_bytes"] = sp.slice_bytes;
+  info["unsliced_bytes"] = sp.unsliced_bytes;
+  info["memory_limit"] = sp.memory_limit;
+  return nb::make_tuple(TensorView(r), info);
+}
+
 // ---- sessions -----------------------------------------------------------------------------
 
 thread_local std::vector<Backend*> t_sessions;
@@ -909,6 +952,8 @@ NB_MODULE(_tenferro, m) {
   m.def("_einsum", [](const std::string& s, nb::handle ops, nb::handle path, const std::string& method) {
     return einsum_py(s, ops, path, method);
   }, nb::arg("subscripts"), nb::arg("operands"), nb::arg("path").none(), nb::arg("method"));
+  m.def("_einsum_sliced", &einsum_sliced_py, nb::arg("subscripts"), nb::arg("operands"), nb::arg("path").none(),
+        nb::arg("method"), nb::arg("memory_limit"), nb::arg("devices").none(), nb::arg("first"), nb::arg("stride"));
   m.def("_dtype_check", [](nb::handle dtype) { return nb::borrow(g_np_dtypes[int(dtype_arg(dtype, "dtype"))]); });
   m.def("_broadcast_to", [](const TensorView& x, nb::handle shape) {
     const Shape s = shape_arg(shape);

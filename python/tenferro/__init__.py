@@ -23,7 +23,7 @@ __all__ = [
     "remainder", "mod",
     "negative", "exp", "log", "sqrt", "sin", "cos", "tanh", "expm1", "log1p", "abs", "absolute", "sign",
     "conj", "conjugate", "real", "imag", "sum", "prod", "max", "min", "amax", "amin", "transpose",
-    "reshape", "tensordot", "einsum", "einsum_program", "EinsumProgram", "astype", "copy", "broadcast_to", "concatenate", "stack", "where",
+    "reshape", "tensordot", "einsum", "einsum_program", "EinsumProgram", "einsum_sliced", "einsum_distributed", "astype", "copy", "broadcast_to", "concatenate", "stack", "where",
     "trace", "diagonal", "matmul", "dot", "linalg", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "moveaxis", "expand_dims", "squeeze", "isreal", "iscomplexobj", "allclose", "cumsum",
     "count_nonzero", "eye", "diag",
@@ -471,6 +471,68 @@ def einsum_program(subscripts, *shapes, optimize="auto", path=None):
     if optimize in (True, False, None):
         optimize = "auto"
     return _tenferro._einsum_program(subscripts, [_shape(s) for s in shapes], path, optimize)
+
+
+def _optimize_args(optimize, path):
+    if path is None and isinstance(optimize, (list, tuple)):
+        path = [p for p in optimize if not isinstance(p, str)]
+        optimize = "auto"
+    if optimize in (True, False, None):
+        optimize = "auto"
+    return optimize, path
+
+
+def einsum_sliced(subscripts, *operands, memory_limit, devices=None, share=None, optimize="auto", path=None,
+                  info=False):
+    """``einsum`` sliced so that one slice holds at most ``memory_limit`` bytes beside the
+    operands and the result (docs/einsum.md, "Slicing"). ``devices``: a list of devices (or
+    names) the slices spread over (default: the operands' device); the result is on the first.
+    ``share=(k, n)``: only the slices whose index is k modulo n, what one of n processes takes
+    (``einsum_distributed``); the shares of k = 0..n-1 sum to the result. With ``info=True``
+    returns ``(result, dict)``: slices, labels (ids), chunks, overhead, slice_bytes,
+    unsliced_bytes, memory_limit."""
+    optimize, path = _optimize_args(optimize, path)
+    first, stride = share if share is not None else (0, 1)
+    out, details = _tenferro._einsum_sliced(subscripts, operands, path, optimize, int(memory_limit), devices,
+                                            int(first), int(stride))
+    return (out, details) if info else out
+
+
+def einsum_distributed(comm, subscripts, *operands, memory_limit, devices=None, root=0, allreduce=False,
+                       optimize="auto", path=None):
+    """``einsum_sliced`` across the processes of an mpi4py communicator: every rank runs its
+    share of the slices (every rank must call it with the same operands' shapes and options),
+    then the partial results are summed (``comm.Reduce`` to ``root``, or ``comm.Allreduce``).
+    Returns the result (on the first device) at the root (every rank with ``allreduce``), None
+    elsewhere. The ranks agree on success before any reduction: if any rank's share failed,
+    every rank raises (that rank its own error, the others a tenferro.Error naming it)."""
+    error = None
+    try:
+        part = einsum_sliced(subscripts, *operands, memory_limit=memory_limit, devices=devices,
+                             share=(comm.Get_rank(), comm.Get_size()), optimize=optimize, path=path)
+    except Exception as e:  # every rank must reach the agreement below
+        error = e
+    failed = comm.allgather(None if error is None else f"{type(error).__name__}: {error}")
+    bad = [r for r, msg in enumerate(failed) if msg is not None]
+    if bad:
+        if error is not None:
+            raise error
+        raise _error("backend_failure", "einsum", "comm",
+                     f"rank {bad[0]} of {comm.Get_size()} failed: {failed[bad[0]]}")
+    host = _np.ascontiguousarray(to_numpy(part))
+    if allreduce:
+        comm.Allreduce(_np_mpi_in_place(), host)
+    elif comm.Get_rank() == root:
+        comm.Reduce(_np_mpi_in_place(), host, root=root)
+    else:
+        comm.Reduce(host, None, root=root)
+        return None
+    return asarray(host, device=part.device)
+
+
+def _np_mpi_in_place():
+    from mpi4py import MPI
+    return MPI.IN_PLACE
 
 
 # ---- computed on the host --------------------------------------------------------------------
