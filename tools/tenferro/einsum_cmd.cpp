@@ -74,6 +74,26 @@ Ranks start_mpi() {
 }
 #endif
 
+/// The slicing report: `slicing` of einsum --json (docs/cli.md) and the text line.
+nlohmann::json slicing_json(const SlicePlan& sp, std::size_t devices, int ranks) {
+  nlohmann::json labels = nlohmann::json::array();
+  for (std::size_t k = 0; k < sp.labels.size(); ++k)
+    labels.push_back({{"label", sp.labels[k]},
+                      {"extent", sp.spec.extents[static_cast<std::size_t>(sp.labels[k])]},
+                      {"chunk", sp.chunks[k]}});
+  return {{"memory_limit_bytes", sp.memory_limit}, {"slice_bytes", sp.slice_bytes},
+          {"unsliced_bytes", sp.unsliced_bytes},   {"slices", sp.slices},
+          {"overhead", sp.overhead},               {"labels", labels},
+          {"devices", devices},                    {"ranks", ranks}};
+}
+std::string slicing_text(const SlicePlan& sp, std::size_t devices, int ranks) {
+  std::ostringstream o;
+  o << "slicing      " << sp.slices << " slices (" << sp.labels.size() << " labels cut), overhead " << sp.overhead
+    << "x the flops; a slice holds " << sp.slice_bytes / 1048576.0 << " MiB (limit " << sp.memory_limit / 1048576.0
+    << ", unsliced " << sp.unsliced_bytes / 1048576.0 << ") on " << devices << " device(s) x " << ranks << " rank(s)";
+  return o.str();
+}
+
 /// The backends of --devices (comma-separated device names, Device::parse), else the one of
 /// --backend / --device.
 std::vector<Backend*> chosen_devices(const EinsumArgs& a) {
@@ -259,9 +279,26 @@ int run_einsum(const EinsumArgs& a) {
   } catch (const Error& e) {
     throw InputError("instance '" + inst.name + "': " + e.what());
   }
-  if (a.no_run && !a.steps) throw InputError("--no-run needs --steps");
   const bool sliced = a.memory_limit > 0 || !a.devices.empty() || a.distributed;
+  if (a.no_run && !a.steps && a.memory_limit == 0) throw InputError("--no-run needs --steps or --memory-limit");
   if (sliced && (a.steps || a.profile)) throw InputError("--steps and --profile do not apply to a sliced run");
+  if (a.no_run && sliced) {  // the slicing plan only
+    const SlicePlan sp = plan_slices(plan->spec, plan->path, dtype, a.memory_limit);
+    if (a.json) {
+      nlohmann::json j;
+      j["instance"] = inst.name;
+      j["layout"] = inst.layout;
+      j["dtype"] = std::string(dtype_name(dtype));
+      j["path"] = a.path;
+      j["num_tensors"] = inst.shapes.size();
+      j["slicing"] = slicing_json(sp, 1, 1);
+      std::cout << j.dump() << "\n";
+    } else {
+      std::cout << "instance     " << inst.name << " (" << inst.shapes.size() << " tensors), dtype " << dtype_name(dtype)
+                << ", path " << a.path << "\n" << slicing_text(sp, 1, 1) << "\n";
+    }
+    return 0;
+  }
   Ranks ranks;
   if (a.distributed) {
 #ifdef TENFERRO_HAVE_MPI
@@ -510,19 +547,7 @@ int run_einsum(const EinsumArgs& a) {
                             {"plan_live_bytes_with_inputs", plan_live_bytes},
                             {"ratio", plan_live_bytes > 0 ? double(mem.peak) / plan_live_bytes : 0.0}};
     if (splan) {
-      nlohmann::json labels = nlohmann::json::array();
-      for (std::size_t k = 0; k < splan->labels.size(); ++k)
-        labels.push_back({{"label", splan->labels[k]},
-                          {"extent", splan->spec.extents[static_cast<std::size_t>(splan->labels[k])]},
-                          {"chunk", splan->chunks[k]}});
-      j["slicing"] = {{"memory_limit_bytes", splan->memory_limit},
-                      {"slice_bytes", splan->slice_bytes},
-                      {"unsliced_bytes", splan->unsliced_bytes},
-                      {"slices", splan->slices},
-                      {"overhead", splan->overhead},
-                      {"labels", labels},
-                      {"devices", devs.size()},
-                      {"ranks", ranks.size}};
+      j["slicing"] = slicing_json(*splan, devs.size(), ranks.size);
       if (mem.tracked) j["slicing"]["held_bytes"] = slice_held;
     }
     j["plan_s"] = plan->plan_seconds;
@@ -563,10 +588,7 @@ int run_einsum(const EinsumArgs& a) {
       o << "memory       device peak " << mem.peak / 1048576.0 << " MiB = " << (plan_live_bytes > 0 ? mem.peak / plan_live_bytes : 0.0)
         << "x the plan's live tensors with inputs (" << plan_live_bytes / 1048576.0 << " MiB)\n";
     if (splan) {
-      o << "slicing      " << splan->slices << " slices (" << splan->labels.size() << " labels cut), overhead "
-        << splan->overhead << "x the flops; a slice holds " << splan->slice_bytes / 1048576.0 << " MiB (limit "
-        << splan->memory_limit / 1048576.0 << ", unsliced " << splan->unsliced_bytes / 1048576.0 << ") on "
-        << devs.size() << " device(s) x " << ranks.size << " rank(s)";
+      o << slicing_text(*splan, devs.size(), ranks.size);
       if (mem.tracked) o << "; held " << slice_held / 1048576.0 << " MiB beside operands and result";
       o << "\n";
     }
@@ -617,7 +639,8 @@ void add_einsum_command(CLI::App& app) {
   cmd->add_flag("--check", args->check, "Compare against the CPU backend in double precision");
   cmd->add_flag("--json", args->json, "Print one JSON object");
   cmd->add_flag("--steps", args->steps, "Print what every pairwise step does (GEMM shape, packing copies, launches)");
-  cmd->add_flag("--no-run", args->no_run, "With --steps: only plan and report, run nothing");
+  cmd->add_flag("--no-run", args->no_run,
+                "With --steps or --memory-limit: only plan and report (the steps, the slicing), run nothing");
   cmd->add_flag("--profile", args->profile,
                 "After the timed runs, 3 runs with GPU timestamps: time per kernel family (Vulkan)");
   cmd->add_option("--max-extent", args->max_extent,
