@@ -123,23 +123,26 @@ DType dtype_arg(nb::handle h, const char* op) {
 
 class PyHostStorage final : public Storage {
  public:
-  PyHostStorage(std::byte* base, std::size_t nbytes, nb::object owner)
-      : Storage(nbytes, kHostDomain, Placement{}), base_(base), owner_(std::move(owner)) {}
+  PyHostStorage(std::byte* base, std::size_t nbytes, nb::object owner, bool read_only)
+      : Storage(nbytes, kHostDomain, Placement{}), base_(base), owner_(std::move(owner)), read_only_(read_only) {}
   ~PyHostStorage() override {
     nb::gil_scoped_acquire gil;
     owner_.reset();
   }
   std::byte* host_data() override { return base_; }
+  /// The memory of a read-only NumPy array: x[key] = value refuses to write it.
+  bool read_only() const { return read_only_; }
 
  private:
   std::byte* base_;
   nb::object owner_;
+  bool read_only_;
 };
 
 /// A view over host memory at `data` with element strides; the storage spans exactly the
 /// elements reached. `owner` keeps the memory alive.
 TensorView wrap_host(std::byte* data, DType dt, const std::vector<std::int64_t>& shape,
-                     const std::vector<std::int64_t>& strides, nb::object owner) {
+                     const std::vector<std::int64_t>& strides, nb::object owner, bool read_only = false) {
   Layout l;
   const std::int64_t es = static_cast<std::int64_t>(dtype_size(dt));
   std::int64_t lo = 0, hi = 0;
@@ -157,7 +160,7 @@ TensorView wrap_host(std::byte* data, DType dt, const std::vector<std::int64_t>&
   l.offset = -lo;
   std::byte* base = data + lo * es;
   const std::size_t nbytes = static_cast<std::size_t>((hi - lo + 1) * es);
-  return TensorView(std::make_shared<PyHostStorage>(base, nbytes, std::move(owner)), dt, l);
+  return TensorView(std::make_shared<PyHostStorage>(base, nbytes, std::move(owner), read_only), dt, l);
 }
 
 // ---- tensors to NumPy / DLPack --------------------------------------------------------------
@@ -918,9 +921,9 @@ NB_MODULE(_tenferro, m) {
   // Module functions with NumPy's names.
   m.def("_set_asarray", [](nb::object f) { g_asarray = f.release(); });
   m.def("_wrap_host", [](std::uintptr_t data, const std::string& dtype, std::vector<std::int64_t> shape,
-                         std::vector<std::int64_t> strides, nb::object owner) {
+                         std::vector<std::int64_t> strides, nb::object owner, bool read_only) {
     return wrap_host(reinterpret_cast<std::byte*>(data), dtype_from_name(dtype, "asarray"), shape, strides,
-                     std::move(owner));
+                     std::move(owner), read_only);
   });
   m.def("_from_dlpack", [](nb::ndarray<nb::ro, nb::device::cpu> a) {
     const DType d = dtype_from_dl(a.dtype(), "from_dlpack");
@@ -967,6 +970,20 @@ NB_MODULE(_tenferro, m) {
                      std::vector<std::int64_t> steps) {
     return x.slice(Shape(starts.begin(), starts.end()), Shape(limits.begin(), limits.end()),
                    Shape(steps.begin(), steps.end()));
+  });
+  // x[key] = value (tenferro/__init__.py _setitem): value (already of dst's shape) moved to
+  // dst's device, cast to its dtype (_setitem allows only NumPy's same_kind casts), read first
+  // when it shares dst's storage, then copied in.
+  m.def("_assign", [](const TensorView& dst, const TensorView& value) {
+    Backend& be = backend_of(dst, "setitem");
+    const auto* wrapped = dynamic_cast<const PyHostStorage*>(dst.storage().get());
+    TENFERRO_CHECK(!wrapped || !wrapped->read_only(), invalid_argument, "setitem", "x",
+                   "the tensor wraps a read-only NumPy array (copy it: asarray(a, copy=True))");
+    nb::gil_scoped_release rel;
+    TensorView src = value.domain() == be.domain() ? value : TensorView(to_device(value, be));
+    if (src.dtype() != dst.dtype()) src = cast(be, src, dst.dtype());  // a kind-preserving cast (checked in Python)
+    if (src.storage() == dst.storage()) src = to_contiguous(be, src);
+    copy_into(be, src, dst);
   });
   m.def("_concatenate", [](std::vector<TensorView> xs, std::int64_t axis) {
     TENFERRO_CHECK(!xs.empty(), invalid_argument, "concatenate", "inputs", "no tensors");

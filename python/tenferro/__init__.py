@@ -73,7 +73,7 @@ def _from_numpy(a):
         a = _np.array(a, order="K")  # unaligned: an aligned copy
         ptr = a.__array_interface__["data"][0]
     strides = [s // item for s in a.strides] if a.size > 0 else [0] * a.ndim
-    return _tenferro._wrap_host(ptr, a.dtype.name, list(a.shape), strides, a)
+    return _tenferro._wrap_host(ptr, a.dtype.name, list(a.shape), strides, a, not a.flags.writeable)
 
 
 def asarray(obj, dtype=None, device=None, copy=None):
@@ -384,7 +384,9 @@ def trace(x, offset=0, axis1=0, axis2=1):
     return sum(diagonal(x, offset, axis1, axis2), axis=-1)
 
 
-def _getitem(x, key):
+def _index(x, key):
+    """The view of a basic index (integers, slices, None, ...): (the sliced view, which keeps
+    an extent-1 axis per integer, and the result's shape as [("new", None) | ("axis", a)])."""
     if not isinstance(key, tuple):
         key = (key,)
     if any(k is Ellipsis for k in key):
@@ -416,14 +418,37 @@ def _getitem(x, key):
     for a in range(axis, x.ndim):
         starts.append(0), limits.append(x.shape[a]), steps.append(1)
         out_shape.append(("axis", a))
-    v = _tenferro._slice(x, starts, limits, steps)
-    shape = []
-    for kind, a in out_shape:
-        shape.append(1 if kind == "new" else v.shape[a])
-    return v if tuple(shape) == v.shape else reshape(v, shape)
+    return _tenferro._slice(x, starts, limits, steps), out_shape
+
+
+def _getitem(x, key):
+    v, out_shape = _index(x, key)
+    shape = tuple(1 if kind == "new" else v.shape[a] for kind, a in out_shape)
+    return v if shape == v.shape else reshape(v, shape)
+
+
+def _setitem(x, key, value):
+    """``x[key] = value`` for basic indices (integers, slices, None, ...), as NumPy: ``value``
+    broadcasts to ``x[key]``'s shape and is written into x's storage (read first when it
+    overlaps x). Its dtype must cast to x's within a kind (NumPy's 'same_kind': int to float,
+    float64 to float32, real to complex); anything else, e.g. float into int, is a
+    dtype_mismatch instead of a silent truncation."""
+    v, out_shape = _index(x, key)
+    # Anything but a Tensor is copied in (a NumPy array may share memory with x).
+    value = asarray(value, device=x.device, copy=True) if not isinstance(value, Tensor) else value
+    if value.dtype != x.dtype and not _np.can_cast(value.dtype, x.dtype, "same_kind"):
+        raise _error("dtype_mismatch", "setitem", "value",
+                     f"cannot write {value.dtype} values into a {x.dtype} tensor without changing their kind "
+                     f"(cast with astype first)")
+    shape = tuple(1 if kind == "new" else v.shape[a] for kind, a in out_shape)
+    value = broadcast_to(value, shape) if value.shape != shape else value
+    # The view keeps an extent-1 axis where the key has an integer: give the value the same.
+    value = reshape(value, v.shape) if value.shape != v.shape else value
+    _tenferro._assign(v, value)
 
 
 Tensor.__getitem__ = _getitem
+Tensor.__setitem__ = _setitem
 
 
 # ---- contractions ---------------------------------------------------------------------------

@@ -278,6 +278,65 @@ def test_astype(dev, dtype, to):
         assert not np.shares_memory(np.asarray(c), a)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "complex64", "int32", "bool"])
+def test_setitem_like_numpy(dev, dtype):
+    keys_values = [
+        (1, lambda a: a[0]),                                  # a whole row from another row
+        ((slice(None), 2), "scalar"),                          # a scalar broadcast
+        ((slice(1, None, 2), Ellipsis, -1), lambda a: a[0, :1, 0]),  # broadcast along a slice
+        ((slice(None, None, -1), 0), lambda a: a[:, 1]),       # a reversed destination
+        ((None, 0, slice(2, 4)), lambda a: a[3, 1:3]),         # None is ignored
+        ((slice(3, 1),), "scalar"),                            # empty
+        (Ellipsis, lambda a: a[::-1]),                         # the whole tensor, reversed self
+    ]
+    for key, value in keys_values:
+        a = rand((4, 5, 6), dtype, 21)
+        t = tf.asarray(a, device=dev, copy=True)
+        # A view of t itself as the source (overlapping the destination), or a NumPy scalar of
+        # the dtype.
+        v = value(a) if callable(value) else rand((1,), dtype, 5)[0]
+        tv = value(t) if callable(value) else v
+        a[key] = v
+        t[key] = tv
+        check(t, a, exact=True)
+
+
+def test_setitem_casts_within_a_kind_only(dev):
+    t = tf.zeros((3, 4), dtype="float32", device=dev)
+    t[0] = np.arange(4)               # int to float: allowed
+    t[1] = np.arange(4.0) / 3         # float64 to float32: allowed
+    check(t[:2], np.stack([np.arange(4.0), np.arange(4.0) / 3]).astype(np.float32))
+    i = tf.zeros((3,), dtype="int32", device=dev)
+    for bad in (1.5, np.ones(3), 1j):
+        with pytest.raises(tf.Error) as e:
+            i[:] = bad
+        assert e.value.kind == "dtype_mismatch" and e.value.op == "setitem"
+    with pytest.raises(tf.Error):
+        t[0] = np.ones(5)              # not broadcastable
+    check(i, np.zeros(3, np.int32))    # unchanged by the failed writes
+    if dev != "cpu":                   # a value on another device is moved first
+        t[2] = tf.asarray(np.full(4, 2.0, np.float32), device="cpu")
+        check(t[2], np.full(4, 2.0, np.float32))
+
+
+def test_setitem_writes_through_to_numpy_and_refuses_readonly_arrays():
+    a = np.zeros(4)
+    t = tf.asarray(a)                  # zero-copy: writes reach a
+    t[1] = 3.0
+    assert a[1] == 3.0
+    r = np.zeros(4)
+    r.setflags(write=False)
+    u = tf.asarray(r)                  # read-only: wrapped, never written
+    for target in (u, u[1:], u.T):
+        with pytest.raises(tf.Error) as e:
+            target[0] = 3.0
+        assert e.value.kind == "invalid_argument" and e.value.argument == "x"
+    assert r[0] == 0.0 and r[1] == 0.0
+    w = tf.asarray(r, copy=True)       # a copy is writable
+    w[1] = 3.0
+    assert float(np.asarray(w)[1]) == 3.0 and r[1] == 0.0
+
+
 def test_getitem_and_structure(dev):
     a = rand((4, 5, 6), "float64", 14)
     t = tf.asarray(a, device=dev)
