@@ -282,20 +282,25 @@ int run_einsum(const EinsumArgs& a) {
   const bool sliced = a.memory_limit > 0 || !a.devices.empty() || a.distributed;
   if (a.no_run && !a.steps && a.memory_limit == 0) throw InputError("--no-run needs --steps or --memory-limit");
   if (sliced && (a.steps || a.profile)) throw InputError("--steps and --profile do not apply to a sliced run");
+  // --no-run: what the plan is, before the report of the steps or of the slicing.
+  const auto no_run_json = [&] {
+    return nlohmann::json{{"instance", inst.name}, {"layout", inst.layout}, {"dtype", std::string(dtype_name(dtype))},
+                          {"path", a.path},        {"num_tensors", inst.shapes.size()}};
+  };
+  const auto no_run_text = [&] {
+    std::ostringstream o;
+    o << "instance     " << inst.name << " (" << inst.shapes.size() << " tensors, " << inst.layout
+      << " strings), dtype " << dtype_name(dtype) << ", path " << a.path << "\n";
+    return o.str();
+  };
   if (a.no_run && sliced) {  // the slicing plan only
     const SlicePlan sp = plan_slices(plan->spec, plan->path, dtype, a.memory_limit);
     if (a.json) {
-      nlohmann::json j;
-      j["instance"] = inst.name;
-      j["layout"] = inst.layout;
-      j["dtype"] = std::string(dtype_name(dtype));
-      j["path"] = a.path;
-      j["num_tensors"] = inst.shapes.size();
+      nlohmann::json j = no_run_json();
       j["slicing"] = slicing_json(sp, 1, 1);
       std::cout << j.dump() << "\n";
     } else {
-      std::cout << "instance     " << inst.name << " (" << inst.shapes.size() << " tensors), dtype " << dtype_name(dtype)
-                << ", path " << a.path << "\n" << slicing_text(sp, 1, 1) << "\n";
+      std::cout << no_run_text() << slicing_text(sp, 1, 1) << "\n";
     }
     return 0;
   }
@@ -325,21 +330,13 @@ int run_einsum(const EinsumArgs& a) {
   }
   if (a.no_run) {
     if (a.json) {
-      nlohmann::json j;
-      j["instance"] = inst.name;
-      j["layout"] = inst.layout;
-      j["dtype"] = std::string(dtype_name(dtype));
-      j["path"] = a.path;
-      j["num_tensors"] = inst.shapes.size();
+      nlohmann::json j = no_run_json();
       j["explain"] = stats_json(*stats);
       j["explain_s"] = explain_seconds;
       std::cout << j.dump() << "\n";
     } else {
-      std::cout << "instance     " << inst.name << " (" << inst.shapes.size() << " tensors, " << inst.layout
-                << " strings), dtype " << dtype_name(dtype)
-                << ", path " << a.path << "\n"
-                << stats_text(*stats) << "explain      " << explain_seconds * 1e3 << " ms (median of "
-                << a.repeat << ")\n";
+      std::cout << no_run_text() << stats_text(*stats) << "explain      " << explain_seconds * 1e3
+                << " ms (median of " << a.repeat << ")\n";
     }
     return 0;
   }
