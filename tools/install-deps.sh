@@ -20,3 +20,5 @@ if ((${#missing[@]})); then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+# wgpu-native for the WebGPU provider, from PyPI's wgpu wheel (Debian has none).
+bash "$(dirname "$0")/fetch-wgpu.sh"

@@ -1,0 +1,356 @@
+// The WebGPU runtime (runtime.hpp).
+#include "webgpu/runtime.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/check.hpp"
+
+namespace tenferro::webgpu {
+
+namespace {
+
+constexpr const char* kOp = "webgpu";
+
+std::string text_of(WGPUStringView s) {
+  if (!s.data) return {};
+  return s.length == WGPU_STRLEN ? std::string(s.data) : std::string(s.data, s.length);
+}
+
+WGPUStringView view_of(const std::string& s) { return {s.data(), s.size()}; }
+
+const char* adapter_type(WGPUAdapterType t) {
+  switch (t) {
+    case WGPUAdapterType_DiscreteGPU: return "discrete";
+    case WGPUAdapterType_IntegratedGPU: return "integrated";
+    case WGPUAdapterType_CPU: return "cpu";
+    default: return "other";
+  }
+}
+
+const char* backend_name(WGPUBackendType b) {
+  switch (b) {
+    case WGPUBackendType_Vulkan: return "Vulkan";
+    case WGPUBackendType_Metal: return "Metal";
+    case WGPUBackendType_D3D12: return "D3D12";
+    case WGPUBackendType_D3D11: return "D3D11";
+    case WGPUBackendType_OpenGL: return "OpenGL";
+    case WGPUBackendType_OpenGLES: return "OpenGLES";
+    default: return "other";
+  }
+}
+
+// The instance and its adapters, for the process (as the Vulkan provider keeps its instance:
+// backends live as long).
+struct Probe {
+  WGPUInstance instance = nullptr;
+  std::vector<WGPUAdapter> handles;
+  std::vector<AdapterInfo> infos;
+};
+
+const Probe& probe() {
+  static const Probe p = [] {
+    Probe r;
+    const Api* a = api();
+    if (!a) return r;
+    WGPUInstanceDescriptor desc = WGPU_INSTANCE_DESCRIPTOR_INIT;
+    r.instance = a->wgpuCreateInstance(&desc);
+    if (!r.instance) return r;
+    const std::size_t n = a->wgpuInstanceEnumerateAdapters(r.instance, nullptr, nullptr);
+    r.handles.resize(n);
+    if (n) a->wgpuInstanceEnumerateAdapters(r.instance, nullptr, r.handles.data());
+    for (std::size_t i = 0; i < r.handles.size(); ++i) {
+      WGPUAdapterInfo ai = WGPU_ADAPTER_INFO_INIT;
+      WGPULimits lim = WGPU_LIMITS_INIT;
+      if (a->wgpuAdapterGetInfo(r.handles[i], &ai) != WGPUStatus_Success ||
+          a->wgpuAdapterGetLimits(r.handles[i], &lim) != WGPUStatus_Success)
+        continue;
+      AdapterInfo info;
+      DeviceInfo& d = info.row;
+      d.backend = "webgpu";
+      d.ordinal = static_cast<int>(i);
+      d.name = text_of(ai.device);
+      d.type = adapter_type(ai.adapterType);
+      d.driver = text_of(ai.description);
+      d.details = {
+          std::string("native API: ") + backend_name(ai.backendType),
+          "vendor: " + text_of(ai.vendor) + " (0x" + [&] {
+            char b[16];
+            std::snprintf(b, sizeof b, "%04x", ai.vendorID);
+            return std::string(b);
+          }() + ")",
+          "maxStorageBufferBindingSize: " + std::to_string(lim.maxStorageBufferBindingSize),
+          "maxBufferSize: " + std::to_string(lim.maxBufferSize),
+          "maxStorageBuffersPerShaderStage: " + std::to_string(lim.maxStorageBuffersPerShaderStage),
+          "maxComputeWorkgroupsPerDimension: " + std::to_string(lim.maxComputeWorkgroupsPerDimension),
+          "maxComputeInvocationsPerWorkgroup: " + std::to_string(lim.maxComputeInvocationsPerWorkgroup),
+          "maxComputeWorkgroupStorageSize: " + std::to_string(lim.maxComputeWorkgroupStorageSize),
+          std::string("shader-f16: ") + (a->wgpuAdapterHasFeature(r.handles[i], WGPUFeatureName_ShaderF16) ? "yes" : "no"),
+          std::string("timestamp-query: ") +
+              (a->wgpuAdapterHasFeature(r.handles[i], WGPUFeatureName_TimestampQuery) ? "yes" : "no"),
+          std::string("subgroups: ") + (a->wgpuAdapterHasFeature(r.handles[i], WGPUFeatureName_Subgroups) ? "yes" : "no"),
+      };
+      info.max_storage_binding = lim.maxStorageBufferBindingSize;
+      info.max_buffer = lim.maxBufferSize;
+      info.max_storage_buffers = lim.maxStorageBuffersPerShaderStage;
+      info.max_workgroups = lim.maxComputeWorkgroupsPerDimension;
+      info.max_invocations = lim.maxComputeInvocationsPerWorkgroup;
+      a->wgpuAdapterInfoFreeMembers(ai);
+      r.infos.push_back(std::move(info));
+    }
+    return r;
+  }();
+  return p;
+}
+
+const Api& checked_api() {
+  const Api* a = api();
+  TENFERRO_CHECK(a != nullptr, unsupported, kOp, "", unavailable_reason());
+  return *a;
+}
+
+}  // namespace
+
+const std::vector<AdapterInfo>& adapters() {
+  try {
+    return probe().infos;
+  } catch (...) {
+    static const std::vector<AdapterInfo> none;
+    return none;
+  }
+}
+
+Buffer& Buffer::operator=(Buffer&& o) noexcept {
+  if (this != &o) {
+    this->~Buffer();
+    b_ = o.b_;
+    size_ = o.size_;
+    o.b_ = nullptr;
+  }
+  return *this;
+}
+
+Buffer::~Buffer() {
+  if (b_) {
+    api()->wgpuBufferDestroy(b_);
+    api()->wgpuBufferRelease(b_);
+  }
+}
+
+Kernel::~Kernel() {
+  api()->wgpuBindGroupLayoutRelease(layout_);
+  api()->wgpuComputePipelineRelease(pipeline_);
+}
+
+Device::Device(int ordinal) : api_(checked_api()) {
+  const Probe& p = probe();
+  for (std::size_t i = 0; i < p.infos.size(); ++i)
+    if (p.infos[i].row.ordinal == ordinal) info_ = &p.infos[i];
+  TENFERRO_CHECK(info_ != nullptr, invalid_argument, kOp, "ordinal", "no adapter with ordinal ", ordinal,
+                 " (", p.infos.size(), " adapters)");
+  instance_ = p.instance;
+  adapter_ = p.handles[static_cast<std::size_t>(ordinal)];
+  // The adapter's own limits: storage buffers up to what it allows, not WebGPU's defaults.
+  WGPULimits lim = WGPU_LIMITS_INIT;
+  api_.wgpuAdapterGetLimits(adapter_, &lim);
+  WGPUDeviceDescriptor desc = WGPU_DEVICE_DESCRIPTOR_INIT;
+  desc.requiredLimits = &lim;
+  struct Result {
+    WGPUDevice device = nullptr;
+    std::string message;
+    bool done = false;
+  } res;
+  WGPURequestDeviceCallbackInfo cb = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
+  cb.mode = WGPUCallbackMode_AllowSpontaneous;
+  cb.callback = [](WGPURequestDeviceStatus status, WGPUDevice d, WGPUStringView msg, void* u1, void*) {
+    auto* r = static_cast<Result*>(u1);
+    if (status == WGPURequestDeviceStatus_Success) r->device = d;
+    else r->message = text_of(msg);
+    r->done = true;
+  };
+  cb.userdata1 = &res;
+  api_.wgpuAdapterRequestDevice(adapter_, &desc, cb);
+  while (!res.done) api_.wgpuInstanceProcessEvents(instance_);
+  TENFERRO_CHECK(res.device != nullptr, unsupported, kOp, "", "adapter ", ordinal, " (", info_->row.name,
+                 ") gave no device: ", res.message);
+  device_ = res.device;
+  queue_ = api_.wgpuDeviceGetQueue(device_);
+}
+
+Device::~Device() {
+  if (queue_) api_.wgpuQueueRelease(queue_);
+  if (device_) api_.wgpuDeviceRelease(device_);
+}
+
+void Device::wait_for(const bool& done) {
+  while (!done) {
+    api_.wgpuDevicePoll(device_, true, nullptr);
+    api_.wgpuInstanceProcessEvents(instance_);
+  }
+}
+
+Buffer Device::create_buffer(std::uint64_t bytes) {
+  const std::uint64_t size = std::max<std::uint64_t>(4, (bytes + 3) / 4 * 4);
+  TENFERRO_CHECK(size <= info_->max_buffer, out_of_memory, kOp, "bytes", "a buffer of ", bytes,
+                 " bytes exceeds the adapter's maxBufferSize ", info_->max_buffer);
+  WGPUBufferDescriptor desc = WGPU_BUFFER_DESCRIPTOR_INIT;
+  desc.usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst;
+  desc.size = size;
+  api_.wgpuDevicePushErrorScope(device_, WGPUErrorFilter_OutOfMemory);
+  WGPUBuffer b = api_.wgpuDeviceCreateBuffer(device_, &desc);
+  struct Scope {
+    bool done = false, failed = false;
+    std::string message;
+  } scope;
+  WGPUPopErrorScopeCallbackInfo cb = WGPU_POP_ERROR_SCOPE_CALLBACK_INFO_INIT;
+  cb.mode = WGPUCallbackMode_AllowSpontaneous;
+  cb.callback = [](WGPUPopErrorScopeStatus status, WGPUErrorType type, WGPUStringView msg, void* u1, void*) {
+    auto* s = static_cast<Scope*>(u1);
+    s->failed = status != WGPUPopErrorScopeStatus_Success || type != WGPUErrorType_NoError;
+    s->message = text_of(msg);
+    s->done = true;
+  };
+  cb.userdata1 = &scope;
+  api_.wgpuDevicePopErrorScope(device_, cb);
+  wait_for(scope.done);
+  if (scope.failed || !b) {
+    if (b) api_.wgpuBufferRelease(b);
+    TENFERRO_FAIL(out_of_memory, kOp, "bytes", "a buffer of ", bytes, " bytes was refused: ", scope.message);
+  }
+  return Buffer(b, size);
+}
+
+void Device::write(const Buffer& dst, std::uint64_t offset, const void* data, std::size_t bytes) {
+  if (bytes == 0) return;
+  const std::size_t whole = bytes / 4 * 4;
+  if (whole) api_.wgpuQueueWriteBuffer(queue_, dst.get(), offset, data, whole);
+  if (whole < bytes) {  // WebGPU writes whole 4-byte words: the tail padded with zeros
+    std::uint8_t tail[4] = {0, 0, 0, 0};
+    std::memcpy(tail, static_cast<const std::uint8_t*>(data) + whole, bytes - whole);
+    api_.wgpuQueueWriteBuffer(queue_, dst.get(), offset + whole, tail, 4);
+  }
+}
+
+void Device::read(const Buffer& src, std::uint64_t offset, void* data, std::size_t bytes) {
+  if (bytes == 0) return;
+  const std::uint64_t size = (bytes + 3) / 4 * 4;
+  WGPUBufferDescriptor desc = WGPU_BUFFER_DESCRIPTOR_INIT;
+  desc.usage = WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst;
+  desc.size = size;
+  Buffer staging(api_.wgpuDeviceCreateBuffer(device_, &desc), size);
+  TENFERRO_CHECK(staging.get() != nullptr, out_of_memory, kOp, "bytes", "no staging buffer of ", size,
+                 " bytes");
+  WGPUCommandEncoderDescriptor ed = WGPU_COMMAND_ENCODER_DESCRIPTOR_INIT;
+  WGPUCommandEncoder enc = api_.wgpuDeviceCreateCommandEncoder(device_, &ed);
+  api_.wgpuCommandEncoderCopyBufferToBuffer(enc, src.get(), offset, staging.get(), 0, size);
+  WGPUCommandBufferDescriptor cd = WGPU_COMMAND_BUFFER_DESCRIPTOR_INIT;
+  WGPUCommandBuffer cmd = api_.wgpuCommandEncoderFinish(enc, &cd);
+  api_.wgpuQueueSubmitForIndex(queue_, 1, &cmd);
+  api_.wgpuCommandBufferRelease(cmd);
+  api_.wgpuCommandEncoderRelease(enc);
+  struct Map {
+    bool done = false, ok = false;
+    std::string message;
+  } map;
+  WGPUBufferMapCallbackInfo cb = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
+  cb.mode = WGPUCallbackMode_AllowSpontaneous;
+  cb.callback = [](WGPUMapAsyncStatus status, WGPUStringView msg, void* u1, void*) {
+    auto* m = static_cast<Map*>(u1);
+    m->ok = status == WGPUMapAsyncStatus_Success;
+    m->message = text_of(msg);
+    m->done = true;
+  };
+  cb.userdata1 = &map;
+  api_.wgpuBufferMapAsync(staging.get(), WGPUMapMode_Read, 0, size, cb);
+  wait_for(map.done);
+  TENFERRO_CHECK(map.ok, backend_failure, kOp, "", "mapping a staging buffer failed: ", map.message);
+  const void* p = api_.wgpuBufferGetConstMappedRange(staging.get(), 0, size);
+  std::memcpy(data, p, bytes);
+  api_.wgpuBufferUnmap(staging.get());
+}
+
+std::shared_ptr<Kernel> Device::compile(const std::string& name, const std::string& wgsl) {
+  struct Scope {
+    bool done = false, failed = false;
+    std::string message;
+  };
+  auto pop = [&](Scope& s) {
+    WGPUPopErrorScopeCallbackInfo cb = WGPU_POP_ERROR_SCOPE_CALLBACK_INFO_INIT;
+    cb.mode = WGPUCallbackMode_AllowSpontaneous;
+    cb.callback = [](WGPUPopErrorScopeStatus status, WGPUErrorType type, WGPUStringView msg, void* u1, void*) {
+      auto* sc = static_cast<Scope*>(u1);
+      sc->failed = status != WGPUPopErrorScopeStatus_Success || type != WGPUErrorType_NoError;
+      sc->message = text_of(msg);
+      sc->done = true;
+    };
+    cb.userdata1 = &s;
+    api_.wgpuDevicePopErrorScope(device_, cb);
+    wait_for(s.done);
+  };
+  WGPUShaderSourceWGSL src = WGPU_SHADER_SOURCE_WGSL_INIT;
+  src.code = view_of(wgsl);
+  WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
+  md.nextInChain = &src.chain;
+  md.label = view_of(name);
+  api_.wgpuDevicePushErrorScope(device_, WGPUErrorFilter_Validation);
+  WGPUShaderModule module = api_.wgpuDeviceCreateShaderModule(device_, &md);
+  Scope compiled;
+  pop(compiled);
+  if (compiled.failed || !module) {
+    if (module) api_.wgpuShaderModuleRelease(module);
+    TENFERRO_FAIL(backend_failure, kOp, "", "kernel ", name, " does not compile: ", compiled.message);
+  }
+  WGPUComputePipelineDescriptor pd = WGPU_COMPUTE_PIPELINE_DESCRIPTOR_INIT;
+  pd.label = view_of(name);
+  pd.compute.module = module;
+  pd.compute.entryPoint = WGPUStringView{"main", 4};
+  api_.wgpuDevicePushErrorScope(device_, WGPUErrorFilter_Validation);
+  WGPUComputePipeline pipeline = api_.wgpuDeviceCreateComputePipeline(device_, &pd);
+  Scope created;
+  pop(created);
+  api_.wgpuShaderModuleRelease(module);
+  if (created.failed || !pipeline) {
+    if (pipeline) api_.wgpuComputePipelineRelease(pipeline);
+    TENFERRO_FAIL(backend_failure, kOp, "", "kernel ", name, ": the pipeline was refused: ", created.message);
+  }
+  return std::make_shared<Kernel>(pipeline, api_.wgpuComputePipelineGetBindGroupLayout(pipeline, 0));
+}
+
+void Device::dispatch(const Kernel& k, std::span<const Buffer* const> buffers, std::uint32_t x, std::uint32_t y,
+                      std::uint32_t z) {
+  std::vector<WGPUBindGroupEntry> entries(buffers.size());
+  for (std::size_t i = 0; i < buffers.size(); ++i) {
+    entries[i] = WGPU_BIND_GROUP_ENTRY_INIT;
+    entries[i].binding = static_cast<std::uint32_t>(i);
+    entries[i].buffer = buffers[i]->get();
+    entries[i].offset = 0;
+    entries[i].size = buffers[i]->size();
+  }
+  WGPUBindGroupDescriptor bd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+  bd.layout = k.layout();
+  bd.entryCount = entries.size();
+  bd.entries = entries.data();
+  WGPUBindGroup group = api_.wgpuDeviceCreateBindGroup(device_, &bd);
+  WGPUCommandEncoderDescriptor ed = WGPU_COMMAND_ENCODER_DESCRIPTOR_INIT;
+  WGPUCommandEncoder enc = api_.wgpuDeviceCreateCommandEncoder(device_, &ed);
+  WGPUComputePassDescriptor cpd = WGPU_COMPUTE_PASS_DESCRIPTOR_INIT;
+  WGPUComputePassEncoder pass = api_.wgpuCommandEncoderBeginComputePass(enc, &cpd);
+  api_.wgpuComputePassEncoderSetPipeline(pass, k.pipeline());
+  api_.wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
+  api_.wgpuComputePassEncoderDispatchWorkgroups(pass, x, y, z);
+  api_.wgpuComputePassEncoderEnd(pass);
+  api_.wgpuComputePassEncoderRelease(pass);
+  WGPUCommandBufferDescriptor cd = WGPU_COMMAND_BUFFER_DESCRIPTOR_INIT;
+  WGPUCommandBuffer cmd = api_.wgpuCommandEncoderFinish(enc, &cd);
+  api_.wgpuQueueSubmitForIndex(queue_, 1, &cmd);
+  api_.wgpuCommandBufferRelease(cmd);
+  api_.wgpuCommandEncoderRelease(enc);
+  api_.wgpuBindGroupRelease(group);
+}
+
+void Device::synchronize() { api_.wgpuDevicePoll(device_, true, nullptr); }
+
+}  // namespace tenferro::webgpu

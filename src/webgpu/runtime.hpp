@@ -1,0 +1,99 @@
+// The WebGPU runtime on wgpu-native (api.hpp): the adapters, a device with its queue, storage
+// buffers, transfers and compute dispatches of WGSL kernels. What the WebGPU backend builds on;
+// everything here waits with wgpuDevicePoll / wgpuInstanceProcessEvents (never a stub of api.hpp)
+// and turns WebGPU's errors into tenferro Errors (op "webgpu").
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tenferro/runtime.hpp"
+#include "webgpu/api.hpp"
+
+namespace tenferro::webgpu {
+
+/// One adapter as `tenferro devices` lists it, with what the provider needs of its limits.
+struct AdapterInfo {
+  DeviceInfo row;                          // backend "webgpu", ordinal = enumeration index
+  std::uint64_t max_storage_binding = 0;   // maxStorageBufferBindingSize
+  std::uint64_t max_buffer = 0;            // maxBufferSize
+  std::uint32_t max_storage_buffers = 0;   // maxStorageBuffersPerShaderStage
+  std::uint32_t max_workgroups = 0;        // maxComputeWorkgroupsPerDimension
+  std::uint32_t max_invocations = 0;       // maxComputeInvocationsPerWorkgroup
+};
+
+/// Every adapter of every native backend wgpu-native finds (Vulkan, Metal, DX12, GL), in its
+/// enumeration order; empty (never throws) without the library or an adapter.
+const std::vector<AdapterInfo>& adapters();
+
+/// A storage buffer of the device (usage: storage, copy source and destination).
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(WGPUBuffer b, std::uint64_t size) : b_(b), size_(size) {}
+  Buffer(Buffer&& o) noexcept : b_(o.b_), size_(o.size_) { o.b_ = nullptr; }
+  Buffer& operator=(Buffer&& o) noexcept;
+  ~Buffer();
+  WGPUBuffer get() const { return b_; }
+  std::uint64_t size() const { return size_; }
+
+ private:
+  WGPUBuffer b_ = nullptr;
+  std::uint64_t size_ = 0;
+};
+
+/// A compiled WGSL compute kernel (entry point "main") and its bind group layout.
+class Kernel {
+ public:
+  Kernel(WGPUComputePipeline p, WGPUBindGroupLayout l) : pipeline_(p), layout_(l) {}
+  Kernel(const Kernel&) = delete;
+  ~Kernel();
+  WGPUComputePipeline pipeline() const { return pipeline_; }
+  WGPUBindGroupLayout layout() const { return layout_; }
+
+ private:
+  WGPUComputePipeline pipeline_;
+  WGPUBindGroupLayout layout_;
+};
+
+/// The device of one adapter and its queue. Methods are not thread-safe (the backend serializes).
+class Device {
+ public:
+  /// Opens adapter `ordinal` of adapters(). Error{unsupported} without wgpu-native or when the
+  /// device cannot be created; Error{invalid_argument} for an ordinal that does not exist.
+  explicit Device(int ordinal);
+  Device(const Device&) = delete;
+  ~Device();
+  const AdapterInfo& info() const { return *info_; }
+
+  /// A buffer of at least `bytes` (rounded up to 4; 0 gives 4). Error{out_of_memory} past the
+  /// adapter's maxBufferSize or when the device refuses it.
+  Buffer create_buffer(std::uint64_t bytes);
+  /// host -> buffer at `offset` (bytes multiple of 4 except the last write of a buffer: padded).
+  void write(const Buffer& dst, std::uint64_t offset, const void* data, std::size_t bytes);
+  /// buffer -> host: all queued work completes first.
+  void read(const Buffer& src, std::uint64_t offset, void* data, std::size_t bytes);
+  /// Compiles WGSL (entry point "main"). Error{backend_failure} naming the kernel with the
+  /// compiler's message when it does not compile or the pipeline is refused (checked through
+  /// an error scope before the pipeline is used: a pipeline of a failed module aborts).
+  std::shared_ptr<Kernel> compile(const std::string& name, const std::string& wgsl);
+  /// Records and submits one dispatch of `k` with buffers bound at 0..n-1 (group 0).
+  void dispatch(const Kernel& k, std::span<const Buffer* const> buffers, std::uint32_t x, std::uint32_t y = 1,
+                std::uint32_t z = 1);
+  /// Waits for all submitted work.
+  void synchronize();
+
+ private:
+  void wait_for(const bool& done);
+  const Api& api_;
+  const AdapterInfo* info_ = nullptr;
+  WGPUInstance instance_ = nullptr;
+  WGPUAdapter adapter_ = nullptr;
+  WGPUDevice device_ = nullptr;
+  WGPUQueue queue_ = nullptr;
+};
+
+}  // namespace tenferro::webgpu
