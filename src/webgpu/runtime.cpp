@@ -185,6 +185,35 @@ Device::~Device() {
   if (device_) api_.wgpuDeviceRelease(device_);
 }
 
+Device::ScopeResult Device::pop_error_scope() {
+  ScopeResult r;
+  bool done = false;
+  struct Target {
+    ScopeResult* r;
+    bool* done;
+  } target{&r, &done};
+  WGPUPopErrorScopeCallbackInfo cb = WGPU_POP_ERROR_SCOPE_CALLBACK_INFO_INIT;
+  cb.mode = WGPUCallbackMode_AllowSpontaneous;
+  cb.callback = [](WGPUPopErrorScopeStatus status, WGPUErrorType type, WGPUStringView msg, void* u1, void*) {
+    auto* t = static_cast<Target*>(u1);
+    t->r->failed = status != WGPUPopErrorScopeStatus_Success || type != WGPUErrorType_NoError;
+    t->r->message = text_of(msg);
+    *t->done = true;
+  };
+  cb.userdata1 = &target;
+  api_.wgpuDevicePopErrorScope(device_, cb);
+  wait_for(done);
+  return r;
+}
+
+void Device::submit(WGPUCommandEncoder enc) {
+  WGPUCommandBufferDescriptor cd = WGPU_COMMAND_BUFFER_DESCRIPTOR_INIT;
+  WGPUCommandBuffer cmd = api_.wgpuCommandEncoderFinish(enc, &cd);
+  api_.wgpuQueueSubmitForIndex(queue_, 1, &cmd);
+  api_.wgpuCommandBufferRelease(cmd);
+  api_.wgpuCommandEncoderRelease(enc);
+}
+
 void Device::wait_for(const bool& done) {
   while (!done) {
     api_.wgpuDevicePoll(device_, true, nullptr);
@@ -201,21 +230,7 @@ Buffer Device::create_buffer(std::uint64_t bytes) {
   desc.size = size;
   api_.wgpuDevicePushErrorScope(device_, WGPUErrorFilter_OutOfMemory);
   WGPUBuffer b = api_.wgpuDeviceCreateBuffer(device_, &desc);
-  struct Scope {
-    bool done = false, failed = false;
-    std::string message;
-  } scope;
-  WGPUPopErrorScopeCallbackInfo cb = WGPU_POP_ERROR_SCOPE_CALLBACK_INFO_INIT;
-  cb.mode = WGPUCallbackMode_AllowSpontaneous;
-  cb.callback = [](WGPUPopErrorScopeStatus status, WGPUErrorType type, WGPUStringView msg, void* u1, void*) {
-    auto* s = static_cast<Scope*>(u1);
-    s->failed = status != WGPUPopErrorScopeStatus_Success || type != WGPUErrorType_NoError;
-    s->message = text_of(msg);
-    s->done = true;
-  };
-  cb.userdata1 = &scope;
-  api_.wgpuDevicePopErrorScope(device_, cb);
-  wait_for(scope.done);
+  const ScopeResult scope = pop_error_scope();
   if (scope.failed || !b) {
     if (b) api_.wgpuBufferRelease(b);
     TENFERRO_FAIL(out_of_memory, kOp, "bytes", "a buffer of ", bytes, " bytes was refused: ", scope.message);
@@ -246,11 +261,7 @@ void Device::read(const Buffer& src, std::uint64_t offset, void* data, std::size
   WGPUCommandEncoderDescriptor ed = WGPU_COMMAND_ENCODER_DESCRIPTOR_INIT;
   WGPUCommandEncoder enc = api_.wgpuDeviceCreateCommandEncoder(device_, &ed);
   api_.wgpuCommandEncoderCopyBufferToBuffer(enc, src.get(), offset, staging.get(), 0, size);
-  WGPUCommandBufferDescriptor cd = WGPU_COMMAND_BUFFER_DESCRIPTOR_INIT;
-  WGPUCommandBuffer cmd = api_.wgpuCommandEncoderFinish(enc, &cd);
-  api_.wgpuQueueSubmitForIndex(queue_, 1, &cmd);
-  api_.wgpuCommandBufferRelease(cmd);
-  api_.wgpuCommandEncoderRelease(enc);
+  submit(enc);
   struct Map {
     bool done = false, ok = false;
     std::string message;
@@ -273,23 +284,6 @@ void Device::read(const Buffer& src, std::uint64_t offset, void* data, std::size
 }
 
 std::shared_ptr<Kernel> Device::compile(const std::string& name, const std::string& wgsl) {
-  struct Scope {
-    bool done = false, failed = false;
-    std::string message;
-  };
-  auto pop = [&](Scope& s) {
-    WGPUPopErrorScopeCallbackInfo cb = WGPU_POP_ERROR_SCOPE_CALLBACK_INFO_INIT;
-    cb.mode = WGPUCallbackMode_AllowSpontaneous;
-    cb.callback = [](WGPUPopErrorScopeStatus status, WGPUErrorType type, WGPUStringView msg, void* u1, void*) {
-      auto* sc = static_cast<Scope*>(u1);
-      sc->failed = status != WGPUPopErrorScopeStatus_Success || type != WGPUErrorType_NoError;
-      sc->message = text_of(msg);
-      sc->done = true;
-    };
-    cb.userdata1 = &s;
-    api_.wgpuDevicePopErrorScope(device_, cb);
-    wait_for(s.done);
-  };
   WGPUShaderSourceWGSL src = WGPU_SHADER_SOURCE_WGSL_INIT;
   src.code = view_of(wgsl);
   WGPUShaderModuleDescriptor md = WGPU_SHADER_MODULE_DESCRIPTOR_INIT;
@@ -297,8 +291,7 @@ std::shared_ptr<Kernel> Device::compile(const std::string& name, const std::stri
   md.label = view_of(name);
   api_.wgpuDevicePushErrorScope(device_, WGPUErrorFilter_Validation);
   WGPUShaderModule module = api_.wgpuDeviceCreateShaderModule(device_, &md);
-  Scope compiled;
-  pop(compiled);
+  const ScopeResult compiled = pop_error_scope();
   if (compiled.failed || !module) {
     if (module) api_.wgpuShaderModuleRelease(module);
     TENFERRO_FAIL(backend_failure, kOp, "", "kernel ", name, " does not compile: ", compiled.message);
@@ -309,8 +302,7 @@ std::shared_ptr<Kernel> Device::compile(const std::string& name, const std::stri
   pd.compute.entryPoint = WGPUStringView{"main", 4};
   api_.wgpuDevicePushErrorScope(device_, WGPUErrorFilter_Validation);
   WGPUComputePipeline pipeline = api_.wgpuDeviceCreateComputePipeline(device_, &pd);
-  Scope created;
-  pop(created);
+  const ScopeResult created = pop_error_scope();
   api_.wgpuShaderModuleRelease(module);
   if (created.failed || !pipeline) {
     if (pipeline) api_.wgpuComputePipelineRelease(pipeline);
@@ -343,11 +335,7 @@ void Device::dispatch(const Kernel& k, std::span<const Buffer* const> buffers, s
   api_.wgpuComputePassEncoderDispatchWorkgroups(pass, x, y, z);
   api_.wgpuComputePassEncoderEnd(pass);
   api_.wgpuComputePassEncoderRelease(pass);
-  WGPUCommandBufferDescriptor cd = WGPU_COMMAND_BUFFER_DESCRIPTOR_INIT;
-  WGPUCommandBuffer cmd = api_.wgpuCommandEncoderFinish(enc, &cd);
-  api_.wgpuQueueSubmitForIndex(queue_, 1, &cmd);
-  api_.wgpuCommandBufferRelease(cmd);
-  api_.wgpuCommandEncoderRelease(enc);
+  submit(enc);
   api_.wgpuBindGroupRelease(group);
 }
 

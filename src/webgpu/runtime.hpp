@@ -87,6 +87,14 @@ class Device {
   void synchronize();
 
  private:
+  struct ScopeResult {
+    bool failed = false;
+    std::string message;
+  };
+  /// Pops the innermost error scope: whether an error was captured since its push.
+  ScopeResult pop_error_scope();
+  /// Finishes the encoder, submits its commands and releases both.
+  void submit(WGPUCommandEncoder enc);
   void wait_for(const bool& done);
   const Api& api_;
   const AdapterInfo* info_ = nullptr;
