@@ -5,6 +5,8 @@
 #   lib/cmake/tenferro/                       the CMake package: tenferro::tenferro (static),
 #                                             tenferro::tenferro_shared
 #   lib/pkgconfig/tenferro.pc                 pkg-config (the shared library; --static for the rest)
+#   lib/libwgpu_native.so                     wgpu-native, beside the library that loads it
+#                                             (src/webgpu/api.hpp), when the WebGPU provider is built
 # The installed library reads nothing from the source or build tree: the shaders are SPIR-V
 # embedded in it (cmake/TenferroShaders.cmake).
 include(CMakePackageConfigHelpers)
@@ -15,6 +17,9 @@ install(TARGETS tenferro tenferro_shared EXPORT tenferroTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/tenferro DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(TENFERRO_HAVE_WEBGPU AND EXISTS "${TENFERRO_WGPU_DIR}/lib/libwgpu_native.so")
+  install(FILES "${TENFERRO_WGPU_DIR}/lib/libwgpu_native.so" DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 if(TENFERRO_BUILD_CLI)
   install(TARGETS tenferro_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

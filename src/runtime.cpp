@@ -12,6 +12,9 @@
 #ifdef TENFERRO_HAVE_VULKAN
 #include "vulkan/provider.hpp"
 #endif
+#ifdef TENFERRO_HAVE_WEBGPU
+#include "webgpu/provider.hpp"
+#endif
 
 namespace tenferro {
 
@@ -22,6 +25,9 @@ std::span<const Provider* const> providers() {
       &cpu::provider(),
 #ifdef TENFERRO_HAVE_VULKAN
       &vk::provider(),
+#endif
+#ifdef TENFERRO_HAVE_WEBGPU
+      &webgpu::provider(),
 #endif
   };
   return kProviders;
@@ -40,6 +46,7 @@ const Provider* find_provider(std::string_view name) {
 /// selects it.
 int preference(const DeviceInfo& d) {
   if (d.backend == "cpu") return 3;
+  if (d.backend == "webgpu") return 5;  // runs a part of the contract: only when chosen
   if (d.type == "discrete") return 0;
   if (d.type == "integrated") return 1;
   if (d.type == "cpu") return 4;
@@ -98,7 +105,8 @@ std::pair<std::string, int> parse_device(const std::string& text, const char* op
                    "': the part after ':' must be a device ordinal (0, 1, ...)");
     return {std::string(name), n};
   }
-  TENFERRO_FAIL(invalid_argument, op, arg, arg, "='", text, "' is not a device: expected cpu, vulkan, vulkan:N",
+  TENFERRO_FAIL(invalid_argument, op, arg, arg, "='", text,
+                "' is not a device: expected cpu, vulkan, vulkan:N, webgpu, webgpu:N",
                 env_form ? " or a Vulkan ordinal N" : "");
 }
 }  // namespace
@@ -122,7 +130,7 @@ Backend& default_backend() {
 
 Backend& backend_for(const Device& device) {
   if (device.is_cpu()) return cpu_backend();
-  return get_backend("vulkan", device.ordinal());
+  return get_backend(device_kind_name(device.kind()), device.ordinal());
 }
 
 Device device_of(const Backend& be) {
@@ -139,7 +147,11 @@ Device Device::parse(std::string_view name) {
 }
 
 std::string Device::name() const {
-  return is_cpu() ? std::string("cpu") : "vulkan:" + std::to_string(ordinal_);
+  if (is_cpu()) return "cpu";
+  std::string n = device_kind_name(kind_);
+  n += ':';
+  n += std::to_string(ordinal_);
+  return n;
 }
 
 std::string Device::description() const { return backend_for(*this).device_name(); }
@@ -149,7 +161,8 @@ Device default_device() { return device_of(default_backend()); }
 std::vector<Device> devices() {
   std::vector<Device> out;
   for (const DeviceInfo& d : list_devices())
-    out.emplace_back(d.backend == "cpu" ? DeviceKind::Cpu : DeviceKind::Vulkan, d.ordinal);
+    out.emplace_back(d.backend == "cpu" ? DeviceKind::Cpu : d.backend == "webgpu" ? DeviceKind::WebGpu : DeviceKind::Vulkan,
+                     d.ordinal);
   return out;
 }
 

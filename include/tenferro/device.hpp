@@ -9,7 +9,9 @@
 namespace tenferro {
 
 enum class MemoryKind : std::uint8_t { Device, PinnedHost, UnpinnedHost, Managed };
-enum class DeviceKind : std::uint8_t { Cpu, Vulkan };
+enum class DeviceKind : std::uint8_t { Cpu, Vulkan, WebGpu };
+/// "cpu", "vulkan", "webgpu": the provider's name (get_backend, `tenferro devices`).
+const char* device_kind_name(DeviceKind k);
 
 /// Where a tensor's storage lives: memory kind, device kind and device ordinal.
 struct Placement {
@@ -23,8 +25,8 @@ struct Placement {
 
 std::string to_string(const Placement& p);
 
-/// A device: the CPU backend or one Vulkan device (by ordinal, as `tenferro devices` lists
-/// them). A plain value; every tensor knows its device (TensorView::device()) and the ops of
+/// A device: the CPU backend, one Vulkan device or one WebGPU adapter (by ordinal, as
+/// `tenferro devices` lists them). A plain value; every tensor knows its device (TensorView::device()) and the ops of
 /// tenferro/api.hpp run on their operands' device.
 class Device {
  public:
@@ -38,14 +40,15 @@ class Device {
   /// devices such as lavapipe). Error{unsupported} without a Vulkan device (or without the
   /// provider in this build), Error{invalid_argument} for an ordinal that does not exist.
   static Device vulkan(int ordinal = -1);
-  /// "cpu", "vulkan" (the preferred Vulkan device) or "vulkan:N"; the errors of vulkan(), and
+  /// "cpu", "vulkan" (the preferred Vulkan device), "vulkan:N", "webgpu" (the preferred WebGPU
+  /// adapter) or "webgpu:N"; the errors of vulkan() (likewise for WebGPU), and
   /// Error{invalid_argument} (op "Device", arg "name") for any other text.
   static Device parse(std::string_view name);
 
   DeviceKind kind() const { return kind_; }
   int ordinal() const { return ordinal_; }
   bool is_cpu() const { return kind_ == DeviceKind::Cpu; }
-  /// "cpu" or "vulkan:N"; parse(name()) == *this.
+  /// "cpu", "vulkan:N" or "webgpu:N"; parse(name()) == *this.
   std::string name() const;
   /// What the device is (Backend::device_name): "host CPU (N threads)", the Vulkan device's name.
   std::string description() const;

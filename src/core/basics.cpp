@@ -77,10 +77,19 @@ void throw_error(ErrorKind kind, std::string_view op, std::string_view arg, cons
 }
 }  // namespace detail
 
+const char* device_kind_name(DeviceKind k) {
+  switch (k) {
+    case DeviceKind::Cpu: return "cpu";
+    case DeviceKind::Vulkan: return "vulkan";
+    case DeviceKind::WebGpu: return "webgpu";
+  }
+  return "?";
+}
+
 std::string to_string(const Placement& p) {
   static constexpr const char* kMem[] = {"device", "pinned_host", "unpinned_host", "managed"};
   std::ostringstream os;
-  os << (p.device == DeviceKind::Cpu ? "cpu" : "vulkan") << ":" << p.ordinal << "/"
+  os << device_kind_name(p.device) << ":" << p.ordinal << "/"
      << kMem[static_cast<int>(p.memory)];
   return os.str();
 }

@@ -29,6 +29,14 @@ const Loaded& loaded() {
       if (!lib) tried += (tried.empty() ? "" : "; ") + std::string(::dlerror());
     };
     attempt(env::text("TENFERRO_WGPU_LIB").value_or(""));
+    // Beside the module this code is in (an installed libtenferro.so, or the program that
+    // linked the static library): where the install rules put it.
+    Dl_info self{};
+    if (::dladdr(reinterpret_cast<void*>(&unavailable_reason), &self) && self.dli_fname) {
+      const std::string path = self.dli_fname;
+      const std::size_t slash = path.rfind('/');
+      if (slash != std::string::npos) attempt(path.substr(0, slash + 1) + "libwgpu_native.so");
+    }
 #ifdef TENFERRO_WGPU_DEFAULT_LIB
     attempt(TENFERRO_WGPU_DEFAULT_LIB);
 #endif

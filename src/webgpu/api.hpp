@@ -17,7 +17,7 @@ namespace tenferro::webgpu {
   X(wgpuAdapterGetInfo) X(wgpuAdapterInfoFreeMembers) X(wgpuAdapterGetLimits) X(wgpuAdapterHasFeature)       \
   X(wgpuAdapterRequestDevice) X(wgpuAdapterRelease) X(wgpuDeviceGetQueue) X(wgpuDeviceRelease)               \
   X(wgpuDevicePoll) X(wgpuDevicePushErrorScope) X(wgpuDevicePopErrorScope) X(wgpuDeviceCreateBuffer)         \
-  X(wgpuBufferRelease) X(wgpuBufferDestroy) X(wgpuBufferMapAsync) X(wgpuBufferGetConstMappedRange)           \
+  X(wgpuBufferRelease) X(wgpuBufferMapAsync) X(wgpuBufferGetConstMappedRange)           \
   X(wgpuBufferUnmap) X(wgpuQueueWriteBuffer) X(wgpuQueueSubmitForIndex) X(wgpuQueueRelease)                   \
   X(wgpuDeviceCreateCommandEncoder) X(wgpuCommandEncoderCopyBufferToBuffer) X(wgpuCommandEncoderFinish)     \
   X(wgpuCommandEncoderRelease) X(wgpuCommandBufferRelease) X(wgpuCommandEncoderBeginComputePass)            \
@@ -34,8 +34,9 @@ struct Api {
 #undef TENFERRO_WGPU_MEMBER
 };
 
-/// The library's functions, loaded on first use from TENFERRO_WGPU_LIB, else the library
-/// tools/fetch-wgpu.sh put beside the build (TENFERRO_WGPU_DEFAULT_LIB), else
+/// The library's functions, loaded on first use from TENFERRO_WGPU_LIB, else
+/// libwgpu_native.so beside the module this code is in (where the install rules put it), else
+/// the copy tools/fetch-wgpu.sh put in the build (TENFERRO_WGPU_DEFAULT_LIB), else
 /// libwgpu_native.so on the loader's path. nullptr when none loads or a function is missing;
 /// unavailable_reason() then says why. Never throws.
 const Api* api() noexcept;

@@ -56,7 +56,14 @@ const Probe& probe() {
     Probe r;
     const Api* a = api();
     if (!a) return r;
+    // The primary native APIs (Vulkan, Metal, D3D12): wgpu's OpenGL backend is a fallback whose
+    // probing prints to stderr on machines without a display.
+    WGPUInstanceExtras extras{};
+    extras.chain.sType = static_cast<WGPUSType>(WGPUSType_InstanceExtras);
+    extras.backends = WGPUInstanceBackend_Primary;
+    extras.flags = WGPUInstanceFlag_Default;
     WGPUInstanceDescriptor desc = WGPU_INSTANCE_DESCRIPTOR_INIT;
+    desc.nextInChain = &extras.chain;
     r.instance = a->wgpuCreateInstance(&desc);
     if (!r.instance) return r;
     const std::size_t n = a->wgpuInstanceEnumerateAdapters(r.instance, nullptr, nullptr);
@@ -93,6 +100,7 @@ const Probe& probe() {
               (a->wgpuAdapterHasFeature(r.handles[i], WGPUFeatureName_TimestampQuery) ? "yes" : "no"),
           std::string("subgroups: ") + (a->wgpuAdapterHasFeature(r.handles[i], WGPUFeatureName_Subgroups) ? "yes" : "no"),
       };
+      info.native_api = backend_name(ai.backendType);
       info.max_storage_binding = lim.maxStorageBufferBindingSize;
       info.max_buffer = lim.maxBufferSize;
       info.max_storage_buffers = lim.maxStorageBuffersPerShaderStage;
@@ -133,11 +141,10 @@ Buffer& Buffer::operator=(Buffer&& o) noexcept {
   return *this;
 }
 
+// Released, not destroyed: wgpu frees the memory once the work already submitted that uses the
+// buffer has completed.
 Buffer::~Buffer() {
-  if (b_) {
-    api()->wgpuBufferDestroy(b_);
-    api()->wgpuBufferRelease(b_);
-  }
+  if (b_) api()->wgpuBufferRelease(b_);
 }
 
 Kernel::~Kernel() {
@@ -221,13 +228,14 @@ void Device::wait_for(const bool& done) {
   }
 }
 
-Buffer Device::create_buffer(std::uint64_t bytes) {
+Buffer Device::create_buffer(std::uint64_t bytes, bool checked) {
   const std::uint64_t size = std::max<std::uint64_t>(4, (bytes + 3) / 4 * 4);
   TENFERRO_CHECK(size <= info_->max_buffer, out_of_memory, kOp, "bytes", "a buffer of ", bytes,
                  " bytes exceeds the adapter's maxBufferSize ", info_->max_buffer);
   WGPUBufferDescriptor desc = WGPU_BUFFER_DESCRIPTOR_INIT;
   desc.usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst;
   desc.size = size;
+  if (!checked) return Buffer(api_.wgpuDeviceCreateBuffer(device_, &desc), size);
   api_.wgpuDevicePushErrorScope(device_, WGPUErrorFilter_OutOfMemory);
   WGPUBuffer b = api_.wgpuDeviceCreateBuffer(device_, &desc);
   const ScopeResult scope = pop_error_scope();

@@ -18,6 +18,7 @@ namespace tenferro::webgpu {
 /// One adapter as `tenferro devices` lists it, with what the provider needs of its limits.
 struct AdapterInfo {
   DeviceInfo row;                          // backend "webgpu", ordinal = enumeration index
+  std::string native_api;                  // "Vulkan", "Metal", "D3D12", "OpenGL", ...
   std::uint64_t max_storage_binding = 0;   // maxStorageBufferBindingSize
   std::uint64_t max_buffer = 0;            // maxBufferSize
   std::uint32_t max_storage_buffers = 0;   // maxStorageBuffersPerShaderStage
@@ -25,7 +26,7 @@ struct AdapterInfo {
   std::uint32_t max_invocations = 0;       // maxComputeInvocationsPerWorkgroup
 };
 
-/// Every adapter of every native backend wgpu-native finds (Vulkan, Metal, DX12, GL), in its
+/// Every adapter of the primary native APIs wgpu-native finds (Vulkan, Metal, D3D12), in its
 /// enumeration order; empty (never throws) without the library or an adapter.
 const std::vector<AdapterInfo>& adapters();
 
@@ -70,8 +71,9 @@ class Device {
   const AdapterInfo& info() const { return *info_; }
 
   /// A buffer of at least `bytes` (rounded up to 4; 0 gives 4). Error{out_of_memory} past the
-  /// adapter's maxBufferSize or when the device refuses it.
-  Buffer create_buffer(std::uint64_t bytes);
+  /// adapter's maxBufferSize or, when `checked`, when the device refuses it (checking waits for
+  /// the device: small internal buffers skip it).
+  Buffer create_buffer(std::uint64_t bytes, bool checked = true);
   /// host -> buffer at `offset` (bytes multiple of 4 except the last write of a buffer: padded).
   void write(const Buffer& dst, std::uint64_t offset, const void* data, std::size_t bytes);
   /// buffer -> host: all queued work completes first.

@@ -623,6 +623,10 @@ TEST(DotGeneralCanonicalTest, ChainedOutsAreWrittenInPlaceWhereTheBackendCan) {
     for (const auto& tb0 : test_backends())
       for (const auto& k : cases) {
         SCOPED_TRACE(tb0.name + (hide ? " (chained outputs hidden) " : " ") + k.c.describe());
+        if (!tb0.be->supports(OpId::dot_general, DType::F64)) {  // a declared gap (gaps_test)
+          EXPECT_NE(declared_gap(tb0.name, OpId::dot_general, DType::F64), "");
+          continue;
+        }
         CountingBackend be(*tb0.be);
         be.hide_chained_output = hide;
         const TestBackend tb{tb0.name, &be};

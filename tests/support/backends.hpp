@@ -16,7 +16,8 @@ struct TestBackend {
   Backend* be;
 };
 
-/// "cpu" always; "vulkan" (default device) when the provider is built and a device exists.
+/// "cpu" always; "vulkan" (default device) when the provider is built and a device exists;
+/// with TENFERRO_TEST_BACKENDS=webgpu, "cpu" and "webgpu" (its preferred adapter) instead.
 std::vector<TestBackend> test_backends();
 
 /// The reason a backend declares for not running op on dtype d, or "" when none is declared.

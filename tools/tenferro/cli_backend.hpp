@@ -1,5 +1,5 @@
 // The --backend / --device options shared by `tenferro einsum` and `tenferro bench`, and the
-// backend they select: --backend cpu or vulkan; --device N alone selects Vulkan device N
+// backend they select: --backend cpu, vulkan or webgpu; --device N alone selects Vulkan device N
 // (it implies --backend vulkan); --device with --backend cpu is an error; neither: the default
 // backend (TENFERRO_DEVICE, else the preference of tenferro/runtime.hpp).
 #pragma once
@@ -15,12 +15,12 @@
 namespace tenferro::cli {
 
 struct BackendChoice {
-  std::string backend;  // "" = the default backend; else cpu or vulkan
+  std::string backend;  // "" = the default backend; else cpu, vulkan or webgpu
   int device = -1;      // Vulkan ordinal; -1: the default Vulkan device
 };
 
 inline void add_backend_options(CLI::App* cmd, BackendChoice& c) {
-  cmd->add_option("--backend", c.backend, "cpu or vulkan (default: the default backend)");
+  cmd->add_option("--backend", c.backend, "cpu, vulkan or webgpu (default: the default backend)");
   cmd->add_option("--device", c.device, "Vulkan device ordinal (implies --backend vulkan)")->check(CLI::Range(0, 4095));
 }
 

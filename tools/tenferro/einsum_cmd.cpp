@@ -266,7 +266,8 @@ int run_einsum(const EinsumArgs& a) {
     throw InputError("unknown --path '" + a.path + "' (expected auto, opt_flops or opt_size)");
   if (a.repeat < 1) throw InputError("--repeat must be at least 1, got " + std::to_string(a.repeat));
   const std::string& bk = a.where.backend;
-  if (!bk.empty() && bk != "cpu" && bk != "vulkan") throw InputError("unknown --backend '" + bk + "' (expected cpu or vulkan)");
+  if (!bk.empty() && bk != "cpu" && bk != "vulkan" && bk != "webgpu")
+    throw InputError("unknown --backend '" + bk + "' (expected cpu, vulkan or webgpu)");
 
   EinsumOptions opts;
   if (a.path != "auto") {

@@ -1,0 +1,214 @@
+// WGSL generation (kernels.hpp).
+#include "webgpu/kernels.hpp"
+
+#include <string>
+
+#include "core/check.hpp"
+
+namespace tenferro::webgpu {
+
+namespace {
+
+// The parameter buffer, the element index of an invocation and the offset of element i of
+// operand k (colex order over the shape, first axis fastest).
+constexpr const char* kPrelude = R"(
+@group(0) @binding(0) var<storage, read> p: array<i32>;
+fn numel() -> u32 { return bitcast<u32>(p[1]); }
+fn element(wg: vec3<u32>, nw: vec3<u32>, li: u32) -> u32 { return (wg.y * nw.x + wg.x) * 64u + li; }
+fn at(k: u32, i: u32) -> u32 {
+  let r = u32(p[0]);
+  let base = 3u + r + k * (r + 1u);
+  var rem = i;
+  var off = p[base];
+  for (var a = 0u; a < r; a = a + 1u) {
+    let e = u32(p[3u + a]);
+    off = off + i32(rem % e) * p[base + 1u + a];
+    rem = rem / e;
+  }
+  return u32(off);
+}
+fn extra(w: u32) -> i32 { let r = u32(p[0]); return p[3u + r + u32(p[2]) * (r + 1u) + w]; }
+)";
+
+constexpr const char* kMainHead = R"(
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
+  let i = element(wg, nw, li);
+  if (i >= numel()) { return; }
+)";
+
+const char* word_type(Bits b) {
+  switch (b) {
+    case Bits::u32x2: return "vec2<u32>";
+    case Bits::u32x4: return "vec4<u32>";
+    default: return "u32";
+  }
+}
+
+// Byte elements (Bool) live four to a word: reads shift them out, writes change their byte of
+// the word with two atomics, which commute with the neighbours' writes to the other bytes.
+constexpr const char* kByteWrite = R"(
+fn put_byte(o: u32, v: u32) {
+  let sh = (o & 3u) * 8u;
+  atomicAnd(&dst[o >> 2u], ~(0xFFu << sh));
+  atomicOr(&dst[o >> 2u], (v & 0xFFu) << sh);
+}
+)";
+
+const char* wgsl_type(DType d) {
+  switch (d) {
+    case DType::F32: return "f32";
+    case DType::I32: return "i32";
+    case DType::C32: return "vec2<f32>";
+    default: return nullptr;
+  }
+}
+
+// Complex helpers (C32 as vec2<f32>: x real, y imaginary). Division by Smith's method, which
+// avoids the overflow of |b|^2 for large b.
+constexpr const char* kComplex = R"(
+fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+fn cdiv(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+  if (abs(b.x) >= abs(b.y)) {
+    let r = b.y / b.x;
+    let d = b.x + b.y * r;
+    return vec2<f32>((a.x + a.y * r) / d, (a.y - a.x * r) / d);
+  }
+  let r = b.x / b.y;
+  let d = b.x * r + b.y;
+  return vec2<f32>((a.x * r + a.y) / d, (a.y * r - a.x) / d);
+}
+)";
+
+// IEEE 754-2019 maximum / minimum on f32 (src/cpu/minmax.hpp): the first NaN, else the
+// larger / smaller with -0 < +0. NaN by its bits (WGSL may assume x == x).
+constexpr const char* kMinMax = R"(
+fn is_nan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
+fn fmaximum(a: f32, b: f32) -> f32 {
+  if (is_nan(a)) { return a; }
+  if (is_nan(b)) { return b; }
+  if (a == b) { return select(a, b, (bitcast<u32>(a) >> 31u) == 1u); }
+  return select(b, a, a > b);
+}
+fn fminimum(a: f32, b: f32) -> f32 {
+  if (is_nan(a)) { return a; }
+  if (is_nan(b)) { return b; }
+  if (a == b) { return select(b, a, (bitcast<u32>(a) >> 31u) == 1u); }
+  return select(b, a, a < b);
+}
+)";
+
+// The expression of op on a (and b), or nullptr when there is no kernel for (op, d).
+const char* expression(OpId op, DType d) {
+  const bool c = d == DType::C32, f = d == DType::F32;
+  switch (op) {
+    case OpId::neg: return "-a";
+    case OpId::conj: return c ? "vec2<f32>(a.x, -a.y)" : "a";
+    case OpId::add: return "a + b";
+    case OpId::sub: return "a - b";
+    case OpId::mul: return c ? "cmul(a, b)" : "a * b";
+    case OpId::div: return c ? "cdiv(a, b)" : f ? "a / b" : nullptr;  // integer / 0 needs the error word
+    case OpId::maximum: return f ? "fmaximum(a, b)" : d == DType::I32 ? "max(a, b)" : nullptr;
+    case OpId::minimum: return f ? "fminimum(a, b)" : d == DType::I32 ? "min(a, b)" : nullptr;
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+Bits bits_of(DType d) {
+  switch (dtype_size(d)) {
+    case 1: return Bits::byte;
+    case 4: return Bits::u32;
+    case 8: return Bits::u32x2;
+    default: return Bits::u32x4;
+  }
+}
+
+std::vector<std::int32_t> layout_params(const Shape& shape, std::span<const Layout> operands,
+                                        std::span<const std::int32_t> extra) {
+  std::vector<std::int32_t> p;
+  const auto r = static_cast<std::int32_t>(shape.size());
+  std::int64_t n = 1;
+  for (auto e : shape) n *= e;
+  p.push_back(r);
+  p.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(n)));
+  p.push_back(static_cast<std::int32_t>(operands.size()));
+  for (auto e : shape) p.push_back(static_cast<std::int32_t>(e));
+  for (const Layout& l : operands) {
+    p.push_back(static_cast<std::int32_t>(l.offset));
+    for (auto s : l.strides) p.push_back(static_cast<std::int32_t>(s));
+  }
+  p.insert(p.end(), extra.begin(), extra.end());
+  return p;
+}
+
+Grid grid(std::uint64_t n, std::uint32_t max_per_dim) {
+  const std::uint64_t groups = (n + 63) / 64;
+  if (groups == 0) return {};
+  const std::uint64_t x = std::min<std::uint64_t>(groups, max_per_dim);
+  return {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>((groups + x - 1) / x)};
+}
+
+std::string copy_wgsl(Bits b) {
+  std::string s = kPrelude;
+  if (b == Bits::byte) {
+    s += "@group(0) @binding(1) var<storage, read> src: array<u32>;\n"
+         "@group(0) @binding(2) var<storage, read_write> dst: array<atomic<u32>>;\n";
+    s += kByteWrite;
+    s += kMainHead;
+    s += "  let o = at(1u, i);\n  put_byte(at(0u, i), src[o >> 2u] >> ((o & 3u) * 8u));\n}\n";
+    return s;
+  }
+  const std::string t = word_type(b);
+  s += "@group(0) @binding(1) var<storage, read> src: array<" + t + ">;\n";
+  s += "@group(0) @binding(2) var<storage, read_write> dst: array<" + t + ">;\n";
+  s += kMainHead;
+  s += "  dst[at(0u, i)] = src[at(1u, i)];\n}\n";
+  return s;
+}
+
+std::string fill_wgsl(Bits b) {
+  std::string s = kPrelude;
+  if (b == Bits::byte) {
+    s += "@group(0) @binding(1) var<storage, read_write> dst: array<atomic<u32>>;\n";
+    s += kByteWrite;
+    s += kMainHead;
+    s += "  put_byte(at(0u, i), bitcast<u32>(extra(0u)));\n}\n";
+    return s;
+  }
+  const std::string t = word_type(b);
+  s += "@group(0) @binding(1) var<storage, read_write> dst: array<" + t + ">;\n";
+  s += kMainHead;
+  switch (b) {
+    case Bits::u32x2: s += "  dst[at(0u, i)] = vec2<u32>(bitcast<u32>(extra(0u)), bitcast<u32>(extra(1u)));\n}\n"; break;
+    case Bits::u32x4:
+      s += "  dst[at(0u, i)] = vec4<u32>(bitcast<u32>(extra(0u)), bitcast<u32>(extra(1u)), bitcast<u32>(extra(2u)), "
+           "bitcast<u32>(extra(3u)));\n}\n";
+      break;
+    default: s += "  dst[at(0u, i)] = bitcast<u32>(extra(0u));\n}\n"; break;
+  }
+  return s;
+}
+
+bool elementwise_supported(OpId op, DType d) { return wgsl_type(d) != nullptr && expression(op, d) != nullptr; }
+
+std::string elementwise_wgsl(OpId op, DType d) {
+  TENFERRO_ASSERT(elementwise_supported(op, d));
+  const std::string t = wgsl_type(d);
+  const int arity = op_info(op).family == OpFamily::binary ? 2 : 1;
+  std::string s = kPrelude;
+  if (d == DType::C32) s += kComplex;
+  if (d == DType::F32) s += kMinMax;
+  s += "@group(0) @binding(1) var<storage, read> x0: array<" + t + ">;\n";
+  if (arity == 2) s += "@group(0) @binding(2) var<storage, read> x1: array<" + t + ">;\n";
+  s += "@group(0) @binding(" + std::to_string(1 + arity) + ") var<storage, read_write> out: array<" + t + ">;\n";
+  s += kMainHead;
+  s += "  let a = x0[at(1u, i)];\n";
+  if (arity == 2) s += "  let b = x1[at(2u, i)];\n";
+  s += "  out[at(0u, i)] = " + std::string(expression(op, d)) + ";\n}\n";
+  return s;
+}
+
+}  // namespace tenferro::webgpu

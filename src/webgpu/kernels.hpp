@@ -1,0 +1,45 @@
+// The WebGPU backend's WGSL kernels, generated from the op table: one generator per kernel
+// family (copy, fill, elementwise), never a copy of the source per op. Every kernel reads its
+// layouts from a parameter buffer at binding 0 (layout_params), the data at bindings 1..n, and
+// runs one invocation per element over a 2-D grid of 64-wide workgroups (grid()), with u32
+// element indices: tensors of at most 2^32 - 1 elements and buffers of at most 2^31 - 1
+// elements (the backend refuses larger ones before any work).
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tenferro/layout.hpp"
+#include "tenferro/op_info.hpp"
+
+namespace tenferro::webgpu {
+
+/// How a dtype's bits move: one byte (Bool), one, two or four 32-bit words.
+enum class Bits : std::uint8_t { byte, u32, u32x2, u32x4 };
+Bits bits_of(DType d);
+
+/// The parameter words of a kernel over `shape`: [rank, numel, operands, shape..., then per
+/// operand its offset and strides] (elements), then `extra` words. Operand 0 is the output.
+std::vector<std::int32_t> layout_params(const Shape& shape, std::span<const Layout> operands,
+                                        std::span<const std::int32_t> extra = {});
+
+/// Workgroups (x, y) covering n invocations of 64 within the per-dimension limit.
+struct Grid {
+  std::uint32_t x = 0, y = 0;
+};
+Grid grid(std::uint64_t n, std::uint32_t max_per_dim);
+
+/// dst (binding 2) = src (binding 1), element by element along both layouts.
+std::string copy_wgsl(Bits b);
+/// dst (binding 1) = the value in the parameter words after the layout (1, 2 or 4 words; a byte
+/// in the low bits of one word).
+std::string fill_wgsl(Bits b);
+
+/// True when elementwise_wgsl has a kernel for op on dtype d (the unary and binary arithmetic
+/// ops on F32, I32 and C32 that WGSL computes within the contract's tolerance).
+bool elementwise_supported(OpId op, DType d);
+/// out (binding 1 + arity) = op(inputs at bindings 1..arity), same dtype throughout.
+std::string elementwise_wgsl(OpId op, DType d);
+
+}  // namespace tenferro::webgpu
