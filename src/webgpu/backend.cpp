@@ -228,7 +228,7 @@ std::vector<DeviceInfo> list() {
   return out;
 }
 
-Backend& open(int ordinal) {
+Backend& webgpu_backend(int ordinal) {
   const auto& all = adapters();
   TENFERRO_CHECK(!all.empty(), unsupported, "webgpu", "ordinal", "no WebGPU adapter: ",
                  api() ? std::string("wgpu-native found none") : unavailable_reason());
@@ -253,7 +253,7 @@ Backend& open(int ordinal) {
 }  // namespace
 
 const Provider& provider() {
-  static const Provider p{"webgpu", &list, &open};
+  static const Provider p{"webgpu", &list, &webgpu_backend};
   return p;
 }
 
