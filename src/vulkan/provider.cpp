@@ -1,9 +1,7 @@
 // The provider entry points: device probe, per-ordinal backends, default device choice.
 #include "vulkan/provider.hpp"
 
-#include <map>
-#include <mutex>
-
+#include "backend_common/process_backends.hpp"
 #include "vulkan/backend.hpp"
 
 namespace tenferro::vk {
@@ -65,13 +63,7 @@ Backend& vulkan_backend(int ordinal) {
   for (const DeviceInfo& d : p.infos) known |= d.ordinal == ordinal;
   TENFERRO_CHECK(known, invalid_argument, "vulkan", "ordinal", "no usable Vulkan device with ordinal ", ordinal,
                  " (", p.infos.size(), " usable devices)");
-  static std::mutex m;
-  // Backends live for the whole process: tensors may outlive any scope, so they are never deleted.
-  static std::map<int, VulkanBackend*> backends;
-  std::lock_guard guard(m);
-  VulkanBackend*& be = backends[ordinal];
-  if (!be) be = new VulkanBackend(ordinal);
-  return *be;
+  return detail::process_backend<VulkanBackend>(ordinal);
 }
 
 int default_vulkan_ordinal() {

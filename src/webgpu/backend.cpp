@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend_common/host_pack.hpp"
+#include "backend_common/process_backends.hpp"
 #include "core/check.hpp"
 #include "webgpu/kernels.hpp"
 #include "webgpu/provider.hpp"
@@ -241,13 +242,7 @@ Backend& webgpu_backend(int ordinal) {
       if (rank(a.row.type) < rank(best->row.type)) best = &a;
     ordinal = best->row.ordinal;
   }
-  static std::mutex m;
-  // Backends live for the whole process: tensors may outlive any scope, so they are never deleted.
-  static std::map<int, WebGpuBackend*> backends;
-  std::lock_guard guard(m);
-  WebGpuBackend*& be = backends[ordinal];
-  if (!be) be = new WebGpuBackend(ordinal);
-  return *be;
+  return detail::process_backend<WebGpuBackend>(ordinal);
 }
 
 }  // namespace
