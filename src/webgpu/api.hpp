@@ -2,8 +2,9 @@
 // (tools/fetch-wgpu.sh), and a process without the library runs without the provider. Only the
 // functions listed here are ever called: wgpu-native exports about 40 functions that abort the
 // process (wgpuInstanceWaitAny, wgpuBufferReadMappedRange, the *SetLabel family, ...), so the
-// provider waits with wgpuDevicePoll and wgpuInstanceProcessEvents, and tests/webgpu checks that
-// this list names none of them.
+// provider waits with wgpuDevicePoll and wgpuInstanceProcessEvents; tests/webgpu checks that this
+// list names none of them, and between them its tests call every function listed. The instance
+// and the adapters live for the process: they are never released.
 #pragma once
 #include <string>
 
@@ -13,9 +14,9 @@
 namespace tenferro::webgpu {
 
 #define TENFERRO_WGPU_FUNCTIONS(X)                                                                          \
-  X(wgpuCreateInstance) X(wgpuInstanceRelease) X(wgpuInstanceEnumerateAdapters) X(wgpuInstanceProcessEvents) \
+  X(wgpuCreateInstance) X(wgpuInstanceEnumerateAdapters) X(wgpuInstanceProcessEvents)                     \
   X(wgpuAdapterGetInfo) X(wgpuAdapterInfoFreeMembers) X(wgpuAdapterGetLimits) X(wgpuAdapterHasFeature)       \
-  X(wgpuAdapterRequestDevice) X(wgpuAdapterRelease) X(wgpuDeviceGetQueue) X(wgpuDeviceRelease)               \
+  X(wgpuAdapterRequestDevice) X(wgpuDeviceGetQueue) X(wgpuDeviceRelease)                                   \
   X(wgpuDevicePoll) X(wgpuDevicePushErrorScope) X(wgpuDevicePopErrorScope) X(wgpuDeviceCreateBuffer)         \
   X(wgpuBufferRelease) X(wgpuBufferMapAsync) X(wgpuBufferGetConstMappedRange)           \
   X(wgpuBufferUnmap) X(wgpuQueueWriteBuffer) X(wgpuQueueSubmitForIndex) X(wgpuQueueRelease)                   \
