@@ -1,13 +1,13 @@
 // WebGpuBackend (backend.hpp) and the WebGPU provider (provider.hpp).
 #include "webgpu/backend.hpp"
 
-#include <complex>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <mutex>
 #include <vector>
 
+#include "backend_common/element_bytes.hpp"
 #include "backend_common/host_pack.hpp"
 #include "backend_common/process_backends.hpp"
 #include "core/check.hpp"
@@ -22,39 +22,13 @@ const WgpuStorage& storage_of(const TensorView& t) { return static_cast<const Wg
 
 bool compact_at_zero(const TensorView& t) { return t.layout().offset == 0 && t.layout().is_compact(); }
 
-// The bits of a scalar of dtype d, in 32-bit words (a Bool in the low byte of one word).
+// The bits of a scalar of dtype d as the 32-bit words of the fill kernel (a Bool in the low
+// byte of one word).
 std::vector<std::int32_t> words_of(const Scalar& v, DType d) {
-  std::int32_t w[4] = {0, 0, 0, 0};
-  switch (d) {
-    case DType::F32: {
-      const float f = v.as<float>();
-      std::memcpy(w, &f, 4);
-      return {w[0]};
-    }
-    case DType::F64: {
-      const double f = v.as<double>();
-      std::memcpy(w, &f, 8);
-      return {w[0], w[1]};
-    }
-    case DType::I32: return {v.as<std::int32_t>()};
-    case DType::I64: {
-      const std::int64_t i = v.as<std::int64_t>();
-      std::memcpy(w, &i, 8);
-      return {w[0], w[1]};
-    }
-    case DType::Bool: return {v.as<bool>() ? 1 : 0};
-    case DType::C32: {
-      const c32 z = v.as<c32>();
-      std::memcpy(w, &z, 8);
-      return {w[0], w[1]};
-    }
-    case DType::C64: {
-      const c64 z = v.as<c64>();
-      std::memcpy(w, &z, 16);
-      return {w[0], w[1], w[2], w[3]};
-    }
-  }
-  return {};
+  const auto raw = detail::element_bytes(v, d);
+  std::vector<std::int32_t> w((dtype_size(d) + 3) / 4);
+  std::memcpy(w.data(), raw.data(), w.size() * 4);
+  return w;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // decided by record_dispatch (dispatch.hpp): contiguous, tiled permutation, or generic.
 #include <cstring>
 
+#include "backend_common/element_bytes.hpp"
 #include "shaders/common/params.h"
 #include "vulkan/kernels/dispatch.hpp"
 
@@ -10,17 +11,8 @@ namespace tenferro::vk {
 
 void fill_kernel(VulkanBackend& be, const TensorView& out, const Scalar& value) {
   Dispatch d("fill", bits_tag(out.dtype()), {&out});
-  unsigned char raw[16] = {};
-  visit_dtype(out.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T v = value.as<T>();
-    if constexpr (std::is_same_v<T, bool>) {
-      raw[0] = v ? 1 : 0;  // Bool is one byte 0/1
-    } else {
-      std::memcpy(raw, &v, sizeof(T));
-    }
-  });
-  std::memcpy(d.value.data(), raw, sizeof(raw));
+  const auto raw = detail::element_bytes(value, out.dtype());
+  std::memcpy(d.value.data(), raw.data(), raw.size());
   record_dispatch(be, d);
 }
 
