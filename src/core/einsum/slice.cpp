@@ -28,17 +28,14 @@ namespace {
 // (diagonals taken, private labels summed) and a packing copy of each intermediate it reads;
 // then, at the end, the result and its final transpose. Operands themselves are read in place
 // (a slice's are views).
-std::vector<double> working_elements(const EinsumSpec& spec, const Path& path) {
-  using namespace einsum_detail;
-  const Net net = make_net(spec);
-  const Ssa ssa = linear_to_ssa(path, net.n);
-  const Sim sim = simulate(net, ssa);
-  std::vector<double> size(static_cast<std::size_t>(net.n) + ssa.size(), 0.0), prep(size.size(), 0.0);
-  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
-    double numel = 1;
-    for (int id : spec.inputs[i])
-      if (id >= 0) numel *= static_cast<double>(spec.extents[static_cast<std::size_t>(id)]);
-    size[i] = numel;
+std::vector<double> working_elements(const EinsumSpec& spec, const einsum_detail::Net& net,
+                                     const einsum_detail::Ssa& ssa, const einsum_detail::Sim& sim) {
+  // copy[id]: what step reading id may hold of it besides the live set: an operand's prepared
+  // tensor (0: read in place), an intermediate's packing copy (its size; it is released as it is
+  // packed, and counted live until then).
+  const auto n = static_cast<std::size_t>(net.n);
+  std::vector<double> copy(n + ssa.size(), 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
     // Prepared (diagonals or private labels summed) before its step: a tensor of its own.
     std::vector<int> seen;
     for (int id : spec.inputs[i])
@@ -46,7 +43,7 @@ std::vector<double> working_elements(const EinsumSpec& spec, const Path& path) {
     if (seen.size() != spec.reduced[i].size()) {
       double kept = 1;
       for (int id : spec.reduced[i]) kept *= static_cast<double>(spec.extents[static_cast<std::size_t>(id)]);
-      prep[i] = kept;
+      copy[i] = kept;
     }
   }
   double out = 1;
@@ -57,16 +54,13 @@ std::vector<double> working_elements(const EinsumSpec& spec, const Path& path) {
   for (std::size_t k = 0; k < ssa.size(); ++k) {
     const auto a = static_cast<std::size_t>(ssa[k].first), b = static_cast<std::size_t>(ssa[k].second);
     const double r = sim.step_size[k];
-    // Packing copies: an intermediate operand may be copied once more (it is released as it is
-    // packed); operands are read in place by their first step or prepared there (in size).
-    ws.push_back(live + r + (a >= static_cast<std::size_t>(net.n) ? size[a] : prep[a]) +
-                 (b >= static_cast<std::size_t>(net.n) ? size[b] : prep[b]));
-    if (a >= static_cast<std::size_t>(net.n)) live -= size[a];
-    if (b >= static_cast<std::size_t>(net.n)) live -= size[b];
-    size[static_cast<std::size_t>(net.n) + k] = r;
+    ws.push_back(live + r + copy[a] + copy[b]);
+    if (a >= n) live -= copy[a];
+    if (b >= n) live -= copy[b];
+    copy[n + k] = r;
     live += r;
   }
-  ws.push_back(net.n == 1 ? prep[0] + 2 * out : 2 * out);
+  ws.push_back(n == 1 ? copy[0] + 2 * out : 2 * out);
   return ws;
 }
 
@@ -87,15 +81,19 @@ constexpr double kStepFlops = 2e6;
 constexpr double kMaxSlices = 0x1p62;
 
 Candidate evaluate(const EinsumSpec& whole, const EinsumSpec& chunked, const Path& path, DType d, double limit) {
+  using namespace einsum_detail;
+  const Net net = make_net(chunked);
+  const Ssa ssa = linear_to_ssa(path, net.n);
+  const Sim sim = simulate(net, ssa);
   Candidate c;
   c.spec = chunked;
-  c.cost = path_cost(chunked, path);
+  c.cost = path_cost_of(chunked, net, ssa, sim);
   for (std::size_t l = 0; l < whole.extents.size(); ++l) {
     const std::int64_t e = whole.extents[l], k = chunked.extents[l];
     if (k < e) c.slices *= static_cast<double>((e + k - 1) / k);
   }
   const double es = static_cast<double>(dtype_size(d));
-  for (double w : working_elements(chunked, path)) {
+  for (double w : working_elements(chunked, net, ssa, sim)) {
     c.bytes = std::max(c.bytes, w * es);
     c.excess += std::max(0.0, w * es - limit);
   }

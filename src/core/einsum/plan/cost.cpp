@@ -12,7 +12,10 @@ using namespace einsum_detail;
 PathCost path_cost(const EinsumSpec& spec, const Path& path) {
   const Net net = make_net(spec);
   const Ssa ssa = linear_to_ssa(path, net.n);
-  const Sim sim = simulate(net, ssa);
+  return path_cost_of(spec, net, ssa, simulate(net, ssa));
+}
+
+PathCost einsum_detail::path_cost_of(const EinsumSpec& spec, const Net& net, const Ssa& ssa, const Sim& sim) {
   PathCost pc;
   // Operands summed or diagonalised before pairing: numel of the distinct-label view.
   std::vector<double> prep(static_cast<std::size_t>(net.n), 0.0);

@@ -60,6 +60,10 @@ struct Sim {
 
 Sim simulate(const Net& net, const Ssa& ssa);
 
+/// path_cost (tenferro/einsum.hpp) of a path already simulated: net = make_net(spec), ssa the
+/// path, sim = simulate(net, ssa). For callers that read the simulation too (the slicing plan).
+PathCost path_cost_of(const EinsumSpec& spec, const Net& net, const Ssa& ssa, const Sim& sim);
+
 /// Linear (opt_einsum) paths to SSA and back. linear_to_ssa validates (invalid_argument, arg
 /// "path": the step count, positions out of range or equal).
 Path ssa_to_linear(const Ssa& ssa, int n);
