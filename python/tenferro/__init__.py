@@ -470,6 +470,18 @@ Tensor.__matmul__ = matmul
 Tensor.__rmatmul__ = lambda b, a: matmul(a, b)
 
 
+def _optimize_args(optimize, path):
+    """optimize and path of einsum, einsum_program and einsum_sliced, normalized: a path given
+    as ``optimize`` (np.einsum_path's ['einsum_path', ...] list) becomes ``path``; True,
+    False and None mean 'auto'."""
+    if path is None and isinstance(optimize, (list, tuple)):
+        path = [p for p in optimize if not isinstance(p, str)]
+        optimize = "auto"
+    if optimize in (True, False, None):
+        optimize = "auto"
+    return optimize, path
+
+
 def einsum(subscripts, *operands, optimize="auto", path=None):
     """NumPy's einsum over tenferro's planner and executor.
 
@@ -478,11 +490,7 @@ def einsum(subscripts, *operands, optimize="auto", path=None):
     them and appends the result. Without one, ``optimize`` picks the planner: 'auto' (or True),
     'optimal', 'greedy' or 'random-greedy'.
     """
-    if path is None and isinstance(optimize, (list, tuple)):
-        path = [p for p in optimize if not isinstance(p, str)]  # np.einsum_path's ['einsum_path', ...]
-        optimize = "auto"
-    if optimize in (True, False, None):
-        optimize = "auto"
+    optimize, path = _optimize_args(optimize, path)
     return _tenferro._einsum(subscripts, operands, path, optimize)
 
 
@@ -490,21 +498,8 @@ def einsum_program(subscripts, *shapes, optimize="auto", path=None):
     """An einsum planned once for operands of these shapes: ``prog(*operands)`` runs it
     (no parsing or planning per call). ``prog.path`` is the pairwise path, ``prog.flops`` and
     ``prog.largest_intermediate`` its cost. ``optimize`` and ``path`` as for ``einsum``."""
-    if path is None and isinstance(optimize, (list, tuple)):
-        path = [p for p in optimize if not isinstance(p, str)]
-        optimize = "auto"
-    if optimize in (True, False, None):
-        optimize = "auto"
+    optimize, path = _optimize_args(optimize, path)
     return _tenferro._einsum_program(subscripts, [_shape(s) for s in shapes], path, optimize)
-
-
-def _optimize_args(optimize, path):
-    if path is None and isinstance(optimize, (list, tuple)):
-        path = [p for p in optimize if not isinstance(p, str)]
-        optimize = "auto"
-    if optimize in (True, False, None):
-        optimize = "auto"
-    return optimize, path
 
 
 def einsum_sliced(subscripts, *operands, memory_limit, devices=None, share=None, optimize="auto", path=None,

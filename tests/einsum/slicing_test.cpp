@@ -251,18 +251,14 @@ TEST(SlicedEinsum, OutputLabelsAndOperandViews) {
 // Slices spread over the CPU and the Vulkan device together, and shares (first, stride) that
 // add up to the whole (what MPI ranks take), give the unsliced result; an empty share is zeros.
 TEST(SlicedEinsum, DevicesAndSharesAddUp) {
-  const auto instances = load_instances();
-  const auto it = std::find_if(instances.begin(), instances.end(),
-                               [](auto& i) { return i.name == "lm_batch_likelihood_sentence_4_4d"; });
-  ASSERT_NE(it, instances.end());
-  const EinsumSpec spec = make_spec(it->format, it->shapes);
-  const std::uint64_t limit = plan_slices(spec, it->opt_size, DType::F64, std::uint64_t{1} << 62).unsliced_bytes / 16;
-  const SlicePlan p = plan_slices(spec, it->opt_size, DType::F64, limit);
+  const Loaded l = load(load_instances(), {"lm_batch_likelihood_sentence_4_4d", 0});
+  const std::uint64_t limit = plan_slices(l.spec, l.path, DType::F64, std::uint64_t{1} << 62).unsliced_bytes / 16;
+  const SlicePlan p = plan_slices(l.spec, l.path, DType::F64, limit);
   ASSERT_GE(p.slices, 3);
   Backend& cpu = get_backend("cpu");
-  const std::vector<Tensor> ops = random_operands<double>(cpu, it->shapes, 11);
+  const std::vector<Tensor> ops = random_operands<double>(cpu, l.shapes, 11);
   const std::vector<TensorView> vs = views_of(ops);
-  const Tensor want = execute(cpu, spec, it->opt_size, vs);
+  const Tensor want = execute(cpu, l.spec, l.path, vs);
   const std::vector<Backend*> all = test_backends();
   std::atomic<int> calls{0};
   SliceRun every;
