@@ -39,8 +39,12 @@ install(FILES ${PROJECT_BINARY_DIR}/tenferroConfig.cmake ${PROJECT_BINARY_DIR}/t
 file(RELATIVE_PATH TENFERRO_PC_PREFIX "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig" "${CMAKE_INSTALL_PREFIX}")
 string(REGEX REPLACE "/$" "" TENFERRO_PC_PREFIX "${TENFERRO_PC_PREFIX}")
 set(TENFERRO_PC_REQUIRES "openblas")
+set(TENFERRO_PC_LIBS_PRIVATE "")
 if(TENFERRO_HAVE_VULKAN)
   string(APPEND TENFERRO_PC_REQUIRES ", vulkan")
+  # glslang has no pkg-config module: its static libraries (Debian's glslang-dev), in link order.
+  set(TENFERRO_PC_LIBS_PRIVATE "-lSPIRV -lSPIRV-Tools-opt -lSPIRV-Tools -lSPIRV-Tools-link -lglslang \
+-lMachineIndependent -lOSDependent -lGenericCodeGen -lOGLCompiler -lglslang-default-resource-limits")
 endif()
 configure_file(cmake/tenferro.pc.in ${PROJECT_BINARY_DIR}/tenferro.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/tenferro.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

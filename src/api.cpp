@@ -2,6 +2,12 @@
 // explicit-backend op of tenferro/ops.hpp there.
 #include "tenferro/api.hpp"
 
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "tenferro/expr.hpp"
+
 #include <atomic>
 #include <cmath>
 #include <string>
@@ -377,6 +383,131 @@ Tensor scatter(const TensorView& operand, const TensorView& scatter_indices, con
                                 {{"operand", &operand}, {"scatter_indices", &scatter_indices}, {"updates", &updates}}),
                  operand, scatter_indices, updates, cfg);
 }
+
+
+// ---- lazy expressions (tenferro/expr.hpp) ------------------------------------------------------
+struct Expr::Node {
+  enum class Kind : std::uint8_t { tensor, number, op } kind = Kind::op;
+  TensorView tensor;             // Kind::tensor
+  std::optional<Number> number;  // Kind::number
+  OpId op = OpId::neg;           // Kind::op
+  CompareDir dir = CompareDir::EQ;
+  std::vector<std::shared_ptr<const Node>> args;
+};
+
+Expr::Expr(const TensorView& t) {
+  auto n = std::make_shared<Node>();
+  n->kind = Node::Kind::tensor;
+  n->tensor = t;
+  n_ = std::move(n);
+}
+Expr lazy(const TensorView& x) { return Expr(x); }
+
+Expr make_expr(OpId op, CompareDir dir, std::initializer_list<Expr> args) {
+  auto n = std::make_shared<Expr::Node>();
+  n->op = op;
+  n->dir = dir;
+  for (const Expr& a : args) n->args.push_back(a.n_);
+  return Expr(std::move(n));
+}
+Expr make_expr(OpId op, CompareDir dir, const Expr& a, const Number& v, bool number_first) {
+  auto num = std::make_shared<Expr::Node>();
+  num->kind = Expr::Node::Kind::number;
+  num->number = v;
+  auto n = std::make_shared<Expr::Node>();
+  n->op = op;
+  n->dir = dir;
+  n->args = number_first ? std::vector<std::shared_ptr<const Expr::Node>>{num, a.n_}
+                         : std::vector<std::shared_ptr<const Expr::Node>>{a.n_, num};
+  return Expr(std::move(n));
+}
+
+Tensor eval(const Expr& e) {
+  using Node = Expr::Node;
+  // Post-order walk: each node once (shared subexpressions are one step), tensors as inputs,
+  // numbers as rank-0 inputs of the other operand's dtype.
+  FusionPlan plan;
+  std::vector<TensorView> inputs;
+  std::vector<Tensor> numbers;  // keeps the rank-0 tensors of numbers alive
+  std::map<const Node*, std::pair<int, DType>> done;  // node -> (plan argument, dtype)
+  auto visit = [&](auto& self, const Node* n) -> std::pair<int, DType> {
+    if (auto it = done.find(n); it != done.end()) return it->second;
+    std::pair<int, DType> r;
+    if (n->kind == Node::Kind::tensor) {
+      TENFERRO_CHECK(n->tensor.defined(), invalid_argument, "fused", "inputs", "an expression holds an undefined tensor");
+      inputs.push_back(n->tensor);
+      r = {-static_cast<int>(inputs.size()), n->tensor.dtype()};
+    } else {
+      FusionStep step{n->op, {}, n->dir};
+      std::vector<std::pair<int, DType>> a(n->args.size());
+      for (std::size_t j = 0; j < n->args.size(); ++j)
+        if (n->args[j]->kind != Node::Kind::number) a[j] = self(self, n->args[j].get());
+      for (std::size_t j = 0; j < n->args.size(); ++j) {
+        if (n->args[j]->kind != Node::Kind::number) continue;
+        // Operators only: the number meets one expression, the other operand.
+        const DType d = a[1 - j].second;
+        const char* arg = j == 0 ? "lhs" : "rhs";
+        TENFERRO_CHECK(!inputs.empty(), invalid_argument, op_name(n->op), arg, "an expression of numbers alone");
+        const Scalar v = n->args[j]->number->to(d, op_name(n->op), arg);
+        Backend& be = backend_of(inputs.front(), "fused", "inputs");
+        numbers.push_back(be.allocate(d, {}));
+        be.fill(numbers.back(), v);
+        inputs.push_back(numbers.back());
+        a[j] = {-static_cast<int>(inputs.size()), d};
+        done[n->args[j].get()] = a[j];
+      }
+      for (const auto& x : a) step.args.push_back(x.first);
+      const OpFamily fam = op_info(n->op).family;
+      DType d = fam == OpFamily::select ? a[1].second : a[0].second;
+      if (fam == OpFamily::compare) d = DType::Bool;
+      if (n->op == OpId::abs && is_complex(d)) d = d == DType::C32 ? DType::F32 : DType::F64;
+      plan.steps.push_back(std::move(step));
+      r = {static_cast<int>(plan.steps.size()) - 1, d};
+    }
+    done[n] = r;
+    return r;
+  };
+  visit(visit, e.n_.get());
+  if (plan.steps.empty()) return to_contiguous(inputs.front());  // lazy(x) alone: a copy
+  return fused(backend_of_all("fused", inputs, "inputs"), plan, inputs);
+}
+
+#define TENFERRO_EXPR_U(name) \
+  Expr name(const Expr& x) { return make_expr(OpId::name, CompareDir::EQ, {x}); }
+#define TENFERRO_EXPR_B(name) \
+  Expr name(const Expr& lhs, const Expr& rhs) { return make_expr(OpId::name, CompareDir::EQ, {lhs, rhs}); }
+#define TENFERRO_EXPR_R(name)
+#define TENFERRO_EXPR_X(name)
+#define TENFERRO_OP(name, family, dtypes) TENFERRO_OP_BY_SIGNATURE(TENFERRO_EXPR_, family, name)
+#include "tenferro/ops.def"
+#undef TENFERRO_OP
+#undef TENFERRO_EXPR_U
+#undef TENFERRO_EXPR_B
+#undef TENFERRO_EXPR_R
+#undef TENFERRO_EXPR_X
+Expr compare(const Expr& lhs, const Expr& rhs, CompareDir dir) { return make_expr(OpId::compare, dir, {lhs, rhs}); }
+Expr select(const Expr& pred, const Expr& on_true, const Expr& on_false) {
+  return make_expr(OpId::select, CompareDir::EQ, {pred, on_true, on_false});
+}
+Expr clamp(const Expr& x, const Expr& lower, const Expr& upper) {
+  return make_expr(OpId::clamp, CompareDir::EQ, {x, lower, upper});
+}
+#define TENFERRO_EXPR_OPERATOR(sym, op, dir)                                                                 \
+  Expr operator sym(const Expr& lhs, const Expr& rhs) { return make_expr(op, dir, {lhs, rhs}); }             \
+  Expr operator sym(const Expr& lhs, Number rhs) { return make_expr(op, dir, lhs, rhs, false); }             \
+  Expr operator sym(Number lhs, const Expr& rhs) { return make_expr(op, dir, rhs, lhs, true); }
+TENFERRO_EXPR_OPERATOR(+, OpId::add, CompareDir::EQ)
+TENFERRO_EXPR_OPERATOR(-, OpId::sub, CompareDir::EQ)
+TENFERRO_EXPR_OPERATOR(*, OpId::mul, CompareDir::EQ)
+TENFERRO_EXPR_OPERATOR(/, OpId::div, CompareDir::EQ)
+TENFERRO_EXPR_OPERATOR(==, OpId::compare, CompareDir::EQ)
+TENFERRO_EXPR_OPERATOR(!=, OpId::compare, CompareDir::NE)
+TENFERRO_EXPR_OPERATOR(<, OpId::compare, CompareDir::LT)
+TENFERRO_EXPR_OPERATOR(<=, OpId::compare, CompareDir::LE)
+TENFERRO_EXPR_OPERATOR(>, OpId::compare, CompareDir::GT)
+TENFERRO_EXPR_OPERATOR(>=, OpId::compare, CompareDir::GE)
+#undef TENFERRO_EXPR_OPERATOR
+Expr operator-(const Expr& x) { return neg(x); }
 
 #define TENFERRO_INST(T) \
   template Tensor tensor<T>(const Shape&, const std::vector<T>&, const Device&); \

@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(
   build-essential cmake ninja-build ccache pkg-config git
   libopenblas-dev nlohmann-json3-dev libcli11-dev googletest libgtest-dev
-  libvulkan-dev glslang-tools spirv-tools mesa-vulkan-drivers vulkan-validationlayers vulkan-tools doxygen
+  libvulkan-dev glslang-tools spirv-tools glslang-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools doxygen
   clang-14 libclang-rt-14-dev libomp-14-dev
   python3-dev python3-venv python3-numpy python3-scipy python3-pytest
   libopenmpi-dev openmpi-bin python3-mpi4py

@@ -29,6 +29,7 @@
 #include "tenferro/dtype.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/error.hpp"
+#include "tenferro/expr.hpp"
 #include "tenferro/options.hpp"
 #include "tenferro/runtime.hpp"
 #include "tenferro/slicing.hpp"

@@ -13,7 +13,8 @@ float f32_up64(float x) {
   return (u & 0x80000000u) != 0u ? -m : m;
 }
 
-#ifdef TF_F64
+#if defined(TF_F64) || defined(TF_F32_BITS_WIDE)
+// (TF_F32_BITS_WIDE: also in an f32 kernel, the generated fused kernels' f32 pow.)
 // The f32 value of bits u as a double, exact also for a subnormal (m 2^-149 rebuilt as double(m)
 // times 2^-149; the device's f32 -> f64 conversion reads it as zero where it flushes f32
 // subnormals: NVIDIA). Normal numbers, infinities and NaN convert as they are.

@@ -1,5 +1,10 @@
 // Colex index -> element offsets of the operands of one dispatch (layout block in params.h).
-// Requires `p` (KernelParams push constants) and IDX.
+// Requires `p` (KernelParams push constants) and IDX. Operands: at most TF_INDEX_OPERANDS
+// (TF_MAX_OPERANDS unless the kernel defines more: the generated fused kernels, whose operand
+// addresses live outside KernelParams, and which never take the inner-block table).
+#ifndef TF_INDEX_OPERANDS
+#define TF_INDEX_OPERANDS TF_MAX_OPERANDS
+#endif
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer LayoutRef {
   int64_t v[];
 };
@@ -16,9 +21,9 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Lay
 // operand instead of a division per axis. Elements are visited in the order
 // i = o * block + t, t = local id, local id + workgroup size, ... (coalesced along axis 0).
 #ifndef TF_CONTIG
-IDX tf_off[TF_MAX_OPERANDS];
-IDX tf_stride[TF_MAX_OPERANDS];   // stride along axis 0
-IDX tf_stride1[TF_MAX_OPERANDS];  // stride along axis 1 (rank 2)
+IDX tf_off[TF_INDEX_OPERANDS];
+IDX tf_stride[TF_INDEX_OPERANDS];   // stride along axis 0
+IDX tf_stride1[TF_INDEX_OPERANDS];  // stride along axis 1 (rank 2)
 IDX tf_ext0;                      // extent of axis 0 (rank 2)
 
 // The table's shared memory (16 KiB, 32 KiB with 64-bit indexing) exists only in pipelines
@@ -30,15 +35,15 @@ layout(constant_id = 2) const uint TF_TAB_ON = 0u;
 #define TF_TAB_OUTER 48u   // outer axes at most
 const uint TF_TAB_N = TF_TAB_ON * (TF_TAB - 1u) + 1u;              // TF_TAB, or 1 without table
 const uint TF_TAB_OUTER_N = TF_TAB_ON * (TF_TAB_OUTER - 1u) + 1u;  // TF_TAB_OUTER, or 1
-shared IDX tf_tab[TF_TAB_N * TF_MAX_OPERANDS];              // inner offsets, operand-major
+shared IDX tf_tab[TF_TAB_N * TF_INDEX_OPERANDS];              // inner offsets, operand-major
 shared IDX tf_oshape[TF_TAB_OUTER_N];                       // outer extents
-shared IDX tf_ostride[TF_TAB_OUTER_N * TF_MAX_OPERANDS];    // outer strides, operand-major
+shared IDX tf_ostride[TF_TAB_OUTER_N * TF_INDEX_OPERANDS];    // outer strides, operand-major
 uint tf_kin;                         // inner axes (0: no table)
 uint tf_nout;                        // outer axes
 IDX tf_block;                        // elements of the inner block
 IDX tf_o;                            // this workgroup's current outer index
 uint tf_t;                           // this invocation's position in the block
-IDX tf_base[TF_MAX_OPERANDS];        // offsets of the current block's first element
+IDX tf_base[TF_INDEX_OPERANDS];        // offsets of the current block's first element
 
 uint tf_rank() { return p.rank & 255u; }
 
@@ -72,7 +77,7 @@ void tf_prepare(uint nops) {
   for (uint k = 0u; k < tf_kin; ++k) tf_block *= IDX(L.v[k]);
   const uint lid = gl_LocalInvocationID.x, wg = gl_WorkGroupSize.x;
   for (uint t = lid; t < uint(tf_block); t += wg) {
-    IDX rest = IDX(t), off[TF_MAX_OPERANDS];
+    IDX rest = IDX(t), off[TF_INDEX_OPERANDS];
     for (uint j = 0u; j < nops; ++j) off[j] = IDX(0);
     for (uint k = 0u; k < tf_kin; ++k) {
       const IDX e = IDX(L.v[k]);
@@ -113,7 +118,7 @@ IDX tf_next(IDX i, uint nops) {
 
 // offs[j] = offset_j + sum_k coord_k(i) * strides_j[k] for j < nops (i as tf_first/tf_next
 // produced it).
-void operand_offsets(IDX i, uint nops, out IDX offs[TF_MAX_OPERANDS]) {
+void operand_offsets(IDX i, uint nops, out IDX offs[TF_INDEX_OPERANDS]) {
   uint r = tf_rank();
   if (tf_kin != 0u) {
     for (uint j = 0u; j < nops; ++j) offs[j] = tf_base[j] + tf_tab[j * TF_TAB_N + tf_t];

@@ -1,5 +1,10 @@
-// The elementwise op family for one element type T (types.glsl). OP is specialization constant
-// 1 (TF_OP_<NAME>, generated from ops.def: common/params.h); switches on it fold away when the pipeline is created.
+// The elementwise op family for one element type T (types.glsl). The *_op_k functions take the
+// op code (TF_OP_<NAME>, generated from ops.def: common/params.h; a compare's TF_CMP_*) as an
+// argument: the generated fused kernels (src/vulkan/kernels/fused.cpp) pass a literal per step.
+// The single-op kernels' unary_op, binary_op and compare_op pass OP, specialization constant 1
+// (not declared where TF_FUSED is defined); the switches fold away when the pipeline is created.
+// Results of add, sub and mul are `precise` (NoContraction): a fused chain must not contract a
+// product into the next step's sum, which the unfused chain rounds in between.
 // Semantics: SEMANTICS.md "Op families" (integer wrap, MIN / -1 = MIN, MIN % -1 = 0, NaN
 // propagation in max/min, fmod sign rule, abs(complex) real, sign(z) = z/|z|).
 #include "common/minmax.glsl"
@@ -61,8 +66,8 @@ T op_sign(T a) {
 
 #if !defined(TF_KIND_BOOL)
 #if !defined(TF_KIND_COMPLEX)
-T unary_op(T a) {
-  switch (OP) {
+T unary_op_k(int op, T a) {
+  switch (op) {
     case TF_OP_NEG: return op_neg(a);
     case TF_OP_CONJ: return op_conj(a);
     case TF_OP_ABS: return op_abs(a);
@@ -71,14 +76,17 @@ T unary_op(T a) {
   return a;
 }
 #else
-T unary_op(T a) {  // abs of complex has a real result: its own kernel variant (unary_abs_*)
-  switch (OP) {
+T unary_op_k(int op, T a) {  // abs of complex has a real result: its own kernel variant (unary_abs_*)
+  switch (op) {
     case TF_OP_NEG: return op_neg(a);
     case TF_OP_CONJ: return op_conj(a);
     case TF_OP_SIGN: return op_sign(a);
   }
   return a;
 }
+#endif
+#ifndef TF_FUSED
+T unary_op(T a) { return unary_op_k(OP, a); }
 #endif
 #endif
 
@@ -111,7 +119,10 @@ T op_mul(T a, T b) { return a * b; }
 // IEEE 754-2019 maximum / minimum: NaN propagates, -0 < +0 (common/minmax.glsl).
 T op_max(T a, T b) { return tf_fmax(a, b); }
 T op_min(T a, T b) { return tf_fmin(a, b); }
-T op_mul(T a, T b) { return a * b; }
+T op_mul(T a, T b) {
+  precise T r = a * b;
+  return r;
+}
 #ifdef TF_F64
 T op_div(T a, T b) { return a / b; }
 #else
@@ -270,10 +281,16 @@ T op_pow(T a, T b) { return a; }  // never dispatched: c64 (and c32 "w") pow run
 #endif
 
 #if !defined(TF_KIND_BOOL)
-T binary_op(T a, T b) {
-  switch (OP) {
-    case TF_OP_ADD: return a + b;
-    case TF_OP_SUB: return a - b;
+T binary_op_k(int op, T a, T b) {
+  switch (op) {
+    case TF_OP_ADD: {
+      precise T r = a + b;
+      return r;
+    }
+    case TF_OP_SUB: {
+      precise T r = a - b;
+      return r;
+    }
     case TF_OP_MUL: return op_mul(a, b);
     case TF_OP_DIV: return op_div(a, b);
     case TF_OP_REM: return op_rem(a, b);
@@ -283,21 +300,24 @@ T binary_op(T a, T b) {
   }
   return a;
 }
+#ifndef TF_FUSED
+T binary_op(T a, T b) { return binary_op_k(OP, a, b); }
+#endif
 #endif
 
 // ---- compare -----------------------------------------------------------------------------
-bool compare_op(T a, T b) {
+bool compare_op_k(int dir, T a, T b) {
 #if defined(DT_C32)
   const bool eq = !f32_nan(a.x) && !f32_nan(a.y) && !f32_nan(b.x) && !f32_nan(b.y) &&
                   f32_key(a.x) == f32_key(b.x) && f32_key(a.y) == f32_key(b.y);
-  return OP == TF_CMP_NE ? !eq : eq;  // complex: EQ and NE only (core checks)
+  return dir == TF_CMP_NE ? !eq : eq;  // complex: EQ and NE only (core checks)
 #elif defined(TF_KIND_COMPLEX)
   bool eq = a.x == b.x && a.y == b.y;  // complex: EQ and NE only (core checks)
-  return OP == TF_CMP_NE ? !eq : eq;
+  return dir == TF_CMP_NE ? !eq : eq;
 #elif defined(DT_F32)
   const bool nan = f32_nan(a) || f32_nan(b);
   const int x = f32_key(a), y = f32_key(b);
-  switch (OP) {
+  switch (dir) {
     case TF_CMP_EQ: return !nan && x == y;
     case TF_CMP_NE: return nan || x != y;
     case TF_CMP_LT: return !nan && x < y;
@@ -312,7 +332,7 @@ bool compare_op(T a, T b) {
 #else
   T x = a, y = b;
 #endif
-  switch (OP) {
+  switch (dir) {
     case TF_CMP_EQ: return x == y;
     case TF_CMP_NE: return !(x == y);  // true for NaN operands (avoids OpFOrdNotEqual)
     case TF_CMP_LT: return x < y;
@@ -323,3 +343,6 @@ bool compare_op(T a, T b) {
   return false;
 #endif
 }
+#ifndef TF_FUSED
+bool compare_op(T a, T b) { return compare_op_k(OP, a, b); }
+#endif

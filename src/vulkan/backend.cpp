@@ -388,6 +388,12 @@ void VulkanBackend::elementwise(OpId op, std::span<const TensorView> inputs, con
   FamilyScope f(KernelFamily::elementwise);
   guarded(op_name(op), [&] { elementwise_kernel(*this, op, inputs, out, dir); });
 }
+void VulkanBackend::fused(const FusionPlan& plan, std::span<const TensorView> inputs, const TensorView& out) {
+  detail::check_resident(*this, out, "fused", "out");
+  for (const TensorView& in : inputs) detail::check_resident(*this, in, "fused", "inputs");
+  FamilyScope f(KernelFamily::elementwise);
+  if (!guarded("fused", [&] { return fused_kernel(*this, plan, inputs, out); })) Backend::fused(plan, inputs, out);
+}
 void VulkanBackend::cast(const TensorView& src, const TensorView& dst, const char* op, bool exact) {
   detail::check_cast_args(*this, src, dst, op);
   FamilyScope f(KernelFamily::cast);

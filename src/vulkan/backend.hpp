@@ -68,6 +68,8 @@ class VulkanBackend final : public Backend {
   void copy(const TensorView& src, const TensorView& dst) override;
   void cast(const TensorView& src, const TensorView& dst, const char* op, bool exact) override;
   void elementwise(OpId op, std::span<const TensorView> inputs, const TensorView& out, CompareDir dir) override;
+  /// One generated kernel where the plan allows it (kernels/fused.cpp), else step by step.
+  void fused(const FusionPlan& plan, std::span<const TensorView> inputs, const TensorView& out) override;
   void reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) override;
   void gemm(const GemmCall& call) override;
   GemmCaps gemm_caps() const override;
@@ -154,6 +156,9 @@ void fill_kernel(VulkanBackend& be, const TensorView& out, const Scalar& value);
 void copy_kernel(VulkanBackend& be, const TensorView& src, const TensorView& dst);
 void elementwise_kernel(VulkanBackend& be, OpId op, std::span<const TensorView> inputs, const TensorView& out,
                         CompareDir dir);
+/// A fusion plan as one generated kernel (kernels/fused.cpp); false (nothing recorded) where
+/// the plan, the device or the settings leave it to the step-by-step path.
+bool fused_kernel(VulkanBackend& be, const FusionPlan& plan, std::span<const TensorView> inputs, const TensorView& out);
 // One file per family; each publishes what it runs through a supports_* function that
 // VulkanBackend::supports() consults (the capability table).
 bool supports_analytic(const DeviceCaps& caps, OpId op, DType d);  // kernels/analytic.cpp

@@ -29,6 +29,7 @@ const Options& options() {
                    "' is not accepted: expected small or bm,bn,bk,tm,tn[,opts[,split]] (docs/configuration.md)");
     r.gemm_stage = env::flag("TENFERRO_VK_GEMM_STAGE", false);
     r.pipeline_stats = env::flag("TENFERRO_VK_PIPELINE_STATS", false);
+    r.kernel_cache = env::text("TENFERRO_VK_KERNEL_CACHE").value_or("");
     return r;
   }();
   return o;

@@ -30,6 +30,8 @@ struct Options {
   std::string gemm_tile;                 // TENFERRO_VK_GEMM_TILE: a forced gemm configuration
   bool gemm_stage = false;               // TENFERRO_VK_GEMM_STAGE (boolean): C stored through shared memory
   bool pipeline_stats = false;           // TENFERRO_VK_PIPELINE_STATS (boolean): print pipeline statistics
+  std::string kernel_cache;              // TENFERRO_VK_KERNEL_CACHE: the generated kernels' disk cache
+                                         // folder, "off", or "" (the user's cache folder)
 };
 
 const Options& options();
@@ -53,6 +55,9 @@ struct TestHooks {
   /// GPUs): their placement says MemoryKind::Device, host_data() is nullptr, and uploads and
   /// downloads go through staging buffers.
   bool unmapped_tensors = false;
+  /// The run-time compiler keeps no results in memory (runtime/compiler.hpp): a backend
+  /// created later finds its generated kernels in the disk cache, as another process would.
+  bool compiler_memory_off = false;
 };
 TestHooks& test_hooks();
 

@@ -2,6 +2,7 @@
 // rank-0 tensors, checked against the reference oracle (tests/reference).
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <random>
 
 #include "api_support.hpp"
@@ -327,6 +328,81 @@ TEST(ApiOperators, AnExpressionMatchesTheReference) {
     }
     TENFERRO_EXPECT_MATCH(want, read_on(y), ulp_tol(DType::F64, 8));
   }
+}
+
+// ---- lazy expressions (tenferro/expr.hpp) -----------------------------------------------------
+
+// The bytes of x's elements in colex order (read by its backend).
+std::vector<std::byte> bytes_on(const TensorView& x) {
+  Backend& be = backend_for(x.device());
+  const Tensor h = be.download(to_contiguous(x));
+  const std::size_t n = static_cast<std::size_t>(x.numel()) * dtype_size(x.dtype());
+  std::vector<std::byte> b(n);
+  if (n > 0) std::memcpy(b.data(), h.storage()->host_data() + h.layout().offset * dtype_size(x.dtype()), n);
+  return b;
+}
+
+TEST(ApiExpr, EvalGivesTheEagerOpsResultsBitForBit) {
+  for (const Device& dev : api_devices())
+    for (DType d : {DType::F32, DType::F64, DType::C32, DType::C64}) {
+      SCOPED_TRACE(dev.name() + " " + std::string(dtype_name(d)));
+      std::mt19937_64 rng(11);
+      const Tensor x = put_on(random_ref(d, {40, 3}, rng, LayoutCase::compact, {-2, 2}), dev);
+      const Tensor y = put_on(random_ref(d, {40, 3}, rng, LayoutCase::compact, {-2, 2}), dev);
+      const Tensor lazy_result = eval(exp(sin(lazy(x)) * y + 1));
+      const Tensor eager = exp(sin(x) * y + 1);
+      EXPECT_EQ(lazy_result.dtype(), d);
+      EXPECT_EQ(lazy_result.shape(), (Shape{40, 3}));
+      EXPECT_EQ(lazy_result.device(), dev);
+      EXPECT_TRUE(bytes_on(lazy_result) == bytes_on(eager));
+      // A shared subexpression, numbers on either side, unary minus and a transposed view.
+      const Expr s = lazy(x) * 0.5;
+      const Tensor r2 = eval(-(s + s * s) / (2.0 - s));
+      const Tensor e2 = -(x * 0.5 + (x * 0.5) * (x * 0.5)) / (2.0 - x * 0.5);
+      EXPECT_TRUE(bytes_on(r2) == bytes_on(e2));
+      const TensorView yt = y.transpose({1, 0});
+      EXPECT_TRUE(bytes_on(eval(lazy(x.transpose({1, 0})) - yt)) == bytes_on(x.transpose({1, 0}) - yt));
+    }
+}
+
+TEST(ApiExpr, ComparisonsSelectAndClampOnRealDtypes) {
+  for (const Device& dev : api_devices())
+    for (DType d : {DType::F32, DType::F64, DType::I32, DType::I64}) {
+      SCOPED_TRACE(dev.name() + " " + std::string(dtype_name(d)));
+      std::mt19937_64 rng(12);
+      RandomSpec spec{-9, 9, true, false};
+      const Tensor x = put_on(random_ref(d, {64}, rng, LayoutCase::compact, spec), dev);
+      const Tensor y = put_on(random_ref(d, {64}, rng, LayoutCase::compact, spec), dev);
+      const Tensor lo = scalar(-3, d, dev), hi = scalar(4, d, dev);
+      const Tensor got = eval(select(lazy(x) < y, clamp(lazy(x) * 2, lo, hi), maximum(lazy(x), y) - 1));
+      const Tensor twice = x * 2;
+      const Tensor want = select(x < y, clamp(twice, full({64}, -3, d, dev), full({64}, 4, d, dev)), maximum(x, y) - 1);
+      EXPECT_TRUE(bytes_on(got) == bytes_on(want));
+      const Tensor b = eval(lazy(x) >= 0);
+      EXPECT_EQ(b.dtype(), DType::Bool);
+      EXPECT_TRUE(bytes_on(b) == bytes_on(x >= 0));
+      EXPECT_TRUE(bytes_on(eval(lazy(x))) == bytes_on(x));  // lazy(x) alone: a copy
+    }
+}
+
+TEST(ApiExpr, ErrorsAreTheEagerOpsAndRaisedByEval) {
+  const Tensor x = full({3}, 1.5, DType::F64), i = full({3}, 2, DType::I32);
+  // Building checks nothing; eval raises the op's error naming the op and the argument.
+  const Expr bad = lazy(x) + i;
+  expect_api_error(ErrorKind::invalid_argument, "add", "rhs", [&] { (void)eval(lazy(i) + 0.5); });
+  try {
+    (void)eval(bad);
+    ADD_FAILURE() << "no error for f64 + i32";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::dtype_mismatch) << e.what();
+    EXPECT_EQ(e.op(), "fused") << e.what();
+  }
+  if (vulkan_available()) {
+    const Tensor g = full({3}, 1.0, DType::F64, Device::vulkan());
+    expect_api_error(ErrorKind::runtime_state, "fused", "inputs", [&] { (void)eval(lazy(x) * g); });
+  }
+  // The tensors are unchanged and usable.
+  EXPECT_EQ(to_vector<double>(eval(lazy(x) * 2)), (std::vector<double>{3, 3, 3}));
 }
 
 }  // namespace

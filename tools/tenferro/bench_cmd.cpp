@@ -1,4 +1,6 @@
-// `tenferro bench permute`: the permutation patterns of a tenferro-benchmark pattern file
+// `tenferro bench GROUP`: memory-bound work on one backend, timed the same way.
+//
+// `permute`: the permutation patterns of a tenferro-benchmark pattern file
 // (data/instances/permutation_patterns.json: id, dtype, shape, perm, src_layout col_major or
 // explicit_strides) run as to_contiguous(src.transpose(perm)) on one backend: output axis k is
 // source axis perm[k] (numpy's transpose, as ../shared/tools/peer_bench.py gives PyTorch).
@@ -7,6 +9,18 @@
 // element (read + write), as the peer script does; the memcpy pattern of the file (a contiguous
 // copy) is the run's ceiling, and every pattern's bandwidth is also given as a percentage of it. --check compares 4096 sampled
 // output elements (and the first and last) against the source, read on the host.
+//
+// `elementwise`, `analytic`, `reduce`, `fused`: ops on --elements elements of --dtype (default
+// f32), each against a copy of the same elements measured first in the same run (the row
+// `copy`, the ceiling): elementwise copy add mul div maximum; analytic exp log sin cos tanh
+// sqrt rsqrt expm1 log1p erf (of positive operands where the domain needs them); reduce
+// reduce_sum over all axes, the fast axis and the slow axis of a [4096, n / 4096] matrix and
+// reduce_max / reduce_min / reduce_prod over all axes; fused exp(sin(x) * y + 1) as four
+// unfused ops, then as one fusion plan: its first call (the kernel built, or read from the
+// disk cache) is reported on its own row (`fused first call`), the median of the later calls
+// on the `fused` row. Bandwidth counts the bytes every operand is read and the result written
+// once. Per row: warm-ups (0.5 s of them before the group's first row), --repeat timed calls
+// + synchronize (host clock), the median.
 // Exit codes: 0 ok, 1 a check failed, 2 bad input or error.
 #include "bench_cmd.hpp"
 #include "cli_backend.hpp"
@@ -36,6 +50,8 @@ namespace {
 struct BenchArgs {
   std::string group = "permute";
   std::string patterns = "data/instances/permutation_patterns.json";
+  std::int64_t elements = std::int64_t{1} << 24;
+  std::string dtype = "f32";
   cli::BackendChoice where;  // --backend, --device
   int repeat = 15;
   bool json = false;
@@ -115,8 +131,105 @@ bool check_pattern(Backend& be, const Pattern& q, const Tensor& src_storage, con
   return true;
 }
 
+// Median seconds of `f` (+ synchronize) after warm-ups: two, and before the first row of a
+// run until kWarmSeconds have passed.
+template <class F> double time_median(Backend& be, int repeat, bool first, F&& f) {
+  const auto w0 = std::chrono::steady_clock::now();
+  for (int w = 0; w < 2 || (first && seconds_since(w0) < kWarmSeconds); ++w) {
+    f();
+    be.synchronize();
+  }
+  std::vector<double> secs;
+  for (int r = 0; r < repeat; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    be.synchronize();
+    secs.push_back(seconds_since(t0));
+  }
+  std::sort(secs.begin(), secs.end());
+  return secs[secs.size() / 2];
+}
+
+// The elementwise, analytic, reduce and fused groups (see the top of this file).
+int run_op_group(const BenchArgs& a) {
+  const std::optional<DType> pd = parse_dtype(a.dtype);
+  if (!pd || *pd == DType::Bool || is_integer(*pd))
+    throw std::runtime_error("--dtype " + a.dtype + ": the op groups take f32, f64, c32 or c64");
+  const DType d = *pd;
+  const std::int64_t n = a.elements;
+  if (n < 4096) throw std::runtime_error("--elements must be at least 4096");
+  Backend& be = cli::chosen_backend(a.where);
+  const double es = static_cast<double>(dtype_size(d));
+  // Operands: x in [0.5, 1.5) (positive for log, sqrt, rsqrt), y in [-1, 1).
+  auto values = [&](double lo, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<double> v(static_cast<std::size_t>(n));
+    for (double& e : v) e = lo + static_cast<double>(rng() >> 11) * 0x1.0p-53;
+    return cast(be, be.upload(host_tensor<double>({n}, v)), d);
+  };
+  const Tensor x = values(0.5, 1), y = values(-1.0, 2), one = cast(be, be.upload(host_tensor<double>({}, {1.0})), d);
+  if (!a.json)
+    std::printf("device: %s\n%-28s %12s %10s %9s %8s\n", be.device_name().c_str(), "op", "elements", "ms", "GB/s", "%copy");
+  double copy_gbps = 0;
+  bool first = true;
+  auto row = [&](const std::string& name, double secs, double bytes, std::int64_t elems) {
+    const double gbps = bytes / secs * 1e-9;
+    if (name == "copy") copy_gbps = gbps;
+    const double pct = copy_gbps > 0 ? 100.0 * gbps / copy_gbps : 0.0;
+    if (a.json) {
+      std::cout << nlohmann::json{{"group", a.group}, {"op", name}, {"dtype", a.dtype}, {"elements", elems},
+                                  {"median_s", secs}, {"gbps", gbps}, {"pct_of_copy", pct}, {"backend", be.name()},
+                                  {"device", be.device_name()}}
+                       .dump()
+                << "\n";
+    } else {
+      std::printf("%-28s %12lld %10.4f %9.1f %7.1f%%\n", name.c_str(), static_cast<long long>(elems), secs * 1e3, gbps, pct);
+    }
+    std::fflush(stdout);
+  };
+  // Ops of the group that the dtype and backend take (complex: no ordering, no erf).
+  auto runs = [&](OpId op) { return be.supports(op, d) && (!is_complex(d) || (op != OpId::maximum && op != OpId::erf &&
+                                                                              op != OpId::reduce_max && op != OpId::reduce_min)); };
+  auto timed = [&](const std::string& name, double bytes, auto&& f) {
+    const double secs = time_median(be, a.repeat, first, f);
+    first = false;
+    row(name, secs, bytes, n);
+  };
+  Tensor out;
+  timed("copy", 2 * es * n, [&] { out = to_contiguous(be, x.reverse({0})); });
+  if (a.group == "elementwise") {
+    for (OpId op : {OpId::add, OpId::mul, OpId::div, OpId::maximum})
+      if (runs(op)) timed(std::string(op_name(op)), 3 * es * n, [&] { out = elementwise(be, op, std::vector<TensorView>{x, y}); });
+  } else if (a.group == "analytic") {
+    for (OpId op : {OpId::exp, OpId::log, OpId::sin, OpId::cos, OpId::tanh, OpId::sqrt, OpId::rsqrt, OpId::expm1,
+                    OpId::log1p, OpId::erf})
+      if (runs(op)) timed(std::string(op_name(op)), 2 * es * n, [&] { out = elementwise(be, op, std::vector<TensorView>{x}); });
+  } else if (a.group == "reduce") {
+    const std::int64_t rows = 4096, cols = n / rows;
+    const TensorView m = TensorView(x).slice({0}, {rows * cols}, {1}).reshape({rows, cols});
+    timed("reduce_sum all", es * n, [&] { out = reduce_sum(be, x, {0}); });
+    timed("reduce_sum fast axis", es * rows * cols, [&] { out = reduce_sum(be, m, {0}); });
+    timed("reduce_sum slow axis", es * rows * cols, [&] { out = reduce_sum(be, m, {1}); });
+    for (OpId op : {OpId::reduce_max, OpId::reduce_min, OpId::reduce_prod})
+      if (runs(op)) timed(std::string(op_name(op)) + " all", es * n, [&] { out = reduce(be, op, x, {0}); });
+  } else if (a.group == "fused") {
+    FusionPlan plan;
+    plan.steps = {{OpId::sin, {-1}}, {OpId::mul, {0, -2}}, {OpId::add, {1, -3}}, {OpId::exp, {2}}};
+    const std::vector<TensorView> ins{x, y, one};
+    timed("unfused (4 ops)", 3 * es * n, [&] { out = exp(be, add(be, mul(be, sin(be, x), y), one)); });
+    const auto t0 = std::chrono::steady_clock::now();
+    out = fused(be, plan, ins);
+    be.synchronize();
+    row("fused first call", seconds_since(t0), 3 * es * n, n);
+    timed("fused", 3 * es * n, [&] { out = fused(be, plan, ins); });
+  } else {
+    throw std::runtime_error("unknown bench group " + a.group + " (permute, elementwise, analytic, reduce, fused)");
+  }
+  return 0;
+}
+
 int run_bench(const BenchArgs& a) {
-  if (a.group != "permute") throw std::runtime_error("unknown bench group " + a.group + " (permute)");
+  if (a.group != "permute") return run_op_group(a);
   if (a.repeat < 1) throw std::runtime_error("--repeat must be at least 1");
   const std::vector<Pattern> pats = load_patterns(a.patterns);
   Backend& be = cli::chosen_backend(a.where);
@@ -174,12 +287,15 @@ int run_bench(const BenchArgs& a) {
 
 void add_bench_command(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
-  CLI::App* cmd = app.add_subcommand("bench", "Benchmarks: `permute` runs a permutation pattern file");
-  cmd->add_option("group", args->group, "permute (default)");
+  CLI::App* cmd = app.add_subcommand(
+      "bench", "Memory-bound benchmarks: permute (a permutation pattern file), elementwise, analytic, reduce, fused");
+  cmd->add_option("group", args->group, "permute (default), elementwise, analytic, reduce or fused");
+  cmd->add_option("--elements", args->elements, "Elements of the op groups' operands (default 2^24)");
+  cmd->add_option("--dtype", args->dtype, "dtype of the op groups (default f32)");
   cmd->add_option("--patterns", args->patterns, "Pattern file (default data/instances/permutation_patterns.json)");
   cli::add_backend_options(cmd, args->where);
-  cmd->add_option("--repeat", args->repeat, "Timed calls per pattern after two warm-ups (default 15)");
-  cmd->add_flag("--json", args->json, "One JSON object per pattern");
+  cmd->add_option("--repeat", args->repeat, "Timed calls per row after the warm-ups (default 15)");
+  cmd->add_flag("--json", args->json, "One JSON object per row");
   cmd->add_flag("--check", args->check, "Compare sampled output elements against the source");
   add_progress_option(cmd, args->progress);
   cmd->callback([args] { run_subcommand("bench", [&] { return run_bench(*args); }); });

@@ -89,8 +89,8 @@ bool has_contig_variant(std::string_view kernel) {
   return std::find(kernels.begin(), kernels.end(), kernel) != kernels.end();
 }
 
-// Fast-path eligibility of the jointly coalesced layouts: rank <= 1 and stride 1 everywhere,
-// except stride 0 (a broadcast scalar) on inputs. Sets the stride-0 bits of `flags`.
+}  // namespace
+
 bool contig_layouts(const std::vector<Layout>& ls, std::uint32_t& flags) {
   flags = 0;
   if (ls[0].shape.size() > 1) return false;
@@ -106,6 +106,7 @@ bool contig_layouts(const std::vector<Layout>& ls, std::uint32_t& flags) {
   return true;
 }
 
+namespace {
 // Every axis of extent > 1 has stride 0: one element broadcast to the whole shape.
 bool is_broadcast_scalar(const Layout& l) {
   for (std::size_t k = 0; k < l.shape.size(); ++k)
@@ -134,38 +135,10 @@ class VariantName {
   std::size_t n_ = 0;
 };
 
-// Everything one dispatch needs besides its pipeline; ranges in fixed arrays (no allocation).
-struct Launch {
-  KernelParams p{};
-  std::array<ByteRange, TF_MAX_OPERANDS> reads{}, writes{};
-  std::size_t nreads = 0, nwrites = 0;
-  std::uint64_t bytes = 0;
-  std::int64_t groups = 1;
-  std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
-  std::uint32_t aux = 0;  // specialization constant 2 (index.glsl TF_TAB_ON)
-
-  void range(std::size_t j, const ByteRange& r) {
-    (j == 0 ? writes[nwrites++] : reads[nreads++]) = r;
-    bytes += r.end - r.begin;
-  }
-};
-
-// Binds `variant` specialized for `op`, pushes L.p (uploading `words` as its layout block
-// when non-empty), dispatches L.groups and marks the operands used by the open batch.
+// Binds `variant` specialized for `op` and records L (launch_with, dispatch.hpp).
 void launch(VulkanBackend& be, std::string_view variant, int op, Launch& L, std::span<const std::int64_t> words,
             std::span<const TensorView* const> operands) {
-  auto guard = be.lock();
-  VkPipeline pipeline = be.pipelines().get(variant, op, L.local, L.aux);
-  if (!words.empty()) L.p.layout_addr = be.upload_params(words);
-  L.p.error_addr = be.error_address();
-  VkCommandBuffer cmd = be.recorder().record({L.reads.data(), L.nreads}, {L.writes.data(), L.nwrites}, L.bytes);
-  be.recorder().bind(cmd, pipeline);
-  vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(L.p), &L.p);
-  const std::int64_t groups = std::clamp<std::int64_t>(L.groups, 1, be.device().caps().max_group_count_x);
-  vkCmdDispatch(cmd, static_cast<std::uint32_t>(groups), 1, 1);
-  const std::uint64_t value = be.recorder().open_value();
-  for (const TensorView* v : operands) VulkanBackend::storage_of(*v).last_use = value;
-  be.after_op();
+  launch_with(be, [&] { return be.pipelines().get(variant, op, L.local, L.aux); }, L, words, operands);
 }
 
 // The `_contig` variant: operand j's element 0 at offsets[j] (a compact run of numel elements,
@@ -203,6 +176,24 @@ std::uint32_t grid_stride_groups(const VulkanBackend& be, std::int64_t n, std::u
   const std::int64_t t = threads;
   return static_cast<std::uint32_t>(
       std::min<std::int64_t>((n + t - 1) / t, be.device().caps().max_group_count_x));
+}
+
+std::vector<std::int64_t> layout_block(const std::vector<Layout>& ls, std::int64_t numel, std::int64_t& reach) {
+  const std::size_t rank = ls[0].shape.size(), nops = ls.size();
+  std::vector<std::int64_t> words(rank + nops * (rank + 1));
+  reach = numel;
+  for (std::size_t k = 0; k < rank; ++k) words[k] = ls[0].shape[k];
+  for (std::size_t j = 0; j < nops; ++j) {
+    std::int64_t* w = words.data() + rank + j * (rank + 1);
+    w[0] = ls[j].offset;
+    std::int64_t span = ls[j].offset;
+    for (std::size_t k = 0; k < rank; ++k) {
+      w[1 + k] = ls[j].strides[k];
+      span += (ls[j].shape[k] - 1) * (ls[j].strides[k] < 0 ? -ls[j].strides[k] : ls[j].strides[k]);
+    }
+    reach = std::max(reach, span);
+  }
+  return words;
 }
 
 ByteRange range_of(const TensorView& v) {
@@ -248,20 +239,8 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d) {
   }
   const std::size_t rank = ls[0].shape.size();
 
-  // Layout block: shape, then (offset, strides) per operand. Track the largest reach.
-  std::vector<std::int64_t> words(rank + nops * (rank + 1));
-  std::int64_t reach = numel;
-  for (std::size_t k = 0; k < rank; ++k) words[k] = ls[0].shape[k];
-  for (std::size_t j = 0; j < nops; ++j) {
-    std::int64_t* w = words.data() + rank + j * (rank + 1);
-    w[0] = ls[j].offset;
-    std::int64_t span = ls[j].offset;
-    for (std::size_t k = 0; k < rank; ++k) {
-      w[1 + k] = ls[j].strides[k];
-      span += (ls[j].shape[k] - 1) * (ls[j].strides[k] < 0 ? -ls[j].strides[k] : ls[j].strides[k]);
-    }
-    reach = std::max(reach, span);
-  }
+  std::int64_t reach = 0;
+  const std::vector<std::int64_t> words = layout_block(ls, numel, reach);
   const bool idx64 = needs_idx64(reach);
   if (d.kernel == "copy" && !idx64 && rank >= 2 &&
       record_permute(be, *d.operands[0], *d.operands[1], ls))

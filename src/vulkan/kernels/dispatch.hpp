@@ -1,6 +1,7 @@
 // One elementwise-style dispatch: jointly coalesced strided operands, a shader variant picked
 // by kernel, type tag and index width, the op code as specialization constant.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -58,6 +59,54 @@ void record_dispatch(VulkanBackend& be, const Dispatch& d);
 /// Returns false (nothing recorded) when the kernel does not apply (shared memory too small
 /// for 16-byte elements).
 bool record_permute(VulkanBackend& be, const TensorView& dst, const TensorView& src, const std::vector<Layout>& ls);
+
+/// Everything one dispatch needs besides its pipeline; ranges in fixed arrays (no allocation).
+/// Operand 0 is written, the others read (the hazard tracker's ranges).
+struct Launch {
+  static constexpr std::size_t kMaxOperands = 16;
+  KernelParams p{};
+  std::array<ByteRange, kMaxOperands> reads{}, writes{};
+  std::size_t nreads = 0, nwrites = 0;
+  std::uint64_t bytes = 0;
+  std::int64_t groups = 1;
+  std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
+  std::uint32_t aux = 0;  // specialization constant 2 (index.glsl TF_TAB_ON)
+
+  void range(std::size_t j, const ByteRange& r) {
+    (j == 0 ? writes[nwrites++] : reads[nreads++]) = r;
+    bytes += r.end - r.begin;
+  }
+};
+
+/// Records L under the backend's lock: binds get_pipeline() (called under the lock), pushes
+/// L.p (uploading `words` as its layout block when non-empty), dispatches L.groups (clamped to
+/// the device's limit) and marks the operands used by the open batch; then after_op().
+template <class GetPipeline>
+void launch_with(VulkanBackend& be, GetPipeline&& get_pipeline, Launch& L, std::span<const std::int64_t> words,
+                 std::span<const TensorView* const> operands) {
+  auto guard = be.lock();
+  VkPipeline pipeline = get_pipeline();
+  if (!words.empty()) L.p.layout_addr = be.upload_params(words);
+  L.p.error_addr = be.error_address();
+  VkCommandBuffer cmd = be.recorder().record({L.reads.data(), L.nreads}, {L.writes.data(), L.nwrites}, L.bytes);
+  be.recorder().bind(cmd, pipeline);
+  vkCmdPushConstants(cmd, be.pipelines().layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(L.p), &L.p);
+  const std::int64_t groups = std::clamp<std::int64_t>(L.groups, 1, be.device().caps().max_group_count_x);
+  vkCmdDispatch(cmd, static_cast<std::uint32_t>(groups), 1, 1);
+  const std::uint64_t value = be.recorder().open_value();
+  for (const TensorView* v : operands) VulkanBackend::storage_of(*v).last_use = value;
+  be.after_op();
+}
+
+/// Fast-path eligibility of jointly coalesced layouts (operand 0 first): rank <= 1 and stride 1
+/// everywhere, except stride 0 (a broadcast scalar) on inputs; sets bit j of `flags` for each
+/// operand j of stride 0.
+bool contig_layouts(const std::vector<Layout>& ls, std::uint32_t& flags);
+
+/// The layout block of jointly coalesced layouts `ls` (operand 0 first; params.h: the shape,
+/// then each operand's offset and strides) and, in `reach`, the largest element count or
+/// offset any operand reaches (numel at least; for needs_idx64).
+std::vector<std::int64_t> layout_block(const std::vector<Layout>& ls, std::int64_t numel, std::int64_t& reach);
 
 /// Byte range of a view's elements in its allocation, [min, max] element (empty for an empty
 /// view): what a dispatch reads or writes, for the hazard tracker.

@@ -73,6 +73,22 @@ Pipelines::Pipelines(const Device& device) : device_(device) {
   layout_ = Unique<VkPipelineLayout>(dev, layout, vkDestroyPipelineLayout);
 }
 
+Unique<VkShaderModule> Pipelines::create_module(std::span<const std::uint32_t> words) {
+  auto mi = vk_struct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+  mi.codeSize = words.size() * sizeof(std::uint32_t);
+  mi.pCode = words.data();
+  // f32 denormals preserved where the device can be asked to (spirv_patch.hpp).
+  std::vector<std::uint32_t> patched;
+  if (device_.caps().denorm_preserve_f32) {
+    patched = with_denorm_preserve(words, 32);
+    mi.codeSize = patched.size() * sizeof(std::uint32_t);
+    mi.pCode = patched.data();
+  }
+  VkShaderModule m = VK_NULL_HANDLE;
+  TENFERRO_VK_CHECK(vkCreateShaderModule(device_.get(), &mi, nullptr, &m));
+  return Unique<VkShaderModule>(device_.get(), m, vkDestroyShaderModule);
+}
+
 VkShaderModule Pipelines::module(std::string_view variant) {
   auto it = modules_.find(variant);
   if (it != modules_.end()) return it->second.get();
@@ -80,20 +96,7 @@ VkShaderModule Pipelines::module(std::string_view variant) {
   for (const EmbeddedShader& s : embedded_shaders())
     if (s.name == variant) found = &s;
   TENFERRO_CHECK(found != nullptr, internal, "vulkan", "", "no embedded shader variant '", variant, "'");
-  auto mi = vk_struct<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-  mi.codeSize = found->word_count * sizeof(std::uint32_t);
-  mi.pCode = found->words;
-  // f32 denormals preserved where the device can be asked to (spirv_patch.hpp).
-  std::vector<std::uint32_t> patched;
-  if (device_.caps().denorm_preserve_f32) {
-    patched = with_denorm_preserve({found->words, found->word_count}, 32);
-    mi.codeSize = patched.size() * sizeof(std::uint32_t);
-    mi.pCode = patched.data();
-  }
-  VkShaderModule m = VK_NULL_HANDLE;
-  TENFERRO_VK_CHECK(vkCreateShaderModule(device_.get(), &mi, nullptr, &m));
-  return modules_.emplace(std::string(variant), Unique<VkShaderModule>(device_.get(), m, vkDestroyShaderModule))
-      .first->second.get();
+  return modules_.emplace(std::string(variant), create_module({found->words, found->word_count})).first->second.get();
 }
 
 VkPipeline Pipelines::get(std::string_view variant, int op, std::uint32_t local_size, std::uint32_t aux) {
@@ -101,6 +104,25 @@ VkPipeline Pipelines::get(std::string_view variant, int op, std::uint32_t local_
   if (it != pipelines_.end())
     for (const Entry& e : it->second)
       if (e.op == op && e.local == local_size && e.aux == aux) return e.pipeline.get();
+  VkPipeline p = create(module(variant), variant, op, local_size, aux);
+  if (it == pipelines_.end()) it = pipelines_.emplace(std::string(variant), std::vector<Entry>{}).first;
+  it->second.push_back(Entry{op, local_size, aux, Unique<VkPipeline>(device_.get(), p, vkDestroyPipeline)});
+  ++count_;
+  return p;
+}
+
+VkPipeline Pipelines::get_generated(const std::string& key, const std::function<std::vector<std::uint32_t>()>& spirv,
+                                    std::uint32_t local_size) {
+  if (auto it = generated_.find(key); it != generated_.end()) return it->second.pipeline.get();
+  Generated g;
+  g.module = create_module(spirv());
+  g.pipeline = Unique<VkPipeline>(device_.get(), create(g.module.get(), "generated", 0, local_size, 0), vkDestroyPipeline);
+  ++count_;
+  return generated_.emplace(key, std::move(g)).first->second.pipeline.get();
+}
+
+VkPipeline Pipelines::create(VkShaderModule m, std::string_view label, int op, std::uint32_t local_size,
+                             std::uint32_t aux) {
   struct Spec {
     std::uint32_t local_size;
     std::int32_t op;
@@ -114,22 +136,19 @@ VkPipeline Pipelines::get(std::string_view variant, int op, std::uint32_t local_
   auto ci = vk_struct<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
   ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  ci.stage.module = module(variant);
+  ci.stage.module = m;
   ci.stage.pName = "main";
   ci.stage.pSpecializationInfo = &si;
   ci.layout = layout_.get();
   if (device_.pipeline_stats()) ci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline p = VK_NULL_HANDLE;
   if (device_.pipeline_stats())  // a line before the compile too: a compile that never ends shows
-    std::fprintf(stderr, "compiling %s op=%d local=%u aux=%u\n", std::string(variant).c_str(), op, local_size, aux);
+    std::fprintf(stderr, "compiling %s op=%d local=%u aux=%u\n", std::string(label).c_str(), op, local_size, aux);
   const auto t0 = std::chrono::steady_clock::now();
   TENFERRO_VK_CHECK(vkCreateComputePipelines(device_.get(), cache_.get(), 1, &ci, nullptr, &p));
   const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - t0;
-  if (device_.pipeline_stats()) print_stats(device_.get(), p, variant, op, local_size, aux, took.count());
-  if (it == pipelines_.end()) it = pipelines_.emplace(std::string(variant), std::vector<Entry>{}).first;
-  it->second.push_back(Entry{op, local_size, aux, Unique<VkPipeline>(device_.get(), p, vkDestroyPipeline)});
-  ++count_;
-  return it->second.back().pipeline.get();
+  if (device_.pipeline_stats()) print_stats(device_.get(), p, label, op, local_size, aux, took.count());
+  return p;
 }
 
 }  // namespace tenferro::vk

@@ -9,7 +9,9 @@
 #pragma once
 #include <vulkan/vulkan.h>
 
+#include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -32,11 +34,20 @@ class Pipelines {
   /// Unknown variant: Error{internal}. A hit costs one string hash and no allocation.
   VkPipeline get(std::string_view variant, int op, std::uint32_t local_size = kDefaultWorkgroupSize,
                  std::uint32_t aux = 0);
+  /// The pipeline of a kernel generated at run time, cached under `key` (what determines its
+  /// source); on a miss, `spirv()` gives its code (runtime/compiler.hpp), compiled outside this
+  /// call's lock by the caller's choice. Same layout and push constants as the embedded kernels.
+  VkPipeline get_generated(const std::string& key, const std::function<std::vector<std::uint32_t>()>& spirv,
+                           std::uint32_t local_size = kDefaultWorkgroupSize);
   VkPipelineLayout layout() const { return layout_.get(); }
   std::size_t size() const { return count_; }
 
  private:
   VkShaderModule module(std::string_view variant);
+  /// A shader module of `words` (f32 denormals preserved where the device allows it).
+  Unique<VkShaderModule> create_module(std::span<const std::uint32_t> words);
+  /// Creates the pipeline of `m` specialized for (local, op, aux).
+  VkPipeline create(VkShaderModule m, std::string_view label, int op, std::uint32_t local, std::uint32_t aux);
   struct Hash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -54,6 +65,11 @@ class Pipelines {
   std::map<std::string, Unique<VkShaderModule>, std::less<>> modules_;
   // variant -> its (op, local size, aux) specializations (a handful each: a linear scan)
   std::unordered_map<std::string, std::vector<Entry>, Hash, std::equal_to<>> pipelines_;
+  struct Generated {
+    Unique<VkShaderModule> module;
+    Unique<VkPipeline> pipeline;
+  };
+  std::unordered_map<std::string, Generated> generated_;  // key -> pipeline (local size in the key)
   std::size_t count_ = 0;
 };
 

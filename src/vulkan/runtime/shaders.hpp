@@ -16,4 +16,13 @@ struct EmbeddedShader {
 
 std::span<const EmbeddedShader> embedded_shaders();
 
+/// An include file of the shader tree as text (cmake/TenferroShaders.cmake,
+/// tenferro_embed_shader_sources), for the kernels compiled at run time (runtime/compiler.hpp).
+struct EmbeddedSource {
+  std::string_view path;  // as a shader includes it, e.g. "common/types.glsl", "tf_op_codes.h"
+  std::string_view text;
+};
+
+std::span<const EmbeddedSource> embedded_shader_sources();
+
 }  // namespace tenferro::vk
