@@ -1,6 +1,7 @@
 # Shader variants of the reduce family (its dtypes from ops.def).
 # reduce_<dtype>[_idx64]; the op (sum, prod, max, min) is specialization constant 1.
-list(APPEND TENFERRO_SHADER_INCLUDES ${TENFERRO_SHADER_DIR}/reduce/reduce.h)
+list(APPEND TENFERRO_SHADER_INCLUDES ${TENFERRO_SHADER_DIR}/reduce/reduce.h ${TENFERRO_SHADER_DIR}/reduce/reduce_head.glsl
+     ${TENFERRO_SHADER_DIR}/reduce/reduce_main.glsl)
 tenferro_family_dtypes(reduce _types)
 foreach(_t IN LISTS _types)
   string(TOUPPER "${_t}" _T)

@@ -390,8 +390,9 @@ struct Expr::Node {
   enum class Kind : std::uint8_t { tensor, number, op } kind = Kind::op;
   TensorView tensor;             // Kind::tensor
   std::optional<Number> number;  // Kind::number
-  OpId op = OpId::neg;           // Kind::op
+  OpId op = OpId::neg;           // Kind::op (a reduction: the root only)
   CompareDir dir = CompareDir::EQ;
+  std::optional<Axes> axes;      // a reduction's axes (none: every axis)
   std::vector<std::shared_ptr<const Node>> args;
 };
 
@@ -422,8 +423,17 @@ Expr make_expr(OpId op, CompareDir dir, const Expr& a, const Number& v, bool num
   return Expr(std::move(n));
 }
 
+Expr make_reduction(OpId op, const Expr& x, std::optional<Axes> axes) {
+  auto n = std::make_shared<Expr::Node>();
+  n->op = op;
+  n->axes = std::move(axes);
+  n->args.push_back(x.n_);
+  return Expr(std::move(n));
+}
+
 Tensor eval(const Expr& e) {
   using Node = Expr::Node;
+  auto is_reduction = [](const Node* n) { return n->kind == Node::Kind::op && op_info(n->op).family == OpFamily::reduce; };
   // Post-order walk: each node once (shared subexpressions are one step), tensors as inputs,
   // numbers as rank-0 inputs of the other operand's dtype.
   FusionPlan plan;
@@ -433,6 +443,8 @@ Tensor eval(const Expr& e) {
   auto visit = [&](auto& self, const Node* n) -> std::pair<int, DType> {
     if (auto it = done.find(n); it != done.end()) return it->second;
     std::pair<int, DType> r;
+    TENFERRO_CHECK(!is_reduction(n), invalid_argument, op_name(n->op), "x", op_name(n->op),
+                   " is an operand of another op in the expression: a reduction must be its last op");
     if (n->kind == Node::Kind::tensor) {
       TENFERRO_CHECK(n->tensor.defined(), invalid_argument, "fused", "inputs", "an expression holds an undefined tensor");
       inputs.push_back(n->tensor);
@@ -467,7 +479,28 @@ Tensor eval(const Expr& e) {
     done[n] = r;
     return r;
   };
-  visit(visit, e.n_.get());
+  const Node* root = e.n_.get();
+  if (is_reduction(root)) {
+    const auto [arg, dtype] = visit(visit, root->args[0].get());
+    (void)dtype;
+    if (plan.steps.empty()) {  // a reduction of a tensor alone: the reduction op itself
+      Backend& be = backend_of(inputs.front(), op_name(root->op), "x");
+      Axes all;
+      for (std::int64_t a = 0; a < inputs.front().rank(); ++a) all.push_back(a);
+      return reduce(be, root->op, inputs.front(), root->axes.value_or(all));
+    }
+    (void)arg;
+    plan.reduce = root->op;
+    if (root->axes) {
+      plan.reduce_axes = *root->axes;
+    } else {  // every axis of the plan's shape (that of its inputs that are not rank 0)
+      std::int64_t rank = 0;
+      for (const TensorView& t : inputs) rank = std::max(rank, t.rank());
+      for (std::int64_t a = 0; a < rank; ++a) plan.reduce_axes.push_back(a);
+    }
+  } else {
+    visit(visit, root);
+  }
   if (plan.steps.empty()) return to_contiguous(inputs.front());  // lazy(x) alone: a copy
   return fused(backend_of_all("fused", inputs, "inputs"), plan, inputs);
 }
@@ -508,6 +541,11 @@ TENFERRO_EXPR_OPERATOR(>, OpId::compare, CompareDir::GT)
 TENFERRO_EXPR_OPERATOR(>=, OpId::compare, CompareDir::GE)
 #undef TENFERRO_EXPR_OPERATOR
 Expr operator-(const Expr& x) { return neg(x); }
+Expr reduce_sum(const Expr& x, const Axes& axes) { return make_reduction(OpId::reduce_sum, x, axes); }
+Expr reduce_prod(const Expr& x, const Axes& axes) { return make_reduction(OpId::reduce_prod, x, axes); }
+Expr reduce_max(const Expr& x, const Axes& axes) { return make_reduction(OpId::reduce_max, x, axes); }
+Expr reduce_min(const Expr& x, const Axes& axes) { return make_reduction(OpId::reduce_min, x, axes); }
+Expr sum(const Expr& x) { return make_reduction(OpId::reduce_sum, x, std::nullopt); }
 
 #define TENFERRO_INST(T) \
   template Tensor tensor<T>(const Shape&, const std::vector<T>&, const Device&); \

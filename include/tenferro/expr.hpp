@@ -14,6 +14,7 @@
 // the compiled kernel, which is cached by the plan's structure.
 #pragma once
 #include <memory>
+#include <optional>
 
 #include "tenferro/api.hpp"
 
@@ -31,6 +32,7 @@ class Expr {
   std::shared_ptr<const Node> n_;
   friend Expr make_expr(OpId op, CompareDir dir, std::initializer_list<Expr> args);
   friend Expr make_expr(OpId op, CompareDir dir, const Expr& a, const Number& n, bool number_first);
+  friend Expr make_reduction(OpId op, const Expr& x, std::optional<Axes> axes);
   friend Tensor eval(const Expr& e);
 };
 
@@ -54,6 +56,15 @@ Tensor eval(const Expr& e);
 Expr compare(const Expr& lhs, const Expr& rhs, CompareDir dir);
 Expr select(const Expr& pred, const Expr& on_true, const Expr& on_false);
 Expr clamp(const Expr& x, const Expr& lower, const Expr& upper);
+
+// ---- a reduction as the expression's last op (eval(sum(lazy(x) * y)): one kernel on Vulkan);
+// a reduction used as an operand is refused by eval (invalid_argument)
+Expr reduce_sum(const Expr& x, const Axes& axes);
+Expr reduce_prod(const Expr& x, const Axes& axes);
+Expr reduce_max(const Expr& x, const Axes& axes);
+Expr reduce_min(const Expr& x, const Axes& axes);
+/// Over every axis (rank 0 result).
+Expr sum(const Expr& x);
 
 // ---- operators (numbers by api.hpp's rule) --------------------------------------------------
 #define TENFERRO_EXPR_OPERATOR(sym)              \

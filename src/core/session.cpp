@@ -71,7 +71,7 @@ void with_session(Backend& be, const std::function<void()>& f) {
   be.end_session();
 }
 
-// Default fusion: run the steps one by one through the validated unfused ops.
+// Default fusion: run the steps (and the reduction) one by one through the validated unfused ops.
 void Backend::fused(const FusionPlan& plan, std::span<const TensorView> inputs, const TensorView& out) {
   std::vector<Tensor> results;
   results.reserve(plan.steps.size());
@@ -81,7 +81,10 @@ void Backend::fused(const FusionPlan& plan, std::span<const TensorView> inputs, 
                                                 : inputs[static_cast<std::size_t>(-a - 1)]);
     results.push_back(tenferro::elementwise(*this, s.op, args, s.dir));
   }
-  copy(results.back(), out);
+  if (plan.reduce && !plan.reduce_axes.empty())
+    copy(tenferro::reduce(*this, *plan.reduce, results.back(), plan.reduce_axes), out);
+  else
+    copy(results.back(), out);
 }
 
 std::string format_profile(const ProfileReport& r) {

@@ -385,6 +385,29 @@ TEST(ApiExpr, ComparisonsSelectAndClampOnRealDtypes) {
     }
 }
 
+TEST(ApiExpr, AReductionEndsTheExpression) {
+  for (const Device& dev : api_devices()) {
+    SCOPED_TRACE(dev.name());
+    std::mt19937_64 rng(13);
+    const Tensor x = put_on(random_ref(DType::F64, {30, 7}, rng, LayoutCase::compact, {-2, 2}), dev);
+    const Tensor y = put_on(random_ref(DType::F64, {30, 7}, rng, LayoutCase::compact, {-2, 2}), dev);
+    // max is order-independent: the eager result exactly.
+    EXPECT_TRUE(bytes_on(eval(reduce_max(lazy(x) * y - 1, {1}))) == bytes_on(reduce_max(x * y - 1, {1})));
+    EXPECT_TRUE(bytes_on(eval(reduce_min(exp(lazy(x)), {0, 1}))) == bytes_on(reduce_min(exp(x), {0, 1})));
+    // Sums are reassociated (SEMANTICS.md): within 2 n eps sum|x|.
+    const double got = item<double>(eval(sum(lazy(x) * y))), want = item<double>(sum(x * y));
+    EXPECT_LE(std::abs(got - want), 2 * 210 * 0x1p-52 * item<double>(sum(abs(x * y))));
+    const Tensor rows = eval(reduce_sum(lazy(x) + y, {1}));
+    EXPECT_EQ(rows.shape(), (Shape{30}));
+    const std::vector<double> r = to_vector<double>(to_host(rows)), e = to_vector<double>(to_host(reduce_sum(x + y, {1})));
+    for (std::size_t i = 0; i < r.size(); ++i) EXPECT_NEAR(r[i], e[i], 1e-12);
+    // A reduction of a tensor alone is the reduction op.
+    EXPECT_TRUE(bytes_on(eval(sum(lazy(x)))) == bytes_on(sum(x)));
+  }
+  const Tensor x = full({3}, 1.5, DType::F64);
+  expect_api_error(ErrorKind::invalid_argument, "reduce_sum", "x", [&] { (void)eval(sum(lazy(x)) + 1); });
+}
+
 TEST(ApiExpr, ErrorsAreTheEagerOpsAndRaisedByEval) {
   const Tensor x = full({3}, 1.5, DType::F64), i = full({3}, 2, DType::I32);
   // Building checks nothing; eval raises the op's error naming the op and the argument.

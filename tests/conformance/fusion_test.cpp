@@ -1,13 +1,17 @@
 // Fusion plans (SEMANTICS.md "Fusion": results equal to the unfused chain) on random plans:
 // every dtype the elementwise families take, chains of unary, analytic, binary, compare, select
 // and clamp steps over inputs in every layout case (compact, transposed, broadcast, offset,
-// negative stride, rank 0 broadcast against the others, empty). fused() is compared bit for bit
-// with the same steps run one by one through the unfused ops (each of which the elementwise
+// negative stride, rank 0 broadcast against the others, empty), half of them ending in a
+// reduction. fused() is compared bit for bit (a NaN matching any NaN) with the same steps run
+// one by one through the unfused ops (float sums and products of a reduction, which the
+// contract reassociates, within the reordering bound) (each of which the elementwise
 // conformance tests check against the reference). Where a backend runs a plan as one kernel
 // (the Vulkan provider's generated kernels), its profile shows one dispatch for it.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <iomanip>
 #include <random>
 #include <sstream>
 #include <string>
@@ -125,7 +129,43 @@ std::vector<std::byte> bytes_of(Backend& be, const TensorView& t) {
   return b;
 }
 
-// The plan's steps through the unfused ops, as SEMANTICS.md defines fusion's result.
+// Whether the `es` bytes at p are a float NaN of dtype d (complex: per part).
+bool is_nan_at(DType d, const std::byte* p) {
+  if (d == DType::F32 || d == DType::C32) {
+    float x;
+    std::memcpy(&x, p, 4);
+    return std::isnan(x);
+  }
+  double x;
+  std::memcpy(&x, p, 8);
+  return std::isnan(x);
+}
+
+// "" when a and b hold the same bytes, but that a NaN matches any NaN (the sign and payload of a
+// NaN result are not specified, and compilers choose them), else the first element that
+// differs, in hex.
+std::string first_difference(Backend& be, const TensorView& a, const TensorView& b) {
+  const std::vector<std::byte> x = bytes_of(be, a), y = bytes_of(be, b);
+  if (x.size() != y.size()) return "sizes differ";
+  const DType d = a.dtype();
+  const std::size_t es = dtype_size(d), part = is_complex(d) ? es / 2 : es;
+  for (std::size_t i = 0; i < x.size(); i += part) {
+    if (std::memcmp(&x[i], &y[i], part) == 0) continue;
+    if (is_inexact(d) && is_nan_at(d, &x[i]) && is_nan_at(d, &y[i])) continue;
+    const std::size_t e = i / es * es;
+    std::ostringstream s;
+    s << "element " << e / es << " of " << x.size() / es << ": ";
+    for (const auto* v : {&x, &y}) {
+      for (std::size_t k = es; k-- > 0;) s << std::hex << std::setw(2) << std::setfill('0') << std::to_integer<int>((*v)[e + k]);
+      s << (v == &x ? " fused, " : " unfused");
+    }
+    return s.str();
+  }
+  return "";
+}
+
+// The plan's steps (and its reduction) through the unfused ops, as SEMANTICS.md defines
+// fusion's result.
 Tensor unfused(Backend& be, const FusionPlan& plan, const std::vector<TensorView>& inputs) {
   std::vector<Tensor> results;
   for (const FusionStep& s : plan.steps) {
@@ -134,7 +174,25 @@ Tensor unfused(Backend& be, const FusionPlan& plan, const std::vector<TensorView
       args.push_back(a >= 0 ? TensorView(results[static_cast<std::size_t>(a)]) : inputs[static_cast<std::size_t>(-a - 1)]);
     results.push_back(elementwise(be, s.op, args, s.dir));
   }
+  if (plan.reduce && !plan.reduce_axes.empty()) return reduce(be, *plan.reduce, results.back(), plan.reduce_axes);
   return results.back();
+}
+
+// A reduction the plan's result allows (of its dtype and shape), or none, at random.
+void maybe_reduce(Backend& be, FusionPlan& plan, DType d, const Shape& shape, std::mt19937_64& rng) {
+  if (shape.empty() || rng() % 2 == 0) return;
+  for (std::int64_t e : shape)
+    if (e == 0) return;
+  std::vector<OpId> ops{OpId::reduce_sum, OpId::reduce_prod};
+  if (ordered(d)) ops.insert(ops.end(), {OpId::reduce_max, OpId::reduce_min});
+  const OpId op = ops[rng() % ops.size()];
+  if (!be.supports(op, d)) return;
+  Axes axes;
+  for (std::int64_t a = static_cast<std::int64_t>(shape.size()) - 1; a >= 0; --a)  // any order
+    if (rng() % 2 == 0) axes.push_back(a);
+  if (axes.empty()) axes.push_back(static_cast<std::int64_t>(rng() % shape.size()));
+  plan.reduce = op;
+  plan.reduce_axes = axes;
 }
 
 std::string describe(const FusionPlan& plan) {
@@ -144,22 +202,27 @@ std::string describe(const FusionPlan& plan) {
     for (int a : st.args) s << (a < 0 ? 'x' : 'v') << (a < 0 ? -a - 1 : a) << ' ';
     s << ") ";
   }
+  if (plan.reduce) {
+    s << op_name(*plan.reduce) << " over";
+    for (std::int64_t a : plan.reduce_axes) s << ' ' << a;
+  }
   return s.str();
 }
 
 TEST(FusionRandomPlans, BitForBitTheUnfusedChainInEveryDtypeAndLayout) {
-  const Shape shapes[] = {{37, 5}, {3, 4, 5}, {}, {0, 4}, {1, 1}, {1000}};
+  const Shape shapes[] = {{37, 5}, {3, 4, 5}, {}, {0, 4}, {1, 1}, {1000}, {300, 70}};
   for (const TestBackend& tb : test_backends()) {
     Backend& be = *tb.be;
     for (DType d : {DType::F32, DType::F64, DType::C32, DType::C64, DType::I32, DType::I64}) {
       const std::vector<OpId> ops = step_ops(be, d);
       if (ops.empty()) continue;
       std::mt19937_64 rng(kSeed + static_cast<std::uint64_t>(d));
-      for (int trial = 0; trial < 10; ++trial) {
+      for (int trial = 0; trial < 14; ++trial) {
         const int nin = 1 + static_cast<int>(rng() % 3);
         const bool bool_input = rng() % 3 == 0;
-        const FusionPlan plan = random_plan(ops, d, nin, bool_input, 1 + static_cast<int>(rng() % 6), rng);
+        FusionPlan plan = random_plan(ops, d, nin, bool_input, 1 + static_cast<int>(rng() % 6), rng);
         const Shape& shape = shapes[trial % std::size(shapes)];
+        if (plan.steps.back().op != OpId::compare) maybe_reduce(be, plan, d, shape, rng);
         std::vector<TensorView> ins;
         for (int i = 0; i < nin + (bool_input ? 1 : 0); ++i) {
           const DType di = i == nin ? DType::Bool : d;
@@ -178,13 +241,34 @@ TEST(FusionRandomPlans, BitForBitTheUnfusedChainInEveryDtypeAndLayout) {
         // plan's shape (select and clamp, unfused, take equal shapes only).
         std::vector<TensorView> bins = ins;
         for (TensorView& v : bins)
-          if (v.rank() == 0) v = v.broadcast_in_dim(got.shape(), {});
+          if (v.rank() == 0) v = v.broadcast_in_dim(shape, {});
         const Tensor want = unfused(be, plan, bins);
         ASSERT_EQ(got.shape(), want.shape());
         ASSERT_EQ(got.dtype(), want.dtype());
-        EXPECT_TRUE(bytes_of(be, got) == bytes_of(be, want)) << "fused result differs from the unfused chain";
+        if (plan.reduce && is_inexact(d) && (*plan.reduce == OpId::reduce_sum || *plan.reduce == OpId::reduce_prod)) {
+          // Sums and products are reassociated (SEMANTICS.md): the fused reduction may order
+          // them otherwise. Bound: 2 n eps sum|x| (products: 2 n eps |result|), x the chain's.
+          FusionPlan chain = plan;
+          chain.reduce.reset();
+          const Tensor x = unfused(be, chain, bins);
+          const RefTensor g = read(be, got), w = read(be, want);
+          const RefTensor s = read(be, *plan.reduce == OpId::reduce_sum ? reduce_sum(be, abs(be, x), plan.reduce_axes)
+                                                                         : abs(be, want));
+          const double n = static_cast<double>(x.numel() / std::max<std::int64_t>(got.numel(), 1));
+          const double eps = d == DType::F32 || d == DType::C32 ? 0x1p-23 : 0x1p-52;
+          for (std::int64_t i = 0; i < g.numel(); ++i) {
+            const c64 gv = g.v[static_cast<std::size_t>(i)], wv = w.v[static_cast<std::size_t>(i)];
+            if (!std::isfinite(std::abs(wv)) || std::isnan(std::abs(gv))) {
+              EXPECT_EQ(std::isnan(std::abs(gv)), std::isnan(std::abs(wv))) << "output " << i;
+              continue;
+            }
+            EXPECT_LE(std::abs(gv - wv), 2 * n * eps * std::abs(s.v[static_cast<std::size_t>(i)])) << "output " << i;
+          }
+        } else {
+          EXPECT_EQ(first_difference(be, got, want), "") << "fused result differs from the unfused chain";
+        }
         // A backend that generates kernels runs the plan as one dispatch (with its profile).
-        if (report.supported && tb.name == "vulkan" && got.numel() > 0) {
+        if (report.supported && tb.name == "vulkan" && got.numel() > 0 && !plan.reduce) {
           EXPECT_EQ(report.dispatches, 1u);
         }
       }

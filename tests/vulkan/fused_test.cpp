@@ -5,6 +5,7 @@
 // chain in every dtype and layout: tests/conformance/fusion_test.cpp.
 //
 // CTest sets TENFERRO_VK_KERNEL_CACHE to a folder of the build tree that this test empties.
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -132,6 +133,39 @@ TEST_F(FusedKernelTest, KernelErrorNamesTheFailingStep) {
   }
   const Tensor s = add(be(), x, y);
   EXPECT_EQ(values(be(), s)[0], -100.0);
+}
+
+// A plan ending in a reduction over compact inputs runs in the reduce kernel's passes, the
+// chain computed where the first pass reads x: as many dispatches as the reduction alone. Its
+// max is the unfused one's; its sum the unfused one's within the reordering bound of a sum
+// (SEMANTICS.md: sums are reassociated), 2 n eps sum|x|.
+TEST_F(FusedKernelTest, ReductionRunsInTheReducePasses) {
+  const Tensor x = iota(be(), DType::F32, {4096, 64}, 0.001, -3), y = iota(be(), DType::F32, {4096, 64}, -0.0005, 1);
+  const Tensor chain = mul(be(), sin(be(), x), y);
+  for (const Axes& axes : {Axes{0}, Axes{1}, Axes{1, 0}})
+    for (OpId op : {OpId::reduce_sum, OpId::reduce_max}) {
+      FusionPlan p;
+      p.steps = {{OpId::sin, {-1}}, {OpId::mul, {0, -2}}};
+      p.reduce = op;
+      p.reduce_axes = axes;
+      be().profile_begin();
+      const Tensor want = reduce(be(), op, chain, axes);
+      const ProfileReport alone = be().profile_end();
+      be().profile_begin();
+      const Tensor got = fused(be(), p, std::vector<TensorView>{x, y});
+      const ProfileReport r = be().profile_end();
+      EXPECT_EQ(r.dispatches, alone.dispatches);
+      const std::vector<double> g = values(be(), got), w = values(be(), want);
+      if (op == OpId::reduce_max) {
+        EXPECT_EQ(g, w);
+        continue;
+      }
+      const std::vector<double> s = values(be(), reduce_sum(be(), abs(be(), chain), axes));
+      const double n = static_cast<double>(chain.numel() / got.numel());
+      ASSERT_EQ(g.size(), w.size());
+      for (std::size_t i = 0; i < g.size(); ++i)
+        EXPECT_LE(std::abs(g[i] - w[i]), 2 * n * 0x1p-23 * s[i]) << "output " << i;
+    }
 }
 
 // Plans outside the generator's single element type run step by step, with the same results:

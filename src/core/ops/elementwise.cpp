@@ -321,12 +321,37 @@ Tensor fused(Backend& be, const FusionPlan& plan, std::span<const TensorView> in
     }
     step_rank0.push_back(std::all_of(r0.begin(), r0.begin() + static_cast<std::ptrdiff_t>(n), [](bool b) { return b; }));
   }
-  Tensor out = be.allocate(step_dtype.back(), shape);
+  // The reduction of the last step's value: reduce()'s rules, named as the plan's.
+  FusionPlan run = plan;
+  Shape out_shape = shape;
+  if (plan.reduce && !plan.reduce_axes.empty()) {
+    const OpId op = *plan.reduce;
+    const DType d = step_dtype.back();
+    TENFERRO_CHECK(op_info(op).family == OpFamily::reduce, invalid_argument, name, "plan", "the plan's reduce is ",
+                   op_name(op), ", expected reduce_sum, reduce_prod, reduce_max or reduce_min");
+    TENFERRO_CHECK(contract_allows(op, d), unsupported, name, "plan", op_name(op), " does not accept dtype ",
+                   dtype_name(d), " (the plan's result)");
+    detail::check_axes(plan.reduce_axes, static_cast<std::int64_t>(shape.size()), name, "plan");
+    for (std::int64_t a : plan.reduce_axes)
+      TENFERRO_CHECK(shape[static_cast<std::size_t>(a)] > 0, invalid_argument, name, "plan", "cannot reduce over axis ",
+                     a, " of extent 0: got shape ", shape, ", expected every reduced extent > 0");
+    TENFERRO_CHECK(be.supports(op, d), unsupported, name, "plan", "[", be.name(), "] ", op_name(op), ": dtype ",
+                   dtype_name(d), " not supported by this backend");
+    std::sort(run.reduce_axes.begin(), run.reduce_axes.end());
+    out_shape.clear();
+    for (std::size_t a = 0; a < shape.size(); ++a)
+      if (!std::binary_search(run.reduce_axes.begin(), run.reduce_axes.end(), static_cast<std::int64_t>(a)))
+        out_shape.push_back(shape[a]);
+  } else {
+    run.reduce.reset();
+    run.reduce_axes.clear();
+  }
+  Tensor out = be.allocate(step_dtype.back(), out_shape);
   if (out.numel() == 0) return out;
   std::vector<TensorView> views(inputs.begin(), inputs.end());
   for (TensorView& v : views)
     if (v.rank() == 0 && !shape.empty()) v = broadcast_scalar(v, shape);
-  be.fused(plan, views, out);
+  be.fused(run, views, out);
   return out;
 }
 

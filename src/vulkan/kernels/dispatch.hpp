@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -107,6 +108,20 @@ bool contig_layouts(const std::vector<Layout>& ls, std::uint32_t& flags);
 /// then each operand's offset and strides) and, in `reach`, the largest element count or
 /// offset any operand reaches (numel at least; for needs_idx64).
 std::vector<std::int64_t> layout_block(const std::vector<Layout>& ls, std::int64_t numel, std::int64_t& reach);
+
+/// The first pass of a fused reduction (kernels/fused.cpp): a generated kernel that computes x's
+/// elements from `inputs` instead of reading x. `pipeline(idx64)` gives its pipeline for the
+/// reduce op (under the backend's lock); `addresses` (the address table, appended to the
+/// pass's block, its offset in p.value[0]); `inputs` are read (hazards).
+struct GeneratedLoad {
+  std::function<VkPipeline(bool idx64)> pipeline;
+  std::vector<const TensorView*> inputs;
+  std::vector<std::int64_t> addresses;
+};
+/// reduce_kernel (kernels/reduce.cpp) whose first pass is `first`: x only gives the geometry
+/// (a compact view of the chain's dtype and shape; its storage is never read).
+void reduce_kernel_generated(VulkanBackend& be, OpId op, const TensorView& x, const Axes& axes, const TensorView& out,
+                             const GeneratedLoad& first);
 
 /// Byte range of a view's elements in its allocation, [min, max] element (empty for an empty
 /// view): what a dispatch reads or writes, for the hazard tracker.

@@ -80,8 +80,10 @@ void plan(Pass& p) {
   p.groups = (p.N + p.chunk - 1) / p.chunk;
 }
 
-/// Records one pass reading `x` and writing `out` (views cover the byte ranges touched).
-void record_pass(VulkanBackend& be, OpId op, const Pass& ps, const TensorView& x, const TensorView& out) {
+/// Records one pass reading `x` (or, with `gen`, computing it from gen's inputs) and writing
+/// `out` (views cover the byte ranges touched).
+void record_pass(VulkanBackend& be, OpId op, const Pass& ps, const TensorView& x, const TensorView& out,
+                 const GeneratedLoad* gen) {
   std::vector<i64> words(TF_RB_AXES + 3 * ps.kept.size() + 2 * ps.red.size());
   words[TF_RB_O] = ps.O;
   words[TF_RB_N] = ps.N;
@@ -110,21 +112,31 @@ void record_pass(VulkanBackend& be, OpId op, const Pass& ps, const TensorView& x
   std::vector<ByteRange> reads, writes;
   std::uint64_t bytes = 0;
   KernelParams kp{};
-  const TensorView* views[2] = {&out, &x};
-  for (std::size_t j = 0; j < 2; ++j) {
+  std::vector<const TensorView*> views{&out};
+  if (gen != nullptr) {
+    views.insert(views.end(), gen->inputs.begin(), gen->inputs.end());
+    kp.value[0] = words.size();
+    words.insert(words.end(), gen->addresses.begin(), gen->addresses.end());
+    reach = std::max(reach, x.layout().max_offset() + 1);
+  } else {
+    views.push_back(&x);
+  }
+  for (std::size_t j = 0; j < views.size(); ++j) {
     const TensorView& v = *views[j];
     reach = std::max(reach, v.layout().max_offset() + 1);
     const ByteRange r = range_of(v);
     (j == 0 ? writes : reads).push_back(r);
     bytes += r.end - r.begin;
-    kp.addr[j] = VulkanBackend::storage_of(v).allocation().address;
+    if (j < 2) kp.addr[j] = VulkanBackend::storage_of(v).allocation().address;
   }
-  const std::string variant = "reduce_" + arith_tag(be, x.dtype()) + (needs_idx64(reach) ? "_idx64" : "");
+  const bool idx64 = needs_idx64(reach);
+  const std::string variant = "reduce_" + arith_tag(be, x.dtype()) + (idx64 ? "_idx64" : "");
   kp.numel = ps.O;
   kp.tag = static_cast<std::uint32_t>(op) + 1;
 
   auto guard = be.lock();
-  VkPipeline pipeline = be.pipelines().get(variant, static_cast<int>(op), static_cast<std::uint32_t>(kWorkgroup));
+  VkPipeline pipeline = gen != nullptr ? gen->pipeline(idx64)
+                                       : be.pipelines().get(variant, static_cast<int>(op), static_cast<std::uint32_t>(kWorkgroup));
   kp.layout_addr = be.upload_params(words);
   kp.error_addr = be.error_address();
   VkCommandBuffer cmd = be.recorder().record(reads, writes, bytes);
@@ -148,9 +160,11 @@ bool supports_reduce(const DeviceCaps& caps, OpId op, DType d) {
   return true;
 }
 
+namespace {
 /// @pre axes sorted, unique, non-empty, every reduced extent > 0; out compact, of x's dtype and
 /// x's shape without `axes`, numel > 0; (op, dtype) supported.
-void reduce_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Axes& axes, const TensorView& out) {
+void reduce_passes(VulkanBackend& be, OpId op, const TensorView& x, const Axes& axes, const TensorView& out,
+                   const GeneratedLoad* first) {
   if (out.numel() == 0) return;
   const bool idempotent = op == OpId::reduce_max || op == OpId::reduce_min;
   Pass ps;
@@ -170,8 +184,9 @@ void reduce_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Axes& 
   const i64 final_o0 = ps.o0;
   for (;;) {
     plan(ps);
+    const GeneratedLoad* gen = scratch.empty() ? first : nullptr;
     if (ps.groups == 1) {
-      record_pass(be, op, ps, src, out);
+      record_pass(be, op, ps, src, out, gen);
       return;
     }
     Tensor part = be.allocate(x.dtype(), Shape{ps.O * ps.groups});
@@ -182,7 +197,7 @@ void reduce_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Axes& 
     }
     ps.o0 = 0;
     ps.gstride = ps.O;
-    record_pass(be, op, ps, src, part);
+    record_pass(be, op, ps, src, part, gen);
     // Next pass: reduce the G partials of each output into the real output (or more partials).
     std::vector<Ax> kept = final_kept;
     stride = 1;
@@ -198,6 +213,17 @@ void reduce_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Axes& 
     src = part;
     scratch.push_back(std::move(part));
   }
+}
+
+}  // namespace
+
+void reduce_kernel(VulkanBackend& be, OpId op, const TensorView& x, const Axes& axes, const TensorView& out) {
+  reduce_passes(be, op, x, axes, out, nullptr);
+}
+
+void reduce_kernel_generated(VulkanBackend& be, OpId op, const TensorView& x, const Axes& axes, const TensorView& out,
+                             const GeneratedLoad& first) {
+  reduce_passes(be, op, x, axes, out, &first);
 }
 
 }  // namespace tenferro::vk

@@ -112,11 +112,11 @@ VkPipeline Pipelines::get(std::string_view variant, int op, std::uint32_t local_
 }
 
 VkPipeline Pipelines::get_generated(const std::string& key, const std::function<std::vector<std::uint32_t>()>& spirv,
-                                    std::uint32_t local_size) {
+                                    std::uint32_t local_size, int op) {
   if (auto it = generated_.find(key); it != generated_.end()) return it->second.pipeline.get();
   Generated g;
   g.module = create_module(spirv());
-  g.pipeline = Unique<VkPipeline>(device_.get(), create(g.module.get(), "generated", 0, local_size, 0), vkDestroyPipeline);
+  g.pipeline = Unique<VkPipeline>(device_.get(), create(g.module.get(), "generated", op, local_size, 0), vkDestroyPipeline);
   ++count_;
   return generated_.emplace(key, std::move(g)).first->second.pipeline.get();
 }

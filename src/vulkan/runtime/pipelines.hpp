@@ -37,8 +37,9 @@ class Pipelines {
   /// The pipeline of a kernel generated at run time, cached under `key` (what determines its
   /// source); on a miss, `spirv()` gives its code (runtime/compiler.hpp), compiled outside this
   /// call's lock by the caller's choice. Same layout and push constants as the embedded kernels.
+  /// `op`: specialization constant 1 (the key must tell ops apart).
   VkPipeline get_generated(const std::string& key, const std::function<std::vector<std::uint32_t>()>& spirv,
-                           std::uint32_t local_size = kDefaultWorkgroupSize);
+                           std::uint32_t local_size = kDefaultWorkgroupSize, int op = 0);
   VkPipelineLayout layout() const { return layout_.get(); }
   std::size_t size() const { return count_; }
 
