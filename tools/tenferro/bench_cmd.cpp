@@ -18,7 +18,7 @@
 // reduce_max / reduce_min / reduce_prod over all axes; fused exp(sin(x) * y + 1) as four
 // unfused ops, then as one fusion plan: its first call (the kernel built, or read from the
 // disk cache) is reported on its own row (`fused first call`), the median of the later calls
-// on the `fused` row. Bandwidth counts the bytes every operand is read and the result written
+// on the `fused` row; then sum(x * y) as a product and a reduction, and as one plan. Bandwidth counts the bytes every operand is read and the result written
 // once. Per row: warm-ups (0.5 s of them before the group's first row), --repeat timed calls
 // + synchronize (host clock), the median.
 // Exit codes: 0 ok, 1 a check failed, 2 bad input or error.
@@ -222,6 +222,13 @@ int run_op_group(const BenchArgs& a) {
     be.synchronize();
     row("fused first call", seconds_since(t0), 3 * es * n, n);
     timed("fused", 3 * es * n, [&] { out = fused(be, plan, ins); });
+    // A chain ending in a reduction: sum(x * y) over every element.
+    FusionPlan dot;
+    dot.steps = {{OpId::mul, {-1, -2}}};
+    dot.reduce = OpId::reduce_sum;
+    dot.reduce_axes = {0};
+    timed("sum(x * y) unfused (2 ops)", 2 * es * n, [&] { out = reduce_sum(be, mul(be, x, y), {0}); });
+    timed("sum(x * y) fused", 2 * es * n, [&] { out = fused(be, dot, std::vector<TensorView>{x, y}); });
   } else {
     throw std::runtime_error("unknown bench group " + a.group + " (permute, elementwise, analytic, reduce, fused)");
   }
