@@ -2,12 +2,13 @@
 // compiled at run time (runtime/compiler.hpp) and cached by the plan's structure, so that a
 // chain such as exp(sin(x) * y + 1) reads its inputs once and writes its result once.
 //
-// Same results as the unfused chain, bit for bit: each step calls the function the single-op
-// kernel of that op calls (elementwise/ops.glsl, elementwise/analytic.glsl, the math library's
-// pow), on the element type that kernel's variant computes in (arith_tag: f32 elements in f64
-// where the device flushes f32 subnormals, rounded back to f32 after every step as the unfused
-// chain's stores round them); sums and products are `precise`, so no product is contracted into
-// the next step's sum.
+// Same results as the unfused chain, bit for bit (but for the sign and payload of NaN results,
+// which compilers choose): each step calls the function the single-op kernel of that op calls
+// (elementwise/ops.glsl, elementwise/analytic.glsl, the math library's pow), on the element
+// type that kernel's variant computes in (arith_tag: f32 elements in f64 where the device
+// flushes f32 subnormals, rounded back to f32 after every step as the unfused chain's stores
+// round them); sums and products are `precise`, so no product is contracted into the next
+// step's sum. tests/conformance/fusion_test.cpp checks this on random plans.
 //
 // What is generated: one element type T (the plan's dtype) for every value but Bool ones:
 // compare results and select predicates, which may also be inputs. Plans outside that (complex
@@ -20,10 +21,12 @@
 // otherwise the strided walk of common/index.glsl over the jointly coalesced layout block.
 //
 // A plan ending in a reduction: the reduce kernel (shaders/reduce/) with its loads replaced by
-// the chain, when every input is compact in the plan's shape or a broadcast scalar; its passes,
-// geometry and summation order are the unfused reduce's of the chain's compact result, so the
-// result is that of the unfused chain and reduce. Other layouts: the chain into a compact
-// tensor, then the reduce kernel.
+// the chain, when every input is compact in the plan's shape or a broadcast scalar: the unfused
+// reduce's passes and geometry over the chain's values, no intermediate tensor. Max and min are
+// the unfused ones; float sums and products agree within the reordering the contract allows
+// (the compiler may schedule them otherwise around the computed elements). Other layouts: the
+// chain into a compact tensor, then the reduce kernel.
+//
 // Operand addresses follow the layout block in the uploaded words (p.value[0] = its length):
 // KernelParams holds four addresses, a plan may have sixteen operands.
 #include <string>
@@ -32,7 +35,6 @@
 #include "shaders/common/params.h"
 #include "shaders/reduce/reduce.h"
 #include "vulkan/kernels/dispatch.hpp"
-#include "vulkan/options.hpp"
 #include "vulkan/runtime/compiler.hpp"
 
 namespace tenferro::vk {
