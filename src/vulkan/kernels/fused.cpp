@@ -303,10 +303,6 @@ std::string structure_key(const Form& f, const FusionPlan& plan, std::string_vie
   return k;
 }
 
-}  // namespace
-
-namespace {
-
 // The plan without its reduction, as an elementwise kernel writing `out` (of the plan's shape).
 void elementwise_fused(VulkanBackend& be, const Form& f, const FusionPlan& plan, std::span<const TensorView> inputs,
                        const TensorView& out) {
@@ -380,13 +376,13 @@ bool fused_kernel(VulkanBackend& be, const FusionPlan& plan, std::span<const Ten
   FusionPlan chain = plan;
   chain.reduce.reset();
   chain.reduce_axes.clear();
+  // (With a reduction, the chain's value has the plan's shape and out's dtype.)
+  if (!analyze(be, chain, inputs, shape, out, f)) return false;
   if (!reduces) {
-    if (!analyze(be, chain, inputs, shape, out, f)) return false;
     if (out.numel() > 0) elementwise_fused(be, f, chain, inputs, out);
     return true;
   }
-  // A reduction: the chain's value has the plan's shape and out's dtype.
-  if (!analyze(be, chain, inputs, shape, out, f) || f.step_kind.back() == Kind::boolean) return false;
+  if (f.step_kind.back() == Kind::boolean) return false;
   const OpId op = *plan.reduce;
   std::uint32_t bcast = 0;
   // The geometry's view: compact, of the chain's dtype and shape, at offset 0 of a compact
