@@ -7,13 +7,16 @@
 // CTest sets TENFERRO_VK_KERNEL_CACHE to a folder of the build tree that this test empties.
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "tenferro/ops.hpp"
 #include "vk_test_util.hpp"
 #include "vulkan/options.hpp"
+#include "vulkan/backend.hpp"
 #include "vulkan/runtime/compiler.hpp"
+#include "vulkan/runtime/pipelines.hpp"
 
 namespace tenferro::vktest {
 namespace {
@@ -115,6 +118,63 @@ TEST_F(FusedKernelTest, DiskCacheServesLaterBackendsAndChecksItsFiles) {
   EXPECT_EQ(third, first);
   EXPECT_EQ(s3.compiles, s2.compiles + 1);
   EXPECT_EQ(s3.disk_hits, s2.disk_hits);
+}
+
+// The driver's pipeline cache persists beside the SPIR-V: a pipeline created from generated
+// code writes it (with this device's header), and a later device reads it back; files of
+// another driver, damaged or cut short are ignored (the pipelines are compiled as without one).
+TEST_F(FusedKernelTest, PipelineCacheFileIsWrittenAndForeignFilesAreIgnored) {
+  const char* dir = std::getenv("TENFERRO_VK_KERNEL_CACHE");
+  ASSERT_NE(dir, nullptr) << "CTest sets TENFERRO_VK_KERNEL_CACHE for this test";
+  std::filesystem::remove_all(dir);
+  const vk::Device& dev = static_cast<vk::VulkanBackend&>(be()).device();
+  const std::string source = "#version 450\nlayout(local_size_x = 1) in;\n// pipeline cache test\nvoid main() {}\n";
+  const std::vector<std::uint32_t> spirv = vk::compile_glsl(source, "pipeline_cache_test");
+  auto create = [&](const std::string& key) {
+    vk::Pipelines p(dev);
+    EXPECT_NE(p.get_generated(key, [&] { return spirv; }, 1), VK_NULL_HANDLE);
+  };
+  create("a");
+  std::filesystem::path file;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().filename().string().rfind("pipelines-", 0) == 0) file = e.path();
+  ASSERT_FALSE(file.empty()) << "no pipeline cache file in " << dir;
+  VkPipelineCacheHeaderVersionOne h{};
+  {
+    std::ifstream in(file, std::ios::binary);
+    ASSERT_TRUE(in.read(reinterpret_cast<char*>(&h), sizeof h));
+  }
+  VkPhysicalDeviceProperties props{};
+  vkGetPhysicalDeviceProperties(dev.physical(), &props);
+  EXPECT_EQ(h.headerVersion, VK_PIPELINE_CACHE_HEADER_VERSION_ONE);
+  EXPECT_EQ(h.vendorID, props.vendorID);
+  EXPECT_EQ(h.deviceID, props.deviceID);
+  EXPECT_EQ(std::memcmp(h.pipelineCacheUUID, props.pipelineCacheUUID, VK_UUID_SIZE), 0);
+  create("b");  // reads the file written above
+
+  std::string bytes(std::filesystem::file_size(file), '\0');
+  {
+    std::ifstream in(file, std::ios::binary);
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  auto rewrite = [&](const std::string& b) {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << b;
+  };
+  std::string foreign = bytes;
+  foreign[16] = static_cast<char>(foreign[16] ^ 0x5a);  // another driver build (pipelineCacheUUID)
+  rewrite(foreign);
+  create("c");
+  rewrite(bytes.substr(0, 10));  // cut short
+  create("d");
+  std::string damaged = bytes;
+  damaged[0] = static_cast<char>(0x7f);  // a header length beyond the file
+  damaged[3] = static_cast<char>(0x7f);
+  rewrite(damaged);
+  create("e");
+  // The device stays usable: an op after all of these runs.
+  const Tensor x = iota(be(), DType::F32, {16}, 1, 0);
+  EXPECT_EQ(values(be(), add(be(), x, x))[3], 6.0);
 }
 
 // An integer division by zero inside a fused kernel is raised at the next synchronization

@@ -35,8 +35,13 @@ for f in elementwise analytic analytic_f32 reduce fused fused_cached permute; do
   cat "$OUT/$f.txt"
 done
 echo "== peers"
-python3 -c 'import json,sys
-for l in open(sys.argv[1]):
-    try: r = json.loads(l)
-    except ValueError: continue
-    print(f"{r[\"group\"]:9} {r[\"case\"]:44} {r[\"who\"]:6} {r[\"ms\"]:10.4f} ms {r.get(\"tbps\", \"\")}")' "$OUT/peers.jsonl"
+python3 - "$OUT/peers.jsonl" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    try:
+        r = json.loads(line)
+    except ValueError:
+        continue
+    print(f"{r['group']:9} {r['case']:44} {r['who']:6} {r['ms']:10.4f} ms {r.get('tbps', '')}")
+PY
+tar czf "$OUT/membound.tgz" -C "$OUT" --exclude membound.tgz .

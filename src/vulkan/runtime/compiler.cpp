@@ -5,6 +5,7 @@
 #include <glslang/SPIRV/GlslangToSpv.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -85,17 +86,6 @@ std::uint64_t fnv1a(std::string_view s) {
   return h;
 }
 
-// The disk cache's folder ("" when off): Options::kernel_cache, else $XDG_CACHE_HOME/tenferro/
-// kernels, else $HOME/.cache/tenferro/kernels.
-std::filesystem::path cache_dir() {
-  const std::string& o = options().kernel_cache;
-  if (o == "off") return {};
-  if (!o.empty()) return o;
-  if (auto x = env::text("XDG_CACHE_HOME"); x && !x->empty()) return std::filesystem::path(*x) / "tenferro" / "kernels";
-  if (auto h = env::text("HOME"); h && !h->empty()) return std::filesystem::path(*h) / ".cache" / "tenferro" / "kernels";
-  return {};
-}
-
 constexpr std::string_view kMagic = "tenferro-spirv 1\n";
 
 std::filesystem::path cache_file(const std::filesystem::path& dir, std::string_view source) {
@@ -125,26 +115,10 @@ std::vector<std::uint32_t> read_cached(const std::filesystem::path& file, std::s
 
 void write_cached(const std::filesystem::path& dir, const std::filesystem::path& file, std::string_view source,
                   const std::vector<std::uint32_t>& words) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return;
-  std::filesystem::path tmp = file;
-  tmp += ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    const std::uint64_t n = source.size();
-    out.write(kMagic.data(), static_cast<std::streamsize>(kMagic.size()));
-    out.write(reinterpret_cast<const char*>(&n), sizeof n);
-    out.write(source.data(), static_cast<std::streamsize>(n));
-    out.write(reinterpret_cast<const char*>(words.data()), static_cast<std::streamsize>(words.size() * 4));
-    if (!out) {
-      out.close();
-      std::filesystem::remove(tmp, ec);
-      return;
-    }
-  }
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) std::filesystem::remove(tmp, ec);
+  const std::uint64_t n = source.size();
+  write_file_atomically(dir, file,
+                        {kMagic, {reinterpret_cast<const char*>(&n), sizeof n}, source,
+                         {reinterpret_cast<const char*>(words.data()), words.size() * 4}});
 }
 
 struct State {
@@ -159,6 +133,37 @@ State& state() {
 
 }  // namespace
 
+std::filesystem::path kernel_cache_dir() {
+  const std::string& o = options().kernel_cache;
+  if (o == "off") return {};
+  if (!o.empty()) return o;
+  if (auto x = env::text("XDG_CACHE_HOME"); x && !x->empty()) return std::filesystem::path(*x) / "tenferro" / "kernels";
+  if (auto h = env::text("HOME"); h && !h->empty()) return std::filesystem::path(*h) / ".cache" / "tenferro" / "kernels";
+  return {};
+}
+
+void write_file_atomically(const std::filesystem::path& dir, const std::filesystem::path& file,
+                           const std::vector<std::string_view>& parts) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return;
+  // A name of this process and call: writers in other processes or threads never share it.
+  static std::atomic<std::uint64_t> calls{0};
+  std::filesystem::path tmp = file;
+  tmp += ".tmp" + std::to_string(::getpid()) + "." + std::to_string(calls.fetch_add(1));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    for (std::string_view p : parts) out.write(p.data(), static_cast<std::streamsize>(p.size()));
+    if (!out) {
+      out.close();
+      std::filesystem::remove(tmp, ec);
+      return;
+    }
+  }
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+}
+
 std::vector<std::uint32_t> compile_glsl(const std::string& source, std::string_view name) {
   State& st = state();
   std::lock_guard lock(st.mutex);
@@ -169,7 +174,7 @@ std::vector<std::uint32_t> compile_glsl(const std::string& source, std::string_v
   }
   const auto t0 = std::chrono::steady_clock::now();
   auto took = [&] { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(); };
-  const std::filesystem::path dir = cache_dir();
+  const std::filesystem::path dir = kernel_cache_dir();
   const std::filesystem::path file = dir.empty() ? dir : cache_file(dir, source);
   std::vector<std::uint32_t> words;
   if (!dir.empty()) words = read_cached(file, source);

@@ -15,6 +15,7 @@
 // Thread safety: every function may be called from any thread.
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,5 +35,15 @@ struct CompilerStats {
 std::vector<std::uint32_t> compile_glsl(const std::string& source, std::string_view name);
 
 CompilerStats compiler_stats();
+
+/// The disk cache's folder (Options::kernel_cache, else $XDG_CACHE_HOME/tenferro/kernels, else
+/// $HOME/.cache/tenferro/kernels), or empty when it is off or there is no such place. The
+/// driver's pipeline cache is kept there too (runtime/pipelines.hpp).
+std::filesystem::path kernel_cache_dir();
+
+/// Writes `bytes` to `file` in `dir` (created if missing) through a temporary name and a
+/// rename, so that a reader never sees a partial file; a failure leaves no file and is ignored.
+void write_file_atomically(const std::filesystem::path& dir, const std::filesystem::path& file,
+                           const std::vector<std::string_view>& parts);
 
 }  // namespace tenferro::vk

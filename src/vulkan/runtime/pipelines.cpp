@@ -3,13 +3,19 @@
 #include "shaders/common/params.h"
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 
+#include "vulkan/runtime/compiler.hpp"
 #include "vulkan/runtime/shaders.hpp"
 #include "vulkan/runtime/spirv_patch.hpp"
 
 namespace tenferro::vk {
 
 namespace {
+// A persisted pipeline cache larger than this is neither read nor written.
+constexpr std::size_t kMaxPipelineCacheBytes = std::size_t{256} << 20;
+
 // Prints the driver's statistics of every executable of `p` (Options::pipeline_stats) as
 // one line: "pipeline <variant> op=<op> local=<n> aux=<aux> [<executable>] <name>=<value> ...".
 void print_stats(VkDevice dev, VkPipeline p, std::string_view variant, int op, std::uint32_t local, std::uint32_t aux,
@@ -56,11 +62,46 @@ void print_stats(VkDevice dev, VkPipeline p, std::string_view variant, int op, s
     std::fprintf(stderr, "%s\n", line.c_str());
   }
 }
+// The persisted cache's file name: the device model and the driver build it is valid for.
+std::string pipeline_cache_name(const VkPhysicalDeviceProperties& p) {
+  char name[96];
+  int n = std::snprintf(name, sizeof name, "pipelines-%04x-%04x-", p.vendorID, p.deviceID);
+  for (std::uint8_t b : p.pipelineCacheUUID) n += std::snprintf(name + n, sizeof name - static_cast<std::size_t>(n), "%02x", b);
+  return std::string(name) + ".bin";
+}
+
+// The contents of `file` when its header (VkPipelineCacheHeaderVersionOne) is of this device and
+// driver, else empty. Drivers must ignore foreign data themselves; this check also keeps
+// damaged and truncated files away from them.
+std::vector<char> read_pipeline_cache(const std::filesystem::path& file, const VkPhysicalDeviceProperties& p) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(file, ec);
+  if (ec || size < sizeof(VkPipelineCacheHeaderVersionOne) || size > kMaxPipelineCacheBytes) return {};
+  std::vector<char> data(size);
+  std::ifstream in(file, std::ios::binary);
+  if (!in.read(data.data(), static_cast<std::streamsize>(size))) return {};
+  VkPipelineCacheHeaderVersionOne h{};
+  std::memcpy(&h, data.data(), sizeof h);
+  if (h.headerSize < sizeof h || h.headerSize > size || h.headerVersion != VK_PIPELINE_CACHE_HEADER_VERSION_ONE ||
+      h.vendorID != p.vendorID || h.deviceID != p.deviceID ||
+      std::memcmp(h.pipelineCacheUUID, p.pipelineCacheUUID, VK_UUID_SIZE) != 0)
+    return {};
+  return data;
+}
 }  // namespace
 
 Pipelines::Pipelines(const Device& device) : device_(device) {
   const VkDevice dev = device.get();
+  VkPhysicalDeviceProperties props{};
+  vkGetPhysicalDeviceProperties(device.physical(), &props);
+  std::vector<char> initial;
+  if (const std::filesystem::path dir = kernel_cache_dir(); !dir.empty()) {
+    cache_file_ = dir / pipeline_cache_name(props);
+    initial = read_pipeline_cache(cache_file_, props);
+  }
   auto ci = vk_struct<VkPipelineCacheCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO);
+  ci.initialDataSize = initial.size();
+  ci.pInitialData = initial.empty() ? nullptr : initial.data();
   VkPipelineCache cache = VK_NULL_HANDLE;
   TENFERRO_VK_CHECK(vkCreatePipelineCache(dev, &ci, nullptr, &cache));
   cache_ = Unique<VkPipelineCache>(dev, cache, vkDestroyPipelineCache);
@@ -71,6 +112,20 @@ Pipelines::Pipelines(const Device& device) : device_(device) {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   TENFERRO_VK_CHECK(vkCreatePipelineLayout(dev, &li, nullptr, &layout));
   layout_ = Unique<VkPipelineLayout>(dev, layout, vkDestroyPipelineLayout);
+}
+
+Pipelines::~Pipelines() { save_cache(); }
+
+void Pipelines::save_cache() {
+  if (cache_file_.empty() || count_ == saved_count_) return;
+  saved_count_ = count_;
+  std::size_t size = 0;
+  if (vkGetPipelineCacheData(device_.get(), cache_.get(), &size, nullptr) != VK_SUCCESS || size == 0 ||
+      size > kMaxPipelineCacheBytes)
+    return;
+  std::vector<char> data(size);
+  if (vkGetPipelineCacheData(device_.get(), cache_.get(), &size, data.data()) != VK_SUCCESS) return;
+  write_file_atomically(cache_file_.parent_path(), cache_file_, {std::string_view(data.data(), size)});
 }
 
 Unique<VkShaderModule> Pipelines::create_module(std::span<const std::uint32_t> words) {
@@ -118,7 +173,9 @@ VkPipeline Pipelines::get_generated(const std::string& key, const std::function<
   g.module = create_module(spirv());
   g.pipeline = Unique<VkPipeline>(device_.get(), create(g.module.get(), "generated", op, local_size, 0), vkDestroyPipeline);
   ++count_;
-  return generated_.emplace(key, std::move(g)).first->second.pipeline.get();
+  const VkPipeline p = generated_.emplace(key, std::move(g)).first->second.pipeline.get();
+  save_cache();
+  return p;
 }
 
 VkPipeline Pipelines::create(VkShaderModule m, std::string_view label, int op, std::uint32_t local_size,

@@ -5,10 +5,18 @@
 //
 // Specialization constants: 0 = local_size_x (workgroup size), 1 = op code (params.h TF_OP_*),
 // 2 = aux (a per-family switch; index.glsl: the inner-block table's shared memory, TF_TAB_ON).
+// The pipeline cache persists in the kernel cache folder (runtime/compiler.hpp,
+// kernel_cache_dir): one file per device model and driver build (vendor, device and the
+// driver's pipelineCacheUUID in its name and header), read when the device opens and written,
+// through a temporary file and a rename, after every generated pipeline and when the device
+// closes. So a later process creates the pipelines this one compiled (a fused kernel's included)
+// without compiling them again. A file of another driver or a damaged one is ignored.
+//
 // Thread safety: none; VulkanBackend serializes calls with its device mutex.
 #pragma once
 #include <vulkan/vulkan.h>
 
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <span>
@@ -27,6 +35,7 @@ class Pipelines {
   static constexpr std::uint32_t kDefaultWorkgroupSize = 256;
 
   explicit Pipelines(const Device& device);
+  ~Pipelines();
   Pipelines(const Pipelines&) = delete;
   Pipelines& operator=(const Pipelines&) = delete;
 
@@ -45,6 +54,8 @@ class Pipelines {
 
  private:
   VkShaderModule module(std::string_view variant);
+  /// Writes the pipeline cache to cache_file_ when pipelines were created since the last write.
+  void save_cache();
   /// A shader module of `words` (f32 denormals preserved where the device allows it).
   Unique<VkShaderModule> create_module(std::span<const std::uint32_t> words);
   /// Creates the pipeline of `m` specialized for (local, op, aux).
@@ -72,6 +83,8 @@ class Pipelines {
   };
   std::unordered_map<std::string, Generated> generated_;  // key -> pipeline (local size in the key)
   std::size_t count_ = 0;
+  std::filesystem::path cache_file_;  // empty: the cache is not persisted
+  std::size_t saved_count_ = 0;       // count_ at the last read or write of cache_file_
 };
 
 }  // namespace tenferro::vk
