@@ -4,7 +4,7 @@
 // (data/instances/permutation_patterns.json: id, dtype, shape, perm, src_layout col_major or
 // explicit_strides) run as to_contiguous(src.transpose(perm)) on one backend: output axis k is
 // source axis perm[k] (numpy's transpose, as ../shared/tools/peer_bench.py gives PyTorch).
-// Per pattern: two warm-ups (the first pattern: 0.5 s of them), then --repeat timed calls of
+// Per pattern: warm-ups for 0.5 s, then --repeat timed calls of
 // one permutation + synchronize (host clock), the median; bandwidth counts 16 bytes per f64
 // element (read + write), as the peer script does; the memcpy pattern of the file (a contiguous
 // copy) is the run's ceiling, and every pattern's bandwidth is also given as a percentage of it. --check compares 4096 sampled
@@ -256,10 +256,12 @@ int run_bench(const BenchArgs& a) {
     const Tensor src = be.upload(host_tensor<double>({storage}, host));
     const TensorView view = TensorView(src.storage(), DType::F64, sl).transpose(q.perm);
     Tensor out;
-    // Two warm-ups; before the first pattern, warm-ups for kWarmSeconds (a GPU that was idle
-    // runs at a low clock for a while: the first patterns timed 2-4x slow without this).
+    // Warm-ups for kWarmSeconds before every pattern: building and uploading the pattern's
+    // source leaves the GPU idle long enough to drop its clock, and a few calls do not bring
+    // it back (H100, reverse_23d_2 after the 6-d rotation: 0.22 ms after two warm-ups, 0.09
+    // after 0.5 s of them).
     const auto w0 = std::chrono::steady_clock::now();
-    for (int w = 0; w < 2 || (&q == &pats.front() && seconds_since(w0) < kWarmSeconds); ++w) {
+    for (int w = 0; w < 2 || seconds_since(w0) < kWarmSeconds; ++w) {
       out = to_contiguous(be, view);
       be.synchronize();
     }
