@@ -293,47 +293,58 @@ TensorView coerce(nb::handle h, Backend& be) {
   return nb::cast<TensorView>(t);
 }
 
+/// NumPy broadcasting of two shapes (trailing axes aligned); shape_mismatch naming `op`.
+Shape broadcast_shape(const Shape& a, const Shape& b, const char* op) {
+  if (a == b) return a;
+  const std::int64_t ra = std::int64_t(a.size()), rb = std::int64_t(b.size()), r = std::max(ra, rb);
+  Shape out(static_cast<std::size_t>(r), 1);
+  for (std::int64_t k = 0; k < r; ++k) {
+    const std::int64_t ea = k - (r - ra) >= 0 ? a[std::size_t(k - (r - ra))] : 1;
+    const std::int64_t eb = k - (r - rb) >= 0 ? b[std::size_t(k - (r - rb))] : 1;
+    TENFERRO_CHECK(ea == eb || ea == 1 || eb == 1, shape_mismatch, op, "rhs",
+                   "operands could not be broadcast together: ", std::vector<long>(a.begin(), a.end()), " and ",
+                   std::vector<long>(b.begin(), b.end()));
+    out[static_cast<std::size_t>(k)] = ea == 1 ? eb : ea;
+  }
+  return out;
+}
+
+/// x as a view of `shape` (a broadcast of x's shape; trailing axes aligned).
+TensorView broadcast_view(const TensorView& x, const Shape& shape) {
+  if (x.shape() == shape) return x;
+  Axes dims;
+  for (std::int64_t k = 0; k < x.rank(); ++k) dims.push_back(k + (std::int64_t(shape.size()) - x.rank()));
+  return x.broadcast_in_dim(shape, dims);
+}
+
 /// NumPy broadcasting: both operands as views of the common shape.
 void broadcast_pair(TensorView& a, TensorView& b, const char* op) {
   if (a.shape() == b.shape()) return;
-  const std::int64_t ra = a.rank(), rb = b.rank(), r = std::max(ra, rb);
-  Shape out(static_cast<std::size_t>(r), 1);
-  for (std::int64_t k = 0; k < r; ++k) {
-    const std::int64_t ea = k - (r - ra) >= 0 ? a.dim(k - (r - ra)) : 1;
-    const std::int64_t eb = k - (r - rb) >= 0 ? b.dim(k - (r - rb)) : 1;
-    TENFERRO_CHECK(ea == eb || ea == 1 || eb == 1, shape_mismatch, op, "rhs",
-                   "operands could not be broadcast together: ", std::vector<long>(a.shape().begin(), a.shape().end()),
-                   " and ", std::vector<long>(b.shape().begin(), b.shape().end()));
-    out[static_cast<std::size_t>(k)] = ea == 1 ? eb : ea;
-  }
-  auto bc = [&](TensorView& x) {
-    if (x.shape() == out) return;
-    Axes dims;
-    for (std::int64_t k = 0; k < x.rank(); ++k) dims.push_back(k + (r - x.rank()));
-    x = x.broadcast_in_dim(out, dims);
-  };
-  bc(a);
-  bc(b);
+  const Shape out = broadcast_shape(a.shape(), b.shape(), op);
+  a = broadcast_view(a, out);
+  b = broadcast_view(b, out);
 }
 
+// The module's op codes (tenferro/__init__.py's _ADD..., _NEG..., and the reductions) and
+// their ops of ops.def.
 enum class Bin { add, sub, mul, truediv, pow, maximum, minimum, rem, eq, ne, lt, le, gt, ge };
+constexpr OpId kBinOps[] = {OpId::add, OpId::sub, OpId::mul, OpId::div, OpId::pow, OpId::maximum, OpId::minimum,
+                            OpId::rem, OpId::compare, OpId::compare, OpId::compare, OpId::compare, OpId::compare,
+                            OpId::compare};
+constexpr CompareDir kBinDirs[] = {CompareDir::EQ, CompareDir::EQ, CompareDir::EQ, CompareDir::EQ, CompareDir::EQ,
+                                   CompareDir::EQ, CompareDir::EQ, CompareDir::EQ, CompareDir::EQ, CompareDir::NE,
+                                   CompareDir::LT, CompareDir::LE, CompareDir::GT, CompareDir::GE};
+enum class Un { neg, abs, conj, sign, exp, log, sqrt, sin, cos, tanh, expm1, log1p };
+constexpr OpId kUnOps[] = {OpId::neg, OpId::abs, OpId::conj, OpId::sign, OpId::exp, OpId::log,
+                           OpId::sqrt, OpId::sin, OpId::cos, OpId::tanh, OpId::expm1, OpId::log1p};
+enum class Red { sum, prod, max, min };
+constexpr OpId kRedOps[] = {OpId::reduce_sum, OpId::reduce_prod, OpId::reduce_max, OpId::reduce_min};
 
-const char* bin_name(Bin b) {
-  switch (b) {
-    case Bin::add: return "add";
-    case Bin::sub: return "sub";
-    case Bin::mul: return "mul";
-    case Bin::truediv: return "div";
-    case Bin::pow: return "pow";
-    case Bin::maximum: return "maximum";
-    case Bin::minimum: return "minimum";
-    case Bin::rem: return "rem";
-    default: return "compare";
-  }
-}
+// op_name() views a string literal generated from ops.def, so it is NUL-terminated.
+const char* op_cname(OpId op) { return op_name(op).data(); }
 
 TensorView binary(Bin op, nb::handle lhs, nb::handle rhs) {
-  const char* name = bin_name(op);
+  const char* name = op_cname(kBinOps[int(op)]);
   const bool lt = nb::isinstance<TensorView>(lhs), rt = nb::isinstance<TensorView>(rhs);
   Backend* bep = nullptr;
   if (lt) bep = &backend_of(as_tensor_ref(lhs), name);
@@ -361,47 +372,18 @@ TensorView binary(Bin op, nb::handle lhs, nb::handle rhs) {
   a = convert_to(be, a, d);
   b = convert_to(be, b, d);
   broadcast_pair(a, b, name);
-  switch (op) {
-    case Bin::add: return add(be, a, b);
-    case Bin::sub: return sub(be, a, b);
-    case Bin::mul: return mul(be, a, b);
-    case Bin::truediv: return div(be, a, b);
-    case Bin::pow: return pow(be, a, b);
-    case Bin::maximum: return maximum(be, a, b);
-    case Bin::minimum: return minimum(be, a, b);
-    case Bin::rem: return rem(be, a, b);
-    case Bin::eq: return compare(be, a, b, CompareDir::EQ);
-    case Bin::ne: return compare(be, a, b, CompareDir::NE);
-    case Bin::lt: return compare(be, a, b, CompareDir::LT);
-    case Bin::le: return compare(be, a, b, CompareDir::LE);
-    case Bin::gt: return compare(be, a, b, CompareDir::GT);
-    case Bin::ge: return compare(be, a, b, CompareDir::GE);
-  }
-  TENFERRO_FAIL(internal, name, "", "unknown op");
+  const TensorView in[] = {a, b};
+  return elementwise(be, kBinOps[int(op)], in, kBinDirs[int(op)]);
 }
-
-enum class Un { neg, abs, conj, sign, exp, log, sqrt, sin, cos, tanh, expm1, log1p };
 
 TensorView unary(Un op, const TensorView& x0) {
   Backend& be = backend_of(x0, "unary");
   TensorView x = x0;
   const bool analytic = op >= Un::exp;
   if (analytic && !is_inexact(x.dtype())) x = convert(be, x, DType::F64);  // NumPy: ints -> float64
-  switch (op) {
-    case Un::neg: return neg(be, x);
-    case Un::abs: return abs(be, x);
-    case Un::conj: return is_complex(x.dtype()) ? TensorView(conj(be, x)) : x;
-    case Un::sign: return sign(be, x);
-    case Un::exp: return exp(be, x);
-    case Un::log: return log(be, x);
-    case Un::sqrt: return sqrt(be, x);
-    case Un::sin: return sin(be, x);
-    case Un::cos: return cos(be, x);
-    case Un::tanh: return tanh(be, x);
-    case Un::expm1: return expm1(be, x);
-    case Un::log1p: return log1p(be, x);
-  }
-  TENFERRO_FAIL(internal, "unary", "", "unknown op");
+  if (op == Un::conj && !is_complex(x.dtype())) return x;
+  const TensorView in[] = {x};
+  return elementwise(be, kUnOps[int(op)], in);
 }
 
 /// Real or imaginary part of a complex tensor as a zero-copy view of its storage.
@@ -449,11 +431,8 @@ Shape shape_arg(nb::handle shape) {
   return s;
 }
 
-enum class Red { sum, prod, max, min };
-
 TensorView reduce_op(Red op, const TensorView& x0, nb::handle axis, bool keepdims) {
-  static const char* names[] = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min"};
-  const char* name = names[int(op)];
+  const char* name = op_cname(kRedOps[int(op)]);
   Backend& be = backend_of(x0, name);
   TensorView x = x0;
   const Axes axes = axes_arg(axis, x.rank(), name);
@@ -475,12 +454,7 @@ TensorView reduce_op(Red op, const TensorView& x0, nb::handle axis, bool keepdim
   } else if (axes.empty()) {
     r = x.dtype() == x0.dtype() ? TensorView(to_contiguous(be, x)) : x;
   } else {
-    switch (op) {
-      case Red::sum: r = reduce_sum(be, x, axes); break;
-      case Red::prod: r = reduce_prod(be, x, axes); break;
-      case Red::max: r = reduce_max(be, x, axes); break;
-      case Red::min: r = reduce_min(be, x, axes); break;
-    }
+    r = reduce(be, kRedOps[int(op)], x, axes);
   }
   if (keepdims) {
     Shape s = x.shape();
