@@ -22,6 +22,8 @@
 #include <chrono>
 #include <complex>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -293,47 +295,58 @@ TensorView coerce(nb::handle h, Backend& be) {
   return nb::cast<TensorView>(t);
 }
 
+/// NumPy broadcasting of two shapes (trailing axes aligned); shape_mismatch naming `op`.
+Shape broadcast_shape(const Shape& a, const Shape& b, const char* op) {
+  if (a == b) return a;
+  const std::int64_t ra = std::int64_t(a.size()), rb = std::int64_t(b.size()), r = std::max(ra, rb);
+  Shape out(static_cast<std::size_t>(r), 1);
+  for (std::int64_t k = 0; k < r; ++k) {
+    const std::int64_t ea = k - (r - ra) >= 0 ? a[std::size_t(k - (r - ra))] : 1;
+    const std::int64_t eb = k - (r - rb) >= 0 ? b[std::size_t(k - (r - rb))] : 1;
+    TENFERRO_CHECK(ea == eb || ea == 1 || eb == 1, shape_mismatch, op, "rhs",
+                   "operands could not be broadcast together: ", std::vector<long>(a.begin(), a.end()), " and ",
+                   std::vector<long>(b.begin(), b.end()));
+    out[static_cast<std::size_t>(k)] = ea == 1 ? eb : ea;
+  }
+  return out;
+}
+
+/// x as a view of `shape` (a broadcast of x's shape; trailing axes aligned).
+TensorView broadcast_view(const TensorView& x, const Shape& shape) {
+  if (x.shape() == shape) return x;
+  Axes dims;
+  for (std::int64_t k = 0; k < x.rank(); ++k) dims.push_back(k + (std::int64_t(shape.size()) - x.rank()));
+  return x.broadcast_in_dim(shape, dims);
+}
+
 /// NumPy broadcasting: both operands as views of the common shape.
 void broadcast_pair(TensorView& a, TensorView& b, const char* op) {
   if (a.shape() == b.shape()) return;
-  const std::int64_t ra = a.rank(), rb = b.rank(), r = std::max(ra, rb);
-  Shape out(static_cast<std::size_t>(r), 1);
-  for (std::int64_t k = 0; k < r; ++k) {
-    const std::int64_t ea = k - (r - ra) >= 0 ? a.dim(k - (r - ra)) : 1;
-    const std::int64_t eb = k - (r - rb) >= 0 ? b.dim(k - (r - rb)) : 1;
-    TENFERRO_CHECK(ea == eb || ea == 1 || eb == 1, shape_mismatch, op, "rhs",
-                   "operands could not be broadcast together: ", std::vector<long>(a.shape().begin(), a.shape().end()),
-                   " and ", std::vector<long>(b.shape().begin(), b.shape().end()));
-    out[static_cast<std::size_t>(k)] = ea == 1 ? eb : ea;
-  }
-  auto bc = [&](TensorView& x) {
-    if (x.shape() == out) return;
-    Axes dims;
-    for (std::int64_t k = 0; k < x.rank(); ++k) dims.push_back(k + (r - x.rank()));
-    x = x.broadcast_in_dim(out, dims);
-  };
-  bc(a);
-  bc(b);
+  const Shape out = broadcast_shape(a.shape(), b.shape(), op);
+  a = broadcast_view(a, out);
+  b = broadcast_view(b, out);
 }
 
+// The module's op codes (tenferro/__init__.py's _ADD..., _NEG..., and the reductions) and
+// their ops of ops.def.
 enum class Bin { add, sub, mul, truediv, pow, maximum, minimum, rem, eq, ne, lt, le, gt, ge };
+constexpr OpId kBinOps[] = {OpId::add, OpId::sub, OpId::mul, OpId::div, OpId::pow, OpId::maximum, OpId::minimum,
+                            OpId::rem, OpId::compare, OpId::compare, OpId::compare, OpId::compare, OpId::compare,
+                            OpId::compare};
+constexpr CompareDir kBinDirs[] = {CompareDir::EQ, CompareDir::EQ, CompareDir::EQ, CompareDir::EQ, CompareDir::EQ,
+                                   CompareDir::EQ, CompareDir::EQ, CompareDir::EQ, CompareDir::EQ, CompareDir::NE,
+                                   CompareDir::LT, CompareDir::LE, CompareDir::GT, CompareDir::GE};
+enum class Un { neg, abs, conj, sign, exp, log, sqrt, sin, cos, tanh, expm1, log1p };
+constexpr OpId kUnOps[] = {OpId::neg, OpId::abs, OpId::conj, OpId::sign, OpId::exp, OpId::log,
+                           OpId::sqrt, OpId::sin, OpId::cos, OpId::tanh, OpId::expm1, OpId::log1p};
+enum class Red { sum, prod, max, min };
+constexpr OpId kRedOps[] = {OpId::reduce_sum, OpId::reduce_prod, OpId::reduce_max, OpId::reduce_min};
 
-const char* bin_name(Bin b) {
-  switch (b) {
-    case Bin::add: return "add";
-    case Bin::sub: return "sub";
-    case Bin::mul: return "mul";
-    case Bin::truediv: return "div";
-    case Bin::pow: return "pow";
-    case Bin::maximum: return "maximum";
-    case Bin::minimum: return "minimum";
-    case Bin::rem: return "rem";
-    default: return "compare";
-  }
-}
+// op_name() views a string literal generated from ops.def, so it is NUL-terminated.
+const char* op_cname(OpId op) { return op_name(op).data(); }
 
 TensorView binary(Bin op, nb::handle lhs, nb::handle rhs) {
-  const char* name = bin_name(op);
+  const char* name = op_cname(kBinOps[int(op)]);
   const bool lt = nb::isinstance<TensorView>(lhs), rt = nb::isinstance<TensorView>(rhs);
   Backend* bep = nullptr;
   if (lt) bep = &backend_of(as_tensor_ref(lhs), name);
@@ -361,47 +374,18 @@ TensorView binary(Bin op, nb::handle lhs, nb::handle rhs) {
   a = convert_to(be, a, d);
   b = convert_to(be, b, d);
   broadcast_pair(a, b, name);
-  switch (op) {
-    case Bin::add: return add(be, a, b);
-    case Bin::sub: return sub(be, a, b);
-    case Bin::mul: return mul(be, a, b);
-    case Bin::truediv: return div(be, a, b);
-    case Bin::pow: return pow(be, a, b);
-    case Bin::maximum: return maximum(be, a, b);
-    case Bin::minimum: return minimum(be, a, b);
-    case Bin::rem: return rem(be, a, b);
-    case Bin::eq: return compare(be, a, b, CompareDir::EQ);
-    case Bin::ne: return compare(be, a, b, CompareDir::NE);
-    case Bin::lt: return compare(be, a, b, CompareDir::LT);
-    case Bin::le: return compare(be, a, b, CompareDir::LE);
-    case Bin::gt: return compare(be, a, b, CompareDir::GT);
-    case Bin::ge: return compare(be, a, b, CompareDir::GE);
-  }
-  TENFERRO_FAIL(internal, name, "", "unknown op");
+  const TensorView in[] = {a, b};
+  return elementwise(be, kBinOps[int(op)], in, kBinDirs[int(op)]);
 }
-
-enum class Un { neg, abs, conj, sign, exp, log, sqrt, sin, cos, tanh, expm1, log1p };
 
 TensorView unary(Un op, const TensorView& x0) {
   Backend& be = backend_of(x0, "unary");
   TensorView x = x0;
   const bool analytic = op >= Un::exp;
   if (analytic && !is_inexact(x.dtype())) x = convert(be, x, DType::F64);  // NumPy: ints -> float64
-  switch (op) {
-    case Un::neg: return neg(be, x);
-    case Un::abs: return abs(be, x);
-    case Un::conj: return is_complex(x.dtype()) ? TensorView(conj(be, x)) : x;
-    case Un::sign: return sign(be, x);
-    case Un::exp: return exp(be, x);
-    case Un::log: return log(be, x);
-    case Un::sqrt: return sqrt(be, x);
-    case Un::sin: return sin(be, x);
-    case Un::cos: return cos(be, x);
-    case Un::tanh: return tanh(be, x);
-    case Un::expm1: return expm1(be, x);
-    case Un::log1p: return log1p(be, x);
-  }
-  TENFERRO_FAIL(internal, "unary", "", "unknown op");
+  if (op == Un::conj && !is_complex(x.dtype())) return x;
+  const TensorView in[] = {x};
+  return elementwise(be, kUnOps[int(op)], in);
 }
 
 /// Real or imaginary part of a complex tensor as a zero-copy view of its storage.
@@ -449,11 +433,8 @@ Shape shape_arg(nb::handle shape) {
   return s;
 }
 
-enum class Red { sum, prod, max, min };
-
 TensorView reduce_op(Red op, const TensorView& x0, nb::handle axis, bool keepdims) {
-  static const char* names[] = {"reduce_sum", "reduce_prod", "reduce_max", "reduce_min"};
-  const char* name = names[int(op)];
+  const char* name = op_cname(kRedOps[int(op)]);
   Backend& be = backend_of(x0, name);
   TensorView x = x0;
   const Axes axes = axes_arg(axis, x.rank(), name);
@@ -475,12 +456,7 @@ TensorView reduce_op(Red op, const TensorView& x0, nb::handle axis, bool keepdim
   } else if (axes.empty()) {
     r = x.dtype() == x0.dtype() ? TensorView(to_contiguous(be, x)) : x;
   } else {
-    switch (op) {
-      case Red::sum: r = reduce_sum(be, x, axes); break;
-      case Red::prod: r = reduce_prod(be, x, axes); break;
-      case Red::max: r = reduce_max(be, x, axes); break;
-      case Red::min: r = reduce_min(be, x, axes); break;
-    }
+    r = reduce(be, kRedOps[int(op)], x, axes);
   }
   if (keepdims) {
     Shape s = x.shape();
@@ -550,6 +526,314 @@ TensorView to_device(const TensorView& x, Backend& dst) {
   Tensor h = download(src, x);
   return dst.is_host() ? TensorView(h) : TensorView(upload(dst, h));
 }
+
+// ---- lazy expressions -----------------------------------------------------------------------
+// tenferro.lazy(x) makes a Tensor an Expr; the operators and the elementwise functions applied
+// to an Expr build a tree instead of running, and eval() runs the tree as one fusion plan
+// (ops.hpp fused(): on a Vulkan device one generated kernel; on the CPU step by step). The
+// rules are the eager functions' (NumPy promotion with weak Python scalars, broadcasting), so
+// the result is the eager chain's, bit for bit. A plan has no conversion step: dtype
+// conversions happen at the tensors, before the plan runs (a converted copy), and an op whose
+// eager form converts the value of another op (true division or exp of an integer op, a float
+// scalar meeting an integer op, the sum of an int32 op) is refused (unsupported). Broadcasting
+// makes views of the tensors. eval() checks the tree (shapes, dtypes, axes) before it converts
+// or runs anything, then fused() checks each step as the unfused op would; a reduction may only
+// be the last op.
+
+struct ExprNode {
+  enum class Kind : std::uint8_t { tensor, array, number, unary, binary, select, reduce };
+  Kind kind = Kind::tensor;
+  TensorView tensor;   // tensor
+  nb::object obj;      // array: an array-like (asarray at eval); number: a Python scalar; reduce: the axis
+  int code = 0;        // unary: Un, binary: Bin, reduce: Red
+  bool keepdims = false;
+  std::vector<std::shared_ptr<const ExprNode>> args;
+};
+
+/// tenferro.Expr: an immutable node of an expression tree.
+struct PyExpr {
+  std::shared_ptr<const ExprNode> n;
+};
+
+bool is_expr(nb::handle h) { return nb::isinstance<PyExpr>(h); }
+
+// Python's names of the codes, for repr.
+const char* const kUnPy[] = {"negative", "abs", "conj", "sign", "exp", "log",
+                             "sqrt", "sin", "cos", "tanh", "expm1", "log1p"};
+const char* const kBinPy[] = {"add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "fmod",
+                              "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"};
+const char* const kRedPy[] = {"sum", "prod", "max", "min"};
+
+/// An operand as a node: an Expr's own, else a leaf (a Tensor, a Python scalar or an array-like).
+std::shared_ptr<const ExprNode> expr_operand(nb::handle h) {
+  if (is_expr(h)) return nb::cast<const PyExpr&>(h).n;
+  auto n = std::make_shared<ExprNode>();
+  if (nb::isinstance<TensorView>(h)) {
+    n->tensor = as_tensor_ref(h);
+  } else {
+    n->kind = scalar_kind(h) >= 0 ? ExprNode::Kind::number : ExprNode::Kind::array;
+    n->obj = nb::borrow(h);
+  }
+  return n;
+}
+
+PyExpr expr_node(ExprNode::Kind kind, int code, std::initializer_list<nb::handle> args) {
+  auto n = std::make_shared<ExprNode>();
+  n->kind = kind;
+  n->code = code;
+  for (nb::handle a : args) n->args.push_back(expr_operand(a));
+  return PyExpr{std::move(n)};
+}
+
+PyExpr expr_unary(Un op, const PyExpr& x) {
+  auto n = std::make_shared<ExprNode>();
+  n->kind = ExprNode::Kind::unary;
+  n->code = int(op);
+  n->args.push_back(x.n);
+  return PyExpr{std::move(n)};
+}
+
+PyExpr expr_reduce(Red op, const PyExpr& x, nb::handle axis, bool keepdims) {
+  auto n = std::make_shared<ExprNode>();
+  n->kind = ExprNode::Kind::reduce;
+  n->code = int(op);
+  n->obj = nb::borrow(axis);
+  n->keepdims = keepdims;
+  n->args.push_back(x.n);
+  return PyExpr{std::move(n)};
+}
+
+/// binary(), or the Expr node when an operand is an Expr (the operators and tenferro.add etc.).
+nb::object binary_or_expr(Bin op, nb::handle a, nb::handle b) {
+  if (is_expr(a) || is_expr(b)) return nb::cast(expr_node(ExprNode::Kind::binary, int(op), {a, b}));
+  return nb::cast(binary(op, a, b), nb::rv_policy::move);
+}
+
+std::string expr_repr(const ExprNode& n) {
+  switch (n.kind) {
+    case ExprNode::Kind::tensor: {
+      std::string s = std::string(numpy_name(n.tensor.dtype())) + "[";
+      for (std::size_t k = 0; k < n.tensor.shape().size(); ++k)
+        s += (k ? ", " : "") + std::to_string(n.tensor.shape()[k]);
+      return s + "]";
+    }
+    case ExprNode::Kind::array:
+    case ExprNode::Kind::number: return nb::cast<std::string>(nb::repr(n.obj));
+    case ExprNode::Kind::reduce:
+      return std::string(kRedPy[n.code]) + "(" + expr_repr(*n.args[0]) + ", axis=" +
+             nb::cast<std::string>(nb::repr(n.obj)) + (n.keepdims ? ", keepdims=True)" : ")");
+    default: break;
+  }
+  std::string s = n.kind == ExprNode::Kind::unary    ? kUnPy[n.code]
+                  : n.kind == ExprNode::Kind::binary ? kBinPy[n.code]
+                                                     : "where";
+  s += "(";
+  for (std::size_t k = 0; k < n.args.size(); ++k) s += (k ? ", " : "") + expr_repr(*n.args[k]);
+  return s + ")";
+}
+
+/// The dtype two operands meet at, as binary() and _where find it: NumPy's result_type with a
+/// Python scalar (kind k >= 0) weak; two scalars take NumPy's default dtype of the higher kind.
+DType meet_dtype(int ka, DType da, int kb, DType db) {
+  if (ka >= 0 && kb >= 0) {
+    const int k = std::max(ka, kb);
+    return k == 3 ? DType::C64 : k == 2 ? DType::F64 : k == 1 ? DType::I64 : DType::Bool;
+  }
+  if (ka >= 0) return promote_weak(db, ka);
+  if (kb >= 0) return promote_weak(da, kb);
+  return promote(da, db);
+}
+
+/// One eval(): the tree's fusion plan, its inputs (materialized only after the whole tree is
+/// checked) and the backend of its first tensor.
+class ExprEval {
+ public:
+  explicit ExprEval(const ExprNode& root) : be_(backend_of_first(root)) {}
+
+  TensorView run(const ExprNode& root) {
+    if (root.kind != ExprNode::Kind::reduce) {
+      const Val v = visit(root);
+      if (v.kind != Val::Kind::step) return to_contiguous(be_, leaf_value(v));  // lazy(x) alone: a copy
+      return run_plan(v.shape);
+    }
+    const Red red = Red(root.code);
+    const OpId op = kRedOps[root.code];
+    const char* name = op_cname(op);
+    const Val v = visit(*root.args[0]);
+    const Axes axes = axes_arg(root.obj, std::int64_t(v.shape.size()), name);
+    bool empty_axis = false;
+    for (auto a : axes) empty_axis = empty_axis || v.shape[std::size_t(a)] == 0;
+    // A tensor alone, no axes or an empty one: the eager reduction of the elementwise value.
+    if (v.kind != Val::Kind::step) return reduce_op(red, leaf_value(v), root.obj, root.keepdims);
+    if (axes.empty() || empty_axis) return reduce_op(red, run_plan(v.shape), root.obj, root.keepdims);
+    if ((red == Red::sum || red == Red::prod) && (v.d == DType::Bool || v.d == DType::I32))
+      TENFERRO_FAIL(unsupported, name, "x", "x is the ", numpy_name(v.d), " value of an op of the expression, which ",
+                    name, " takes as int64 (as NumPy does); an expression converts dtypes only at its tensors: "
+                    "astype them first, or eval() the part");
+    plan_.reduce = op;
+    plan_.reduce_axes = axes;
+    TensorView r = run_plan(v.shape);
+    if (root.keepdims) {
+      Shape s = v.shape;
+      for (auto a : axes) s[static_cast<std::size_t>(a)] = 1;
+      r = r.reshape(s);  // compact result: inserting extent-1 axes is a view
+    }
+    return r;
+  }
+
+ private:
+  /// A node's value: a leaf (a tensor or a number, an input of the plan once its dtype is
+  /// known) or a step of the plan.
+  struct Val {
+    enum class Kind : std::uint8_t { tensor, number, step } kind = Kind::step;
+    const ExprNode* node = nullptr;  // tensor, number
+    TensorView t;                    // tensor (an array-like's on the CPU until materialized)
+    bool move = false;               // tensor: an array-like, moved to the plan's device
+    int step = 0;                    // step
+    DType d = DType::F64;            // tensor, step
+    Shape shape;                     // tensor, step (a number: rank 0)
+  };
+  /// An input of the plan: a tensor converted to `d` (and broadcast), or a number's rank-0 tensor.
+  struct Input {
+    TensorView t;
+    bool move = false;
+    std::optional<Scalar> number;
+    DType d;
+  };
+
+  static Backend& backend_of_first(const ExprNode& root) {
+    const TensorView* t = first_tensor(root);
+    return t ? backend_of(*t, "eval") : cpu_backend();
+  }
+  static const TensorView* first_tensor(const ExprNode& n) {
+    if (n.kind == ExprNode::Kind::tensor) return &n.tensor;
+    for (const auto& a : n.args)
+      if (const TensorView* t = first_tensor(*a)) return t;
+    return nullptr;
+  }
+
+  Val visit(const ExprNode& n) {
+    if (auto it = done_.find(&n); it != done_.end()) return it->second;
+    Val v;
+    switch (n.kind) {
+      case ExprNode::Kind::tensor:
+      case ExprNode::Kind::array:
+        v.kind = Val::Kind::tensor;
+        v.node = &n;
+        v.move = n.kind == ExprNode::Kind::array;
+        v.t = v.move ? coerce(n.obj, cpu_backend()) : n.tensor;
+        v.d = v.t.dtype();
+        v.shape = v.t.shape();
+        break;
+      case ExprNode::Kind::number:
+        v.kind = Val::Kind::number;
+        v.node = &n;
+        break;
+      case ExprNode::Kind::reduce: {
+        const char* name = op_cname(kRedOps[n.code]);
+        TENFERRO_FAIL(invalid_argument, name, "x", name,
+                      " is an operand of another op in the expression: a reduction must be its last op "
+                      "(eval() it first)");
+      }
+      case ExprNode::Kind::unary: v = unary_step(Un(n.code), visit(*n.args[0])); break;
+      case ExprNode::Kind::binary: v = binary_step(Bin(n.code), visit(*n.args[0]), visit(*n.args[1])); break;
+      case ExprNode::Kind::select:
+        v = select_step(visit(*n.args[0]), visit(*n.args[1]), visit(*n.args[2]));
+        break;
+    }
+    done_[&n] = v;
+    return v;
+  }
+
+  static int kind_of(const Val& v) { return v.kind == Val::Kind::number ? scalar_kind(v.node->obj) : -1; }
+
+  /// The plan argument of v as dtype d: a leaf becomes an input (converted to d later); a step
+  /// of another dtype would need a conversion inside the plan, which has none.
+  int arg(const Val& v, DType d, const char* op, const char* arg_name) {
+    if (v.kind == Val::Kind::step) {
+      TENFERRO_CHECK(v.d == d, unsupported, op, arg_name, arg_name, " is the ", numpy_name(v.d),
+                     " value of an op of the expression, which ", op, " takes as ", numpy_name(d),
+                     " (eagerly a conversion); an expression converts dtypes only at its tensors: astype them "
+                     "first, or eval() the part");
+      return v.step;
+    }
+    const auto key = std::make_pair(v.node, d);
+    if (auto it = args_.find(key); it != args_.end()) return it->second;
+    Input in{v.t, v.move, std::nullopt, d};
+    if (v.kind == Val::Kind::number) in.number = scalar_value(v.node->obj, d);
+    inputs_.push_back(std::move(in));
+    const int a = -static_cast<int>(inputs_.size());
+    args_[key] = a;
+    return a;
+  }
+
+  Val step(OpId op, std::vector<int> args, CompareDir dir, DType d, Shape shape) {
+    plan_.steps.push_back(FusionStep{op, std::move(args), dir});
+    Val v;
+    v.step = static_cast<int>(plan_.steps.size()) - 1;
+    v.d = d;
+    v.shape = std::move(shape);
+    return v;
+  }
+
+  /// unary()'s rules: integers to float64 for the analytic ops; conj of a real is the operand.
+  Val unary_step(Un op, const Val& x) {
+    if (op == Un::conj && !is_complex(x.d)) return x;
+    const DType d = op >= Un::exp && !is_inexact(x.d) ? DType::F64 : x.d;
+    const OpId id = kUnOps[int(op)];
+    const int a = arg(x, d, op_cname(id), "x");
+    return step(id, {a}, CompareDir::EQ, op == Un::abs && is_complex(d) ? real_dtype(d) : d, x.shape);
+  }
+
+  /// binary()'s rules: the operands meet at one dtype (true division of integers in float64),
+  /// then broadcast.
+  Val binary_step(Bin op, const Val& a, const Val& b) {
+    const char* name = op_cname(kBinOps[int(op)]);
+    DType d = meet_dtype(kind_of(a), a.d, kind_of(b), b.d);
+    if (op == Bin::truediv && !is_inexact(d)) d = DType::F64;
+    Shape shape = broadcast_shape(a.shape, b.shape, name);
+    const int ia = arg(a, d, name, "lhs"), ib = arg(b, d, name, "rhs");
+    const OpId id = kBinOps[int(op)];
+    return step(id, {ia, ib}, kBinDirs[int(op)], id == OpId::compare ? DType::Bool : d, std::move(shape));
+  }
+
+  /// _where's rules: the condition as bool, the two values at one dtype, all broadcast.
+  Val select_step(const Val& c, const Val& a, const Val& b) {
+    const DType d = meet_dtype(kind_of(a), a.d, kind_of(b), b.d);
+    Shape shape = broadcast_shape(a.shape, b.shape, "select");
+    shape = broadcast_shape(c.shape, shape, "select");
+    const int ic = arg(c, DType::Bool, "select", "pred");
+    const int ia = arg(a, d, "select", "on_true"), ib = arg(b, d, "select", "on_false");
+    return step(OpId::select, {ic, ia, ib}, CompareDir::EQ, d, std::move(shape));
+  }
+
+  /// A leaf alone (no step): its tensor on the plan's device.
+  TensorView leaf_value(const Val& v) { return v.move ? to_device(v.t, be_) : v.t; }
+
+  /// The inputs on the plan's device, converted and broadcast to `shape` (rank 0 stays rank 0),
+  /// then the plan.
+  TensorView run_plan(const Shape& shape) {
+    std::vector<TensorView> ins;
+    ins.reserve(inputs_.size());
+    for (const Input& in : inputs_) {
+      if (in.number) {
+        ins.push_back(full_on(be_, in.d, {}, *in.number));
+        continue;
+      }
+      TensorView t = convert_to(be_, in.move ? to_device(in.t, be_) : in.t, in.d);
+      ins.push_back(t.rank() > 0 ? broadcast_view(t, shape) : t);
+    }
+    return fused(be_, plan_, ins);
+  }
+
+  Backend& be_;
+  FusionPlan plan_;
+  std::vector<Input> inputs_;
+  std::map<std::pair<const ExprNode*, DType>, int> args_;  // (leaf, dtype) -> plan argument
+  std::map<const ExprNode*, Val> done_;                     // a shared subexpression is one step
+};
+
+TensorView eval_expr(const PyExpr& e) { return ExprEval(*e.n).run(*e.n); }
 
 // ---- contractions -------------------------------------------------------------------------
 
@@ -900,8 +1184,8 @@ NB_MODULE(_tenferro, m) {
         return t.dim(0);
       });
 #define TF_BIN(py, rpy, op)                                                                          \
-  T.def(py, [](nb::handle a, nb::handle b) { return binary(op, a, b); }, nb::is_operator());        \
-  T.def(rpy, [](nb::handle a, nb::handle b) { return binary(op, b, a); }, nb::is_operator());
+  T.def(py, [](nb::handle a, nb::handle b) { return binary_or_expr(op, a, b); }, nb::is_operator());  \
+  T.def(rpy, [](nb::handle a, nb::handle b) { return binary_or_expr(op, b, a); }, nb::is_operator());
   TF_BIN("__add__", "__radd__", Bin::add)
   TF_BIN("__sub__", "__rsub__", Bin::sub)
   TF_BIN("__mul__", "__rmul__", Bin::mul)
@@ -909,14 +1193,61 @@ NB_MODULE(_tenferro, m) {
   TF_BIN("__pow__", "__rpow__", Bin::pow)
   TF_BIN("__mod__", "__rmod__", Bin::rem)
 #undef TF_BIN
-  T.def("__eq__", [](nb::handle a, nb::handle b) { return binary(Bin::eq, a, b); }, nb::is_operator());
-  T.def("__ne__", [](nb::handle a, nb::handle b) { return binary(Bin::ne, a, b); }, nb::is_operator());
-  T.def("__lt__", [](nb::handle a, nb::handle b) { return binary(Bin::lt, a, b); }, nb::is_operator());
-  T.def("__le__", [](nb::handle a, nb::handle b) { return binary(Bin::le, a, b); }, nb::is_operator());
-  T.def("__gt__", [](nb::handle a, nb::handle b) { return binary(Bin::gt, a, b); }, nb::is_operator());
-  T.def("__ge__", [](nb::handle a, nb::handle b) { return binary(Bin::ge, a, b); }, nb::is_operator());
+  T.def("__eq__", [](nb::handle a, nb::handle b) { return binary_or_expr(Bin::eq, a, b); }, nb::is_operator());
+  T.def("__ne__", [](nb::handle a, nb::handle b) { return binary_or_expr(Bin::ne, a, b); }, nb::is_operator());
+  T.def("__lt__", [](nb::handle a, nb::handle b) { return binary_or_expr(Bin::lt, a, b); }, nb::is_operator());
+  T.def("__le__", [](nb::handle a, nb::handle b) { return binary_or_expr(Bin::le, a, b); }, nb::is_operator());
+  T.def("__gt__", [](nb::handle a, nb::handle b) { return binary_or_expr(Bin::gt, a, b); }, nb::is_operator());
+  T.def("__ge__", [](nb::handle a, nb::handle b) { return binary_or_expr(Bin::ge, a, b); }, nb::is_operator());
   T.attr("__hash__") = nb::none();
   T.attr("__array_ufunc__") = nb::none();  // NumPy defers `ndarray op Tensor` to the Tensor
+
+  // tenferro.Expr (tenferro/__init__.py lazy, eval; docs/python.md "Fused expressions").
+  nb::class_<PyExpr> E(m, "Expr",
+                       "A lazy elementwise expression (tenferro.lazy): ops on it build the expression, eval() runs it "
+                       "as one fusion plan (one kernel on a GPU) and returns a Tensor.");
+  E.def("eval", &eval_expr, "Runs the expression as one fusion plan: a new Tensor on its tensors' device.")
+      .def("__repr__", [](const PyExpr& e) { return "tenferro.Expr(" + expr_repr(*e.n) + ")"; })
+      .def("__bool__", [](const PyExpr&) -> bool {
+        throw nb::type_error("an Expr has no truth value: eval() it first");
+      })
+      .def("conj", [](const PyExpr& x) { return expr_unary(Un::conj, x); })
+      .def("__neg__", [](const PyExpr& x) { return expr_unary(Un::neg, x); })
+      .def("__pos__", [](const PyExpr& x) { return x; })
+      .def("__abs__", [](const PyExpr& x) { return expr_unary(Un::abs, x); });
+  static constexpr const char* kRedMethods[] = {"sum", "prod", "max", "min"};
+  for (int r = 0; r < 4; ++r)
+    E.def(kRedMethods[r], [r](const PyExpr& x, nb::handle axis, bool kd) { return expr_reduce(Red(r), x, axis, kd); },
+          nb::arg("axis").none() = nb::none(), nb::arg("keepdims") = false);
+  // The operators and their reflections; Python reflects the comparisons itself (3 < e runs e > 3).
+  static constexpr struct {
+    const char* py;
+    const char* rpy;
+    Bin op;
+  } kExprOperators[] = {{"__add__", "__radd__", Bin::add},         {"__sub__", "__rsub__", Bin::sub},
+                        {"__mul__", "__rmul__", Bin::mul},         {"__truediv__", "__rtruediv__", Bin::truediv},
+                        {"__pow__", "__rpow__", Bin::pow},         {"__eq__", nullptr, Bin::eq},
+                        {"__ne__", nullptr, Bin::ne},              {"__lt__", nullptr, Bin::lt},
+                        {"__le__", nullptr, Bin::le},              {"__gt__", nullptr, Bin::gt},
+                        {"__ge__", nullptr, Bin::ge}};
+  for (const auto& o : kExprOperators) {
+    const int op = int(o.op);
+    E.def(o.py, [op](nb::handle a, nb::handle b) { return expr_node(ExprNode::Kind::binary, op, {a, b}); },
+          nb::is_operator());
+    if (o.rpy)
+      E.def(o.rpy, [op](nb::handle a, nb::handle b) { return expr_node(ExprNode::Kind::binary, op, {b, a}); },
+            nb::is_operator());
+  }
+  E.attr("__hash__") = nb::none();
+  E.attr("__array_ufunc__") = nb::none();  // NumPy defers `ndarray op Expr` to the Expr
+  m.def("_lazy", [](const TensorView& x) {
+    auto n = std::make_shared<ExprNode>();
+    n->tensor = x;
+    return PyExpr{std::move(n)};
+  });
+  m.def("_expr_where", [](nb::handle c, nb::handle a, nb::handle b) {
+    return expr_node(ExprNode::Kind::select, 0, {c, a, b});
+  });
 
   // Module functions with NumPy's names.
   m.def("_set_asarray", [](nb::object f) { g_asarray = f.release(); });
@@ -945,8 +1276,11 @@ NB_MODULE(_tenferro, m) {
     return TensorView(full_on(be, d, shape_arg(shape), scalar_value(value, d)));
   }, nb::arg("shape"), nb::arg("value"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_unary", [](int op, const TensorView& x) { return unary(Un(op), x); });
-  m.def("_binary", [](int op, nb::handle a, nb::handle b) { return binary(Bin(op), a, b); });
+  m.def("_unary", [](int op, const PyExpr& x) { return expr_unary(Un(op), x); });
+  m.def("_binary", [](int op, nb::handle a, nb::handle b) { return binary_or_expr(Bin(op), a, b); });
   m.def("_reduce", [](int op, const TensorView& x, nb::handle axis, bool kd) { return reduce_op(Red(op), x, axis, kd); },
+        nb::arg("op"), nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
+  m.def("_reduce", [](int op, const PyExpr& x, nb::handle axis, bool kd) { return expr_reduce(Red(op), x, axis, kd); },
         nb::arg("op"), nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
   m.def("_reshape", &reshape_c);
   m.def("_transpose", &transpose_view, nb::arg("x"), nb::arg("axes").none());

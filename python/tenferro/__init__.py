@@ -12,8 +12,8 @@ import numbers as _numbers
 import numpy as _np
 
 from . import _tenferro
-from ._tenferro import (Device, EinsumProgram, Error, Session, Tensor, cpu_threads, default_device, device, session,
-                        set_cpu_threads, vulkan_available)
+from ._tenferro import (Device, EinsumProgram, Error, Expr, Session, Tensor, cpu_threads, default_device, device,
+                        session, set_cpu_threads, vulkan_available)
 
 __all__ = [
     "Tensor", "Device", "Error", "Session", "device", "devices", "default_device", "session",
@@ -26,7 +26,7 @@ __all__ = [
     "reshape", "tensordot", "einsum", "einsum_program", "EinsumProgram", "einsum_sliced", "einsum_distributed", "astype", "copy", "broadcast_to", "concatenate", "stack", "where",
     "trace", "diagonal", "matmul", "dot", "linalg", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "moveaxis", "expand_dims", "squeeze", "isreal", "iscomplexobj", "allclose", "cumsum",
-    "count_nonzero", "eye", "diag",
+    "count_nonzero", "eye", "diag", "Expr", "lazy", "eval",
 ]
 
 float32 = _np.dtype("float32")
@@ -84,6 +84,8 @@ def asarray(obj, dtype=None, device=None, copy=None):
     uploads. ``dtype`` casts as ``ndarray.astype`` does.
     """
     dtype = _numpy_dtype(dtype)
+    if isinstance(obj, Expr):
+        raise _error("invalid_argument", "asarray", "obj", "an Expr is not a tensor: eval() it first")
     if isinstance(obj, Tensor):
         t = obj
         if dtype is not None and t.dtype != dtype:
@@ -200,6 +202,11 @@ def _t(x):
     return x if isinstance(x, Tensor) else asarray(x)
 
 
+def _te(x):
+    """A Tensor or an Expr operand (anything else through asarray)."""
+    return x if isinstance(x, (Tensor, Expr)) else asarray(x)
+
+
 def _bin(code):
     def f(x1, x2):
         return _tenferro._binary(code, x1, x2)
@@ -208,7 +215,7 @@ def _bin(code):
 
 def _un(code, name):
     def f(x):
-        return _tenferro._unary(code, _t(x))
+        return _tenferro._unary(code, _te(x))
     f.__name__ = name
     return f
 
@@ -230,8 +237,8 @@ def remainder(x1, x2):
 
 
 mod = remainder
-Tensor.__mod__ = remainder
-Tensor.__rmod__ = lambda x2, x1: remainder(x1, x2)
+Tensor.__mod__ = Expr.__mod__ = remainder
+Tensor.__rmod__ = Expr.__rmod__ = lambda x2, x1: remainder(x1, x2)
 equal = _bin(_EQ)
 not_equal = _bin(_NE)
 less = _bin(_LT)
@@ -272,6 +279,8 @@ def iscomplexobj(x):
 
 
 def where(condition, x, y):
+    if isinstance(condition, Expr) or isinstance(x, Expr) or isinstance(y, Expr):
+        return _tenferro._expr_where(condition, x, y)
     return _tenferro._where(_t(condition), x, y)
 
 
@@ -279,11 +288,30 @@ def allclose(a, b, rtol=1e-05, atol=1e-08):
     return bool(_np.allclose(_np.asarray(a), _np.asarray(b), rtol=rtol, atol=atol))
 
 
+# ---- fused expressions ----------------------------------------------------------------------
+# The elementwise functions, the operators, where and the reductions take Exprs too and then
+# return Exprs (module.cpp, "lazy expressions"; docs/python.md, "Fused expressions").
+
+def lazy(x):
+    """``x`` (a Tensor, or anything ``asarray`` takes) as an ``Expr``: the operators, the
+    elementwise functions, ``where`` and the reductions (``sum`` ``prod`` ``max`` ``min``, last)
+    applied to an Expr build an expression instead of running; ``eval`` runs it as one fusion
+    plan (one kernel on a GPU) with the result of the same ops run eagerly, bit for bit (a
+    float sum or product may be reassociated)."""
+    return x if isinstance(x, Expr) else _tenferro._lazy(_t(x))
+
+
+def eval(expr):
+    """``expr.eval()``: runs an Expr as one fusion plan and returns a new Tensor on the device of
+    its tensors (a Tensor is copied). The errors are the eager ops', raised before the plan runs."""
+    return lazy(expr).eval()
+
+
 # ---- reductions -----------------------------------------------------------------------------
 
 def _red(code, name):
     def f(x, axis=None, keepdims=False):
-        return _tenferro._reduce(code, _t(x), axis, keepdims)
+        return _tenferro._reduce(code, _te(x), axis, keepdims)
     f.__name__ = name
     return f
 
