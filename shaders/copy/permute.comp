@@ -22,12 +22,15 @@
 //
 // Parameter block (int64 words at p.layout_addr):
 //   [0] nA [1] nB [2] nR [3] extA [4] extB [5] tilesA [6] tilesB [7] groups (tilesA * tilesB
-//   * chunks) [8] direct [9] dst offset [10] src offset [11] log2 TA [12] log2 TB [13] extent
+//   * chunks) [8] direct (as TF_PERMUTE_DIRECT) [9] dst offset [10] src offset [11] log2 TA [12] log2 TB [13] extent
 //   of R [14] RC, then per axis (A axes, B axes, R axes; each group fastest first): extent,
 //   dst stride, src stride.
 #include "common/types.glsl"
 #include "common/params.h"
 layout(local_size_x = 256) in;
+// Direct mode (1) or transposed mode (0), a specialization constant (Launch::aux) so that each
+// mode's pipeline holds only its own code and registers.
+layout(constant_id = 2) const uint TF_PERMUTE_DIRECT = 0u;
 layout(push_constant) uniform Push { KernelParams p; };
 #include "common/access.glsl"
 
@@ -75,7 +78,7 @@ void main() {
   const uint nA = uint(L.v[0]), nB = uint(L.v[1]), nR = uint(L.v[2]);
   const int extA = int(L.v[3]), extB = int(L.v[4]);
   const int tilesA = int(L.v[5]), tilesB = int(L.v[6]), ngroups = int(L.v[7]);
-  const bool direct = L.v[8] != 0;
+  const bool direct = TF_PERMUTE_DIRECT != 0u;
   const uint la = uint(L.v[11]), lb = uint(L.v[12]);
   const int batch = int(L.v[13]), RC = int(L.v[14]);
   const uint TA = 1u << la, TB = 1u << lb, TE = TA * TB;

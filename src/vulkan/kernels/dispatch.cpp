@@ -389,6 +389,7 @@ bool record_permute(VulkanBackend& be, const TensorView& dst, const TensorView& 
   L.p.numel = dst.numel();
   L.p.rank = static_cast<std::uint32_t>(rank);
   L.groups = groups;
+  L.aux = direct ? 1 : 0;  // permute.comp's TF_PERMUTE_DIRECT
   const TensorView* ops[2] = {&dst, &src};
   FamilyScope family(KernelFamily::permute);
   launch(be, VariantName("permute", bits_tag(dst.dtype()), "").view(), 0, L, words, ops);

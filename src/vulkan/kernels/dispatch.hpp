@@ -71,7 +71,7 @@ struct Launch {
   std::uint64_t bytes = 0;
   std::int64_t groups = 1;
   std::uint32_t local = Pipelines::kDefaultWorkgroupSize;
-  std::uint32_t aux = 0;  // specialization constant 2 (index.glsl TF_TAB_ON)
+  std::uint32_t aux = 0;  // specialization constant 2 (index.glsl TF_TAB_ON, permute.comp TF_PERMUTE_DIRECT)
 
   void range(std::size_t j, const ByteRange& r) {
     (j == 0 ? writes[nwrites++] : reads[nreads++]) = r;
