@@ -8,13 +8,13 @@
 // the f32 result (analytic_wide.glsl) instead of the full-f64 ones.
 #include "elementwise/analytic_wide.glsl"
 #define TF_EXP w_exp
-#define TF_LOG m_log
+#define TF_LOG w_log
 #define TF_SINCOS m_sincos
 #define TF_TANH m_tanh
 #define TF_SQRT m_sqrt
 #define TF_RSQRT m_rsqrt
 #define TF_EXPM1 m_expm1
-#define TF_LOG1P m_log1p
+#define TF_LOG1P w_log1p
 #define TF_ERF m_erf
 #else
 #define TF_EXP m_exp

@@ -32,4 +32,34 @@ double w_exp(double x) {
   return p * packDouble2x32(uvec2(0u, uint(int(k) + 1023) << 20));  // 2^k, k in [-152, 129]
 }
 
+// log of a positive normal double (every nonzero f32 value is one): x = 2^k m with m in
+// [sqrt(1/2), sqrt(2)) from the bits (fdlibm's split), f = m - 1 exact, s = f / (2 + f) (the one
+// division), log m = 2 atanh s = 2s + s^3 P(s^2) with P the degree-4 fit of (2 atanh s - 2s) / s^3
+// on |s| <= 0.1716 (relative error of log m below 2^-44.9), plus k ln2 in two parts.
+double w_log(double x) {
+  if (!(x > 0.0lf) || isinf(x)) return x == 0.0lf ? -d_inf() : (x < 0.0lf ? d_nan() : x + x);
+  const uvec2 b = unpackDouble2x32(x);
+  const int hm = int(b.y & 0x000fffffu);
+  const int i = (hm + 0x95f64) & 0x100000;  // mantissa >= sqrt(2): m = mantissa / 2, k + 1
+  const double m = packDouble2x32(uvec2(b.x, uint(hm | (i ^ 0x3ff00000))));
+  const double k = double(int(b.y >> 20) - 1023 + (i >> 20));
+  const double f = m - 1.0lf;
+  const double s = f / (2.0lf + f);
+  const double z = s * s;
+  double p = 1.95836095157139733e-01lf;
+  p = p * z + 2.21762273930030229e-01lf;
+  p = p * z + 2.85721082069968602e-01lf;
+  p = p * z + 3.99999956310394866e-01lf;
+  p = p * z + 6.66666666757733450e-01lf;
+  const double lm = (s * z) * p + 2.0lf * s;
+  return k * D_LN2_HI + (k * D_LN2_LO + lm);
+}
+
+// log1p: log(1 + x), where 1 + x is exact for an f32 x with 2^-29 <= |x| < 2^53 (and rounds
+// harmlessly beyond); below 2^-29, x - x^2 / 2 (the next term is below 2^-58 relative).
+double w_log1p(double x) {
+  const double l = w_log(1.0lf + x);
+  return abs(x) < 1.862645149230957e-09lf ? x - 0.5lf * x * x : l;  // 2^-29
+}
+
 #endif  // TF_ANALYTIC_WIDE_GLSL
