@@ -13,6 +13,16 @@
 #ifndef TF_ANALYTIC_WIDE_GLSL
 #define TF_ANALYTIC_WIDE_GLSL
 
+// |m| with the sign of s (m >= 0): the sign bit, so that -0 stays -0.
+double w_copysign(double m, double s) {
+  uvec2 b = unpackDouble2x32(m);
+  b.y |= unpackDouble2x32(s).y & 0x80000000u;
+  return packDouble2x32(b);
+}
+
+// Adding 1.5 * 2^52 to |v| < 2^51 rounds v to an integer, held in the low word (two's complement).
+const double W_SHIFT = 6755399441055744.0lf;
+
 // exp: x = k ln2 + r with |r| <= ln2 / 2 (ln2 in two parts, k ln2_hi exact), e^r by its Taylor
 // polynomial to r^11 (truncation below 2^-47 relative) and the exact scaling by 2^k; the one
 // rounding to f32 is the store's. With m_exp's full f64 accuracy (a division per element) the
@@ -30,6 +40,39 @@ double w_exp(double x) {
   for (int i = 0; i < 10; ++i) p = p * r + c[i];
   p = p * r + 1.0lf;
   return p * packDouble2x32(uvec2(0u, uint(int(k) + 1023) << 20));  // 2^k, k in [-152, 129]
+}
+
+// e^x - 1 for x in [-40, 89]: x = k ln2 + r as in w_exp (k rounded by W_SHIFT, r exact to
+// ~2^-85), e^r - 1 = r Q(r) with Q the degree-9 minimax fit of (e^r - 1) / r on |r| <= ln2 / 2,
+// relative error 2^-49.5, so that e^r - 1 is relatively accurate near 0 (r = x exactly when
+// k = 0); then e^x - 1 = 2^k (e^r - 1) + (2^k - 1) in one fma, which cancels at most by a factor
+// 2.5 for k != 0 (2^k - 1 rounds to -1 below k = -53, inside the error bound).
+double w_expm1_k(double x) {
+  precise double t = fma(x, D_INVLN2, W_SHIFT);
+  precise double k = t - W_SHIFT;
+  precise double r = fma(-k, D_LN2_LO, fma(-k, D_LN2_HI, x));
+  const double q[10] = double[](2.75573026129413443e-07lf, 2.76325439928182792e-06lf, 2.48016908750544838e-05lf,
+                                1.98411908842546666e-04lf, 1.38888887645819358e-03lf, 8.33333336713059855e-03lf,
+                                4.16666666671327152e-02lf, 1.66666666666160895e-01lf, 4.99999999999995504e-01lf,
+                                1.00000000000000111e+00lf);
+  double p = q[0];
+  [[unroll]] for (int i = 1; i < 10; ++i) p = p * r + q[i];
+  p *= r;
+  const double sc = d_pow2(int(d_lo(t)));  // 2^k, k in [-58, 129]
+  return k == 0.0lf ? p : fma(sc, p, sc - 1.0lf);
+}
+double w_expm1(double x) {
+  if (!(x >= -40.0lf && x <= 89.0lf)) return isnan(x) ? x : (x > 0.0lf ? d_inf() : -1.0lf);  // e^-40 < 2^-57
+  return w_expm1_k(x);
+}
+
+// tanh |x| = t / (t + 2) with t = e^(2|x|) - 1 (w_expm1_k; relatively accurate for tiny x), one
+// division; the sign from x's bit. Beyond |x| = 9.1, 1 - tanh|x| < 2^-25: the f32 result is 1.
+double w_tanh(double x) {
+  const double a = abs(x);
+  if (!(a <= 9.1lf)) return isnan(x) ? x : w_copysign(1.0lf, x);
+  const double t = w_expm1_k(2.0lf * a);
+  return w_copysign(t / (t + 2.0lf), x);
 }
 
 // log of a positive normal double (every nonzero f32 value is one): x = 2^k m with m in
