@@ -11,8 +11,8 @@
 #define TF_LOG w_log
 #define TF_SINCOS m_sincos
 #define TF_TANH w_tanh
-#define TF_SQRT m_sqrt
-#define TF_RSQRT m_rsqrt
+#define TF_SQRT w_sqrt
+#define TF_RSQRT w_rsqrt
 #define TF_EXPM1 w_expm1
 #define TF_LOG1P w_log1p
 #define TF_ERF m_erf

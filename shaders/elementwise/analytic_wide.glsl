@@ -105,4 +105,38 @@ double w_log1p(double x) {
   return abs(x) < 1.862645149230957e-09lf ? x - 0.5lf * x * x : l;  // 2^-29
 }
 
+// sqrt and rsqrt of a = x 2^-2q in [1, 4) (built from the bits, no rounding), scaled back by 2^q
+// and 2^-q. The seed y0 = inversesqrt(float(a)) (a is an f32 value, normal) has Vulkan's 2 ulp
+// (2^-22); y = y0 (1 + r/2 + 3r^2/8 + 5r^3/16) with r = 1 - a y0^2 is 1/sqrt(a) to 35 r^4 / 128
+// (2^-46 even for a 12-bit seed) plus rounding (about 2^-52). sqrt: s0 = a y, then one Newton
+// step on the residual a - s0^2 (exact where fma is fused, as on NVIDIA; otherwise it still
+// leaves s0's 2^-52): the double result within about 1 ulp of double, so the f32 sqrt, never
+// within 2^-50 of a midpoint, is correctly rounded (IEEE).
+double w_rsqrt_a(double x, out double a, out int q) {
+  const uvec2 b = unpackDouble2x32(x);
+  const int e = int(b.y >> 20) - 1023;
+  q = e >> 1;
+  a = packDouble2x32(uvec2(b.x, (b.y & 0x000fffffu) | uint(1023 + (e & 1)) << 20));
+  const double y0 = double(inversesqrt(float(a)));
+  const double r = 1.0lf - a * (y0 * y0);
+  return y0 + (y0 * r) * (0.5lf + r * (0.375lf + r * 0.3125lf));
+}
+double w_sqrt(double x) {
+  if (!(x > 0.0lf) || isinf(x)) return x < 0.0lf ? d_nan() : x;
+  double a;
+  int q;
+  const double y = w_rsqrt_a(x, a, q);
+  const double s0 = a * y;
+  precise double d = fma(-s0, s0, a);
+  return fma(d, 0.5lf * y, s0) * d_pow2(q);
+}
+double w_rsqrt(double x) {
+  if (!(x > 0.0lf) || isinf(x))
+    return x < 0.0lf ? d_nan() : (x == 0.0lf ? w_copysign(d_inf(), x) : (isinf(x) ? 0.0lf : x));
+  double a;
+  int q;
+  const double y = w_rsqrt_a(x, a, q);
+  return y * d_pow2(-q);
+}
+
 #endif  // TF_ANALYTIC_WIDE_GLSL
