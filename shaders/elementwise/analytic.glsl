@@ -9,7 +9,7 @@
 #include "elementwise/analytic_wide.glsl"
 #define TF_EXP w_exp
 #define TF_LOG w_log
-#define TF_SINCOS m_sincos
+#define TF_SINCOS w_sincos
 #define TF_TANH w_tanh
 #define TF_SQRT w_sqrt
 #define TF_RSQRT w_rsqrt

@@ -139,4 +139,43 @@ double w_rsqrt(double x) {
   return y * d_pow2(-q);
 }
 
+// sin and cos: for |x| <= 2^20, k = round(x 2/pi) (< 2^20) and r = x - k pi/2 by Cody-Waite in
+// three parts (fdlibm's pio2_1 and pio2_2 of 33 bits, so that k pio2_1, k pio2_2 and x - k pio2_1
+// are exact, and pio2_2t): |r| <= pi/4 with an absolute error near 2^-100, relative 2^-52 (the
+// f32 below 2^20 closest to a nonzero multiple of pi/2, 252.898209, is 2^-27.8 from it).
+// sin r = r (1 + z S(z)) and cos r = 1 + z (-1/2 + z C(z)), z = r^2, S and C degree-4 fits
+// (relative error 2^-47.5 and 2^-53); the quadrant (k mod 4) picks and negates them by selects.
+// Beyond 2^20 (and inf, NaN): m_sincos.
+void w_sincos(double x, out double s, out double c) {
+  if (!(abs(x) <= 1048576.0lf)) {
+    m_sincos(x, s, c);
+    return;
+  }
+  const double invpio2 = 6.36619772367581382433e-01lf;
+  const double pio2_1 = 1.57079632673412561417e+00lf, pio2_2 = 6.07710050630396597660e-11lf,
+               pio2_2t = 2.02226624879595063154e-21lf;
+  precise double t = fma(x, invpio2, W_SHIFT);
+  precise double k = t - W_SHIFT;
+  precise double r = fma(-k, pio2_2t, fma(-k, pio2_2, fma(-k, pio2_1, x)));
+  const int n = int(d_lo(t));
+  const double z = r * r;
+  double ps = -2.47603963266340282e-08lf;
+  ps = ps * z + 2.75553388640425920e-06lf;
+  ps = ps * z - 1.98412637249584749e-04lf;
+  ps = ps * z + 8.33333332507114714e-03lf;
+  ps = ps * z - 1.66666666666303143e-01lf;
+  ps = r * (ps * z + 1.0lf);  // r (1 + ...): sin(-0) = -0
+  double pc = 2.06450723635062601e-09lf;
+  pc = pc * z - 2.75555223862494313e-07lf;
+  pc = pc * z + 2.48015807033251224e-05lf;
+  pc = pc * z - 1.38888888776026592e-03lf;
+  pc = pc * z + 4.16666666665964705e-02lf;
+  pc = pc * z - 0.5lf;
+  pc = pc * z + 1.0lf;
+  const bool swap = (n & 1) != 0;
+  const double sv = swap ? pc : ps, cv = swap ? ps : pc;
+  s = (n & 2) != 0 ? -sv : sv;
+  c = ((n + 1) & 2) != 0 ? -cv : cv;
+}
+
 #endif  // TF_ANALYTIC_WIDE_GLSL
