@@ -15,7 +15,7 @@
 #define TF_RSQRT w_rsqrt
 #define TF_EXPM1 w_expm1
 #define TF_LOG1P w_log1p
-#define TF_ERF m_erf
+#define TF_ERF w_erf
 #else
 #define TF_EXP m_exp
 #define TF_LOG m_log
