@@ -139,25 +139,73 @@ double w_rsqrt(double x) {
   return y * d_pow2(-q);
 }
 
+// One of a0..a4 by j in [0, 4] (selects: a data-dependent index into an array is slow on NVIDIA).
+double w_pick(int j, double a0, double a1, double a2, double a3, double a4) {
+  return j == 0 ? a0 : (j == 1 ? a1 : (j == 2 ? a2 : (j == 3 ? a3 : a4)));
+}
+
+// x = n pi/2 + r for a finite f32 x with |x| > 2^20: Payne-Hanek in double, instead of m_sincos's
+// integer reduction, whose table of 2/pi is an array indexed by data (slow on NVIDIA, and part of
+// every sin / cos kernel). |x| = M 2^e (M < 2^24 an integer, e in [-3, 104]) and 2/pi = sum_j t_j
+// 2^(-24(j+1)) (t_j the 24-bit chunks of 2/pi), so every term M t_j 2^(e - 24j - 24) is exact;
+// those with e - 24j - 24 >= 2 are multiples of 4 and drop out, the next six give |x| 2/pi mod 4
+// to 2^-95, summed as a double-double and reduced by its nearest integer n. |r| <= pi/4 (+2^-22)
+// with an absolute error near 2^-76: relative 2^-45 at worst, at the f32 closest to a multiple
+// of pi/2 (16367173 2^72, 2^-29.2 from it).
+int w_rem_pio2_huge(double x, out double r) {
+  const double PIO2_HI = 1.57079632679489655800e+00lf, PIO2_LO = 6.12323399573676603587e-17lf;
+  const double C0 = 10680707.0lf, C1 = 7228996.0lf, C2 = 1387004.0lf, C3 = 2578385.0lf, C4 = 16069853.0lf,
+               C5 = 12639074.0lf, C6 = 9804092.0lf, C7 = 4427841.0lf, C8 = 16666979.0lf, C9 = 11263675.0lf;
+  const double ax = abs(x);
+  const int e = ((d_hi(ax) >> 20) & 0x7ff) - 1023 - 23;  // |x| = M 2^e
+  const int j0 = max(0, (e - 2) / 24);                   // the first chunk with e - 24 j - 24 <= 1
+  const int s0 = e - 24 * j0 - 24;                       // in [-27, 1]
+  const double m = ax * d_pow2(-e);
+  const double p0 = m * w_pick(j0, C0, C1, C2, C3, C4) * d_pow2(s0);
+  const double p1 = m * w_pick(j0, C1, C2, C3, C4, C5) * d_pow2(s0 - 24);
+  const double p2 = m * w_pick(j0, C2, C3, C4, C5, C6) * d_pow2(s0 - 48);
+  const double p3 = m * w_pick(j0, C3, C4, C5, C6, C7) * d_pow2(s0 - 72);
+  const double p4 = m * w_pick(j0, C4, C5, C6, C7, C8) * d_pow2(s0 - 96);
+  const double p5 = m * w_pick(j0, C5, C6, C7, C8, C9) * d_pow2(s0 - 120);
+  precise double a0 = p0 - 4.0lf * floor(0.25lf * p0);  // mod 4, exact
+  precise double a1 = p1 - 4.0lf * floor(0.25lf * p1);
+  dvec2 h = dd_two_sum(a0, a1);
+  const dvec2 h2 = dd_two_sum(h.x, p2);
+  const double k = floor(h2.x + 0.5lf);
+  precise double hk = h2.x - k;  // exact
+  precise double lo = (h.y + h2.y) + (p3 + (p4 + p5));
+  const dvec2 f = dd_two_sum(hk, lo);  // |x| 2/pi - k
+  const double rr = f.x * PIO2_HI + (f.y * PIO2_HI + f.x * PIO2_LO);
+  const int n = int(k);
+  r = x < 0.0lf ? -rr : rr;
+  return x < 0.0lf ? -n : n;
+}
+
 // sin and cos: for |x| <= 2^20, k = round(x 2/pi) (< 2^20) and r = x - k pi/2 by Cody-Waite in
 // three parts (fdlibm's pio2_1 and pio2_2 of 33 bits, so that k pio2_1, k pio2_2 and x - k pio2_1
 // are exact, and pio2_2t): |r| <= pi/4 with an absolute error near 2^-100, relative 2^-52 (the
-// f32 below 2^20 closest to a nonzero multiple of pi/2, 252.898209, is 2^-27.8 from it).
-// sin r = r (1 + z S(z)) and cos r = 1 + z (-1/2 + z C(z)), z = r^2, S and C degree-4 fits
-// (relative error 2^-47.5 and 2^-53); the quadrant (k mod 4) picks and negates them by selects.
-// Beyond 2^20 (and inf, NaN): m_sincos.
+// f32 below 2^20 closest to a nonzero multiple of pi/2, 252.898209, is 2^-27.8 from it); beyond,
+// w_rem_pio2_huge. sin r = r (1 + z S(z)) and cos r = 1 + z (-1/2 + z C(z)), z = r^2, S and C
+// degree-4 fits on |r| <= pi/4 (relative error 2^-47.5 and 2^-53); the quadrant (k mod 4) picks
+// and negates them by selects.
 void w_sincos(double x, out double s, out double c) {
-  if (!(abs(x) <= 1048576.0lf)) {
-    m_sincos(x, s, c);
+  double r;
+  int n;
+  if (abs(x) <= 1048576.0lf) {
+    const double invpio2 = 6.36619772367581382433e-01lf;
+    const double pio2_1 = 1.57079632673412561417e+00lf, pio2_2 = 6.07710050630396597660e-11lf,
+                 pio2_2t = 2.02226624879595063154e-21lf;
+    precise double t = fma(x, invpio2, W_SHIFT);
+    precise double k = t - W_SHIFT;
+    precise double rc = fma(-k, pio2_2t, fma(-k, pio2_2, fma(-k, pio2_1, x)));
+    r = rc;
+    n = int(d_lo(t));
+  } else if (isinf(x) || isnan(x)) {
+    s = c = d_nan();
     return;
+  } else {
+    n = w_rem_pio2_huge(x, r);
   }
-  const double invpio2 = 6.36619772367581382433e-01lf;
-  const double pio2_1 = 1.57079632673412561417e+00lf, pio2_2 = 6.07710050630396597660e-11lf,
-               pio2_2t = 2.02226624879595063154e-21lf;
-  precise double t = fma(x, invpio2, W_SHIFT);
-  precise double k = t - W_SHIFT;
-  precise double r = fma(-k, pio2_2t, fma(-k, pio2_2, fma(-k, pio2_1, x)));
-  const int n = int(d_lo(t));
   const double z = r * r;
   double ps = -2.47603963266340282e-08lf;
   ps = ps * z + 2.75553388640425920e-06lf;
