@@ -9,6 +9,7 @@ list(APPEND TENFERRO_SHADER_INCLUDES
   ${TENFERRO_SHADER_DIR}/common/math_f64.glsl
   ${TENFERRO_SHADER_DIR}/common/math_complex.glsl
   ${TENFERRO_SHADER_DIR}/elementwise/analytic.glsl
+  ${TENFERRO_SHADER_DIR}/elementwise/analytic_wide.glsl
 )
 tenferro_family_dtypes(analytic _types)
 foreach(_t IN LISTS _types)
