@@ -108,10 +108,10 @@ double w_log1p(double x) {
 // sqrt and rsqrt of a = x 2^-2q in [1, 4) (built from the bits, no rounding), scaled back by 2^q
 // and 2^-q. The seed y0 = inversesqrt(float(a)) (a is an f32 value, normal) has Vulkan's 2 ulp
 // (2^-22); y = y0 (1 + r/2 + 3r^2/8 + 5r^3/16) with r = 1 - a y0^2 is 1/sqrt(a) to 35 r^4 / 128
-// (2^-46 even for a 12-bit seed) plus rounding (about 2^-52). sqrt: s0 = a y, then one Newton
-// step on the residual a - s0^2 (exact where fma is fused, as on NVIDIA; otherwise it still
-// leaves s0's 2^-52): the double result within about 1 ulp of double, so the f32 sqrt, never
-// within 2^-50 of a midpoint, is correctly rounded (IEEE).
+// (2^-46 even for a 12-bit seed) plus rounding (about 2^-52). sqrt: s0 = a y, then one Newton step
+// on the residual a - s0^2 (exact where fma is fused, as on NVIDIA; otherwise it still leaves s0's
+// 2^-52): the double result within about 1 ulp of double, so the f32 sqrt is correctly rounded
+// (IEEE): it is never within 2^-51 of a midpoint m (a - m^2 is a nonzero multiple of 2^-48).
 double w_rsqrt_a(double x, out double a, out int q) {
   const uvec2 b = unpackDouble2x32(x);
   const int e = int(b.y >> 20) - 1023;
@@ -145,13 +145,14 @@ double w_pick(int j, double a0, double a1, double a2, double a3, double a4) {
 }
 
 // x = n pi/2 + r for a finite f32 x with |x| > 2^20: Payne-Hanek in double, instead of m_sincos's
-// integer reduction, whose table of 2/pi is an array indexed by data (slow on NVIDIA, and part of
-// every sin / cos kernel). |x| = M 2^e (M < 2^24 an integer, e in [-3, 104]) and 2/pi = sum_j t_j
-// 2^(-24(j+1)) (t_j the 24-bit chunks of 2/pi), so every term M t_j 2^(e - 24j - 24) is exact;
-// those with e - 24j - 24 >= 2 are multiples of 4 and drop out, the next six give |x| 2/pi mod 4
-// to 2^-95, summed as a double-double and reduced by its nearest integer n. |r| <= pi/4 (+2^-22)
-// with an absolute error near 2^-76: relative 2^-45 at worst, at the f32 closest to a multiple
-// of pi/2 (16367173 2^72, 2^-29.2 from it).
+// integer reduction, whose table of 2/pi is an array indexed by data: only there for rare
+// arguments, it still kept sin and cos at 2.1x a copy's time on the H100, 1.0x without (f32, 2^28
+// elements in [0.5, 1.5), tenferro bench analytic). |x| = M 2^e (M < 2^24 an integer, e in [-3,
+// 104]) and 2/pi = sum_j t_j 2^(-24(j+1)) (t_j the 24-bit chunks of 2/pi), so every term M t_j 2^(e
+// - 24j - 24) is exact; those with e - 24j - 24 >= 2 are multiples of 4 and drop out, the next six
+// give |x| 2/pi mod 4 to 2^-95, summed as a double-double and reduced by its nearest integer n. |r|
+// <= pi/4 (+2^-22) with an absolute error near 2^-76: relative 2^-45 at worst, at the f32 closest
+// to a multiple of pi/2 (16367173 2^72, 2^-29.2 from it).
 int w_rem_pio2_huge(double x, out double r) {
   const double PIO2_HI = 1.57079632679489655800e+00lf, PIO2_LO = 6.12323399573676603587e-17lf;
   const double C0 = 10680707.0lf, C1 = 7228996.0lf, C2 = 1387004.0lf, C3 = 2578385.0lf, C4 = 16069853.0lf,
