@@ -19,6 +19,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <complex>
 #include <cstring>
@@ -262,6 +263,18 @@ DType promote_weak(DType d, int k) {
   return d == DType::F32 ? DType::C32 : DType::C64;
 }
 
+/// The dtype two operands meet at (the eager binary ops, where, and expressions): NumPy's result_type with a
+/// Python scalar (kind k >= 0) weak; two scalars take NumPy's default dtype of the higher kind.
+DType meet_dtype(int ka, DType da, int kb, DType db) {
+  if (ka >= 0 && kb >= 0) {
+    const int k = std::max(ka, kb);
+    return k == 3 ? DType::C64 : k == 2 ? DType::F64 : k == 1 ? DType::I64 : DType::Bool;
+  }
+  if (ka >= 0) return promote_weak(db, ka);
+  if (kb >= 0) return promote_weak(da, kb);
+  return promote(da, db);
+}
+
 Scalar scalar_value(nb::handle h, DType d) {
   const int k = scalar_kind(h);
   if (k == 3) {
@@ -327,6 +340,20 @@ void broadcast_pair(TensorView& a, TensorView& b, const char* op) {
   b = broadcast_view(b, out);
 }
 
+/// Operands `ah`, `bh` of an elementwise op (tensors, array-likes or Python scalars) as tensors
+/// of `be` at the dtype they meet at (meet_dtype; `inexact`: bool and integer meet at float64,
+/// as true division does); a Python scalar becomes a rank-0 tensor.
+std::array<TensorView, 2> meet_operands(Backend& be, nb::handle ah, nb::handle bh, bool inexact = false) {
+  const int ka = nb::isinstance<TensorView>(ah) ? -1 : scalar_kind(ah);
+  const int kb = nb::isinstance<TensorView>(bh) ? -1 : scalar_kind(bh);
+  TensorView a = ka >= 0 ? TensorView() : coerce(ah, be), b = kb >= 0 ? TensorView() : coerce(bh, be);
+  DType d = meet_dtype(ka, a.defined() ? a.dtype() : DType::Bool, kb, b.defined() ? b.dtype() : DType::Bool);
+  if (inexact && !is_inexact(d)) d = DType::F64;
+  a = a.defined() ? convert_to(be, a, d) : full_on(be, d, {}, scalar_value(ah, d));
+  b = b.defined() ? convert_to(be, b, d) : full_on(be, d, {}, scalar_value(bh, d));
+  return {a, b};
+}
+
 // The module's op codes (tenferro/__init__.py's _ADD..., _NEG..., and the reductions) and
 // their ops of ops.def.
 enum class Bin { add, sub, mul, truediv, pow, maximum, minimum, rem, eq, ne, lt, le, gt, ge };
@@ -353,26 +380,7 @@ TensorView binary(Bin op, nb::handle lhs, nb::handle rhs) {
   else if (rt) bep = &backend_of(as_tensor_ref(rhs), name);
   else bep = &cpu_backend();
   Backend& be = *bep;
-  const int kl = lt ? -1 : scalar_kind(lhs), kr = rt ? -1 : scalar_kind(rhs);
-  TensorView a, b;
-  DType d;
-  if (kl >= 0 && kr < 0) {
-    b = coerce(rhs, be);
-    d = promote_weak(b.dtype(), kl);
-  } else if (kr >= 0 && kl < 0) {
-    a = coerce(lhs, be);
-    d = promote_weak(a.dtype(), kr);
-  } else {
-    a = coerce(lhs, be);
-    b = coerce(rhs, be);
-    d = promote(a.dtype(), b.dtype());
-  }
-  if (op == Bin::truediv && !is_inexact(d)) d = DType::F64;
-  // Python scalars become rank-0 tensors broadcast to the other operand's shape.
-  if (!a.defined()) a = full_on(be, d, {}, scalar_value(lhs, d));
-  if (!b.defined()) b = full_on(be, d, {}, scalar_value(rhs, d));
-  a = convert_to(be, a, d);
-  b = convert_to(be, b, d);
+  auto [a, b] = meet_operands(be, lhs, rhs, op == Bin::truediv);
   broadcast_pair(a, b, name);
   const TensorView in[] = {a, b};
   return elementwise(be, kBinOps[int(op)], in, kBinDirs[int(op)]);
@@ -630,18 +638,6 @@ std::string expr_repr(const ExprNode& n) {
   s += "(";
   for (std::size_t k = 0; k < n.args.size(); ++k) s += (k ? ", " : "") + expr_repr(*n.args[k]);
   return s + ")";
-}
-
-/// The dtype two operands meet at, as binary() and _where find it: NumPy's result_type with a
-/// Python scalar (kind k >= 0) weak; two scalars take NumPy's default dtype of the higher kind.
-DType meet_dtype(int ka, DType da, int kb, DType db) {
-  if (ka >= 0 && kb >= 0) {
-    const int k = std::max(ka, kb);
-    return k == 3 ? DType::C64 : k == 2 ? DType::F64 : k == 1 ? DType::I64 : DType::Bool;
-  }
-  if (ka >= 0) return promote_weak(db, ka);
-  if (kb >= 0) return promote_weak(da, kb);
-  return promote(da, db);
 }
 
 /// One eval(): the tree's fusion plan, its inputs (materialized only after the whole tree is
@@ -1328,30 +1324,7 @@ NB_MODULE(_tenferro, m) {
   m.def("_diagonal", [](const TensorView& x, std::int64_t a, std::int64_t b) { return x.diagonal(a, b); });
   m.def("_where", [](const TensorView& c, nb::handle a_h, nb::handle b_h) {
     Backend& be = backend_of(c, "select");
-    TensorView a, b;
-    const int ka = scalar_kind(a_h), kb = scalar_kind(b_h);
-    if (ka >= 0 && kb >= 0) {
-      const DType d = std::max(ka, kb) == 3 ? DType::C64 : std::max(ka, kb) == 2 ? DType::F64
-                                         : std::max(ka, kb) == 1 ? DType::I64 : DType::Bool;
-      a = full_on(be, d, {}, scalar_value(a_h, d));
-      b = full_on(be, d, {}, scalar_value(b_h, d));
-    } else if (ka >= 0) {
-      b = coerce(b_h, be);
-      const DType d = promote_weak(b.dtype(), ka);
-      a = full_on(be, d, {}, scalar_value(a_h, d));
-      b = convert_to(be, b, d);
-    } else if (kb >= 0) {
-      a = coerce(a_h, be);
-      const DType d = promote_weak(a.dtype(), kb);
-      b = full_on(be, d, {}, scalar_value(b_h, d));
-      a = convert_to(be, a, d);
-    } else {
-      a = coerce(a_h, be);
-      b = coerce(b_h, be);
-      const DType d = promote(a.dtype(), b.dtype());
-      a = convert_to(be, a, d);
-      b = convert_to(be, b, d);
-    }
+    auto [a, b] = meet_operands(be, a_h, b_h);
     TensorView cc = convert_to(be, c, DType::Bool);
     broadcast_pair(a, b, "select");
     broadcast_pair(cc, a, "select");
