@@ -10,6 +10,8 @@
 #   fuzz    tools/fuzz.sh: each libFuzzer harness for TENFERRO_FUZZ_SECONDS (default 60) from its
 #           seed corpus.
 # Usage: tools/test.sh [STAGE...]   (default: all five; e.g. `tools/test.sh ci` for the main build)
+# TENFERRO_TEST_CLEAN=1 (what .ci/run sets) removes each stage's build tree once the stage has
+# run, so the run needs the disk of its largest stage, not of all five.
 # Every stage's preset runs the same locally (CMakePresets.json); a failing stage fails the script
 # after the others have run, so one run reports every failure.
 set -euo pipefail
@@ -35,6 +37,10 @@ stage_python() {
   CMAKE_BUILD_PARALLEL_LEVEL=$jobs bash tools/python_test.sh
 }
 
+# The build trees of each stage (removed under TENFERRO_TEST_CLEAN=1).
+declare -A trees=([ci]=build/ci [python]="build/python build/venv" [asan]=build/dev-asan
+                  [tsan]=build/tsan [fuzz]=build/fuzz)
+
 failed=()
 for s in "${stages[@]}"; do
   case "$s" in
@@ -48,6 +54,10 @@ for s in "${stages[@]}"; do
   else
     echo "=== test stage $s FAILED after $((SECONDS - start)) s"
     failed+=("$s")
+  fi
+  if [[ ${TENFERRO_TEST_CLEAN:-0} == 1 ]]; then
+    # shellcheck disable=SC2086  # a list of folders
+    rm -rf ${trees[$s]}
   fi
 done
 if ((${#failed[@]})); then
