@@ -666,7 +666,11 @@ void add_einsum_command(CLI::App& app) {
       int rank = 0, ready = 0;
       MPI_Initialized(&ready);
       if (ready) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-      std::cerr << "tenferro einsum (rank " << rank << "): " << printable(e.what(), kMaxPrintedMessage) << "\n";
+      // One write: mpirun forwards each rank's output in the pieces it reads, and may print its
+      // abort notice between two writes of one line.
+      const std::string msg =
+          "tenferro einsum (rank " + std::to_string(rank) + "): " + printable(e.what(), kMaxPrintedMessage) + "\n";
+      std::fwrite(msg.data(), 1, msg.size(), stderr);
       if (ready) MPI_Abort(MPI_COMM_WORLD, 2);
       throw CLI::RuntimeError(2);
     }
