@@ -208,6 +208,53 @@ struct EinsumStats {
 EinsumStats explain(const EinsumSpec& spec, const Path& path, std::span<const Layout> operand_layouts, DType dtype,
                     bool writes_chains = true);
 
+class RecordedWork;  // tenferro/backend/backend.hpp
+
+/// An einsum prepared once for operands of given shapes and dtype on one backend, then run
+/// many times (akin to opt_einsum's contract_expression): planned (through the plan cache),
+/// lowered and, where the backend records work (the Vulkan backend), recorded, so that a run
+/// queues the recorded GPU work again with no planning, no lowering and no recording: one
+/// submission, whatever the number of steps. Runs are asynchronous on a GPU, like ops.
+///
+/// A run copies its operands (any layout) into the program's own inputs first; write inputs()
+/// directly and call run() to skip those copies. It returns a new tensor (the recorded work's
+/// result is copied out). Where nothing is recorded (the CPU backend; the Vulkan backend while
+/// profiling, or for a contraction whose work cannot be recorded) a run executes the lowered
+/// program on the operands directly. The program holds its inputs and, when recorded, the
+/// memory of every intermediate (at most the peak of a direct run) until destroyed.
+/// Thread safety: one program must not run on two threads at once; distinct programs may.
+class EinsumProgram {
+ public:
+  /// Throws like make_plan for bad subscripts or shapes, unsupported for a dtype or backend
+  /// that cannot run them.
+  EinsumProgram(Backend& be, std::string_view subscripts, std::span<const Shape> shapes, DType dtype,
+                const EinsumOptions& opts = {});
+  EinsumProgram(Backend& be, std::string_view subscripts, std::initializer_list<Shape> shapes, DType dtype,
+                const EinsumOptions& opts = {});
+  ~EinsumProgram();
+  EinsumProgram(EinsumProgram&&) noexcept;
+  EinsumProgram& operator=(EinsumProgram&&) noexcept;
+
+  /// Runs on `operands`: the program's shapes and dtype, on its backend (else
+  /// invalid_argument, shape_mismatch, dtype_mismatch or check_resident's error, naming
+  /// "einsum_program" and "operands", before any work).
+  Tensor operator()(std::span<const TensorView> operands);
+  Tensor operator()(std::initializer_list<TensorView> operands);
+  /// Runs on what inputs() hold now.
+  Tensor run();
+  /// The program's own operands: compact tensors of the program's shapes on its backend.
+  std::span<const Tensor> inputs();
+  /// True when runs replay recorded work.
+  bool recorded() const;
+  const EinsumPlan& plan() const;
+  Backend& backend() const;
+  DType dtype() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 /// einsum = make_plan + execute. The operands' device picks the backend in tenferro/api.hpp's
 /// einsum(subscripts, a, b, ...); these forms name it.
 Tensor einsum(Backend& be, std::string_view subscripts, std::span<const TensorView> operands,

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -958,10 +959,18 @@ TensorView einsum_py(const std::string& subscripts, nb::handle operands_h, nb::h
   return einsum(be, subscripts, ops, opts);
 }
 
-/// A planned einsum for fixed operand shapes (make_plan): calling it runs execute, no parsing
-/// or planning.
-struct EinsumProgram {
+/// A planned einsum for fixed operand shapes (make_plan). Each device and dtype it is called
+/// with gets its tenferro::EinsumProgram on first use (recorded on a Vulkan device), so later
+/// calls do no parsing, planning, lowering or recording.
+struct PlannedEinsum {
   std::shared_ptr<const EinsumPlan> plan;
+  std::string subscripts;
+  std::vector<Shape> shapes;
+  struct Programs {
+    std::mutex mutex;  // a program runs on one thread at a time (calls release the GIL)
+    std::vector<std::unique_ptr<tenferro::EinsumProgram>> list;
+  };
+  std::shared_ptr<Programs> programs = std::make_shared<Programs>();
 
   TensorView run(nb::args operands) const {
     TENFERRO_CHECK(operands.size() == plan->spec.num_inputs(), invalid_argument, "einsum", "operands",
@@ -971,16 +980,31 @@ struct EinsumProgram {
     Backend& be = einsum_backend(hs);
     const std::vector<TensorView> ops = einsum_operands(hs, be);
     nb::gil_scoped_release rel;
-    return execute(be, plan->spec, plan->path, ops);
+    std::lock_guard guard(programs->mutex);
+    const DType d = ops[0].dtype();
+    tenferro::EinsumProgram* prog = nullptr;
+    for (const auto& p : programs->list)
+      if (&p->backend() == &be && p->dtype() == d) prog = p.get();
+    if (!prog) {
+      EinsumOptions opts;
+      opts.path = plan->path;
+      opts.use_path = true;
+      for (std::size_t i = 1; i < ops.size(); ++i)  // the program's own dtype check names the program
+        TENFERRO_CHECK(ops[i].dtype() == d, dtype_mismatch, "einsum", "operands", "operand ", i, " has dtype ",
+                       dtype_name(ops[i].dtype()), " but operand 0 has ", dtype_name(d));
+      programs->list.push_back(std::make_unique<tenferro::EinsumProgram>(be, subscripts, shapes, d, opts));
+      prog = programs->list.back().get();
+    }
+    return (*prog)(ops);
   }
 };
 
-EinsumProgram einsum_program(const std::string& subscripts, nb::handle shapes_h, nb::handle path,
+PlannedEinsum einsum_program(const std::string& subscripts, nb::handle shapes_h, nb::handle path,
                              const std::string& method) {
   std::vector<Shape> shapes;
   for (nb::handle s : shapes_h) shapes.push_back(shape_arg(s));
   const EinsumOptions opts = einsum_options(path, method, shapes.size());
-  return EinsumProgram{make_plan(subscripts, shapes, opts)};
+  return PlannedEinsum{make_plan(subscripts, shapes, opts), subscripts, shapes};
 }
 
 /// einsum sliced to a memory limit (tenferro/slicing.hpp) over `devices` (None: the operands'
@@ -1332,18 +1356,19 @@ NB_MODULE(_tenferro, m) {
     return TensorView(select(be, cc, a, b));
   });
 
-  nb::class_<EinsumProgram>(m, "EinsumProgram",
-                            "An einsum planned for fixed shapes (tenferro.einsum_program); call it with the operands.")
-      .def("__call__", &EinsumProgram::run)
-      .def_prop_ro("path", [](const EinsumProgram& p) {
+  nb::class_<PlannedEinsum>(m, "EinsumProgram",
+                            "An einsum planned for fixed shapes (tenferro.einsum_program); call it with the operands. "
+                            "Each device and dtype it runs on gets its recorded program on first use.")
+      .def("__call__", &PlannedEinsum::run)
+      .def_prop_ro("path", [](const PlannedEinsum& p) {
         nb::list l;
         for (auto [i, j] : p.plan->path) l.append(nb::make_tuple(i, j));
         return l;
       })
-      .def_prop_ro("method", [](const EinsumProgram& p) { return p.plan->method; })
-      .def_prop_ro("flops", [](const EinsumProgram& p) { return p.plan->cost.flops; })
-      .def_prop_ro("largest_intermediate", [](const EinsumProgram& p) { return p.plan->cost.largest_intermediate; })
-      .def_prop_ro("subscripts", [](const EinsumProgram& p) { return spec_to_string(p.plan->spec); });
+      .def_prop_ro("method", [](const PlannedEinsum& p) { return p.plan->method; })
+      .def_prop_ro("flops", [](const PlannedEinsum& p) { return p.plan->cost.flops; })
+      .def_prop_ro("largest_intermediate", [](const PlannedEinsum& p) { return p.plan->cost.largest_intermediate; })
+      .def_prop_ro("subscripts", [](const PlannedEinsum& p) { return spec_to_string(p.plan->spec); });
   m.def("_einsum_program", &einsum_program, nb::arg("subscripts"), nb::arg("shapes"), nb::arg("path").none(),
         nb::arg("method"));
 

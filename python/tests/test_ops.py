@@ -245,6 +245,14 @@ def test_einsum_program(dev):
     assert len(prog.path) == 2 and prog.flops > 0
     check(prog(*[tf.asarray(o, device=dev) for o in ops]), want)
     check(prog(*[tf.asarray(o.T.copy().T, device=dev) for o in ops]), want)  # other layouts, same plan
+    # Calls on new operands leave earlier results alone; another dtype gets a program of its own.
+    ops2 = [rand(s, "float64", 40 + k) for k, s in enumerate(shapes)]
+    r1 = prog(*[tf.asarray(o, device=dev) for o in ops])
+    r2 = prog(*[tf.asarray(o, device=dev) for o in ops2])
+    check(r1, want)
+    check(r2, np.einsum("abc,cd,dbe->ae", *ops2))
+    c64 = [(o + 0.5j * o[::-1]).astype("complex64") for o in ops]
+    check(prog(*[tf.asarray(o, device=dev) for o in c64]), np.einsum("abc,cd,dbe->ae", *c64))
     given = tf.einsum_program("abc,cd,dbe->ae", *shapes, path=[(1, 2), (0, 1)])
     assert given.path == [(1, 2), (0, 1)] and given.method == "given"
     check(given(*[tf.asarray(o, device=dev) for o in ops]), want)

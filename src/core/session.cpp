@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/session.hpp"
 #include "tenferro/backend/backend.hpp"
 #include "tenferro/ops.hpp"
 
@@ -43,6 +44,10 @@ Backend* registered_backend(DomainId domain) noexcept {
   std::lock_guard guard(r.mutex);
   const auto it = r.backends.find(domain);
   return it == r.backends.end() ? nullptr : it->second;
+}
+
+bool detail::session_open(const Backend& be) {
+  return std::find(t_open_sessions.begin(), t_open_sessions.end(), &be) != t_open_sessions.end();
 }
 
 void with_session(Backend& be, const std::function<void()>& f) {

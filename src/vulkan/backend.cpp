@@ -2,6 +2,7 @@
 // synchronization and kernel-error reporting, the capability table.
 #include "vulkan/backend.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -192,6 +193,7 @@ Tensor VulkanBackend::allocate(DType dtype, const Shape& shape, MemoryIntent int
 }
 
 Allocation VulkanBackend::allocate_memory(std::uint64_t bytes, MemoryIntent intent) {
+  if (capture_) return capture_allocate(bytes, intent);
   try {
     return allocator_->allocate(bytes, intent);
   } catch (const Error& e) {
@@ -206,6 +208,11 @@ Allocation VulkanBackend::allocate_memory(std::uint64_t bytes, MemoryIntent inte
 
 void VulkanBackend::release_after(const Allocation& a, std::uint64_t value) {
   if (!a) return;
+  if (capture_ && a.intent == MemoryIntent::device_local &&
+      std::find(capture_->made.begin(), capture_->made.end(), a.address) != capture_->made.end()) {
+    capture_->freed.push_back(a);  // the capture's own: reused by it, kept by its work
+    return;
+  }
   // A lost device keeps its memory: work submitted before the loss may still be running on it
   // (a loss reported at a wait), and nothing is allocated on it again.
   if (lost()) return;
@@ -232,8 +239,13 @@ void VulkanBackend::release_after(const Allocation& a, std::uint64_t value) {
 }
 
 void VulkanBackend::reclaim() {
-  if (deferred_.empty() && busy_until_ == 0) return;  // the common case: nothing waits
+  if (deferred_.empty() && busy_until_ == 0 && deferred_cmds_.empty()) return;  // the common case
   const std::uint64_t done = recorder_->completed();
+  std::erase_if(deferred_cmds_, [&](const auto& d) {
+    if (d.first > done) return false;
+    recorder_->free_captured(d.second);
+    return true;
+  });
   if (busy_until_ != 0 && busy_until_ <= done) {
     allocator_->set_completed(done);  // blocks freed while busy may go back to the driver now
     busy_until_ = 0;
@@ -247,6 +259,7 @@ void VulkanBackend::reclaim() {
 }
 
 std::uint64_t VulkanBackend::upload_params(std::span<const std::int64_t> words) {
+  if (capture_) return capture_params(words);
   const std::uint64_t bytes = (words.size_bytes() + 15) / 16 * 16;
   TENFERRO_ASSERT(bytes <= kArenaBytes);
   const std::uint64_t value = recorder_->open_value();
@@ -266,6 +279,7 @@ std::uint64_t VulkanBackend::upload_params(std::span<const std::int64_t> words) 
 void VulkanBackend::after_op() {
   // A loss found while freeing (release_after) fails the op that recorded this work.
   if (lost()) throw_lost("vulkan");
+  if (capture_) return;  // recorded, not submitted
   // Deferred frees can only become reclaimable through GPU progress, checked at submissions
   // (and at synchronize): not per op, which would query the timeline semaphore every time.
   if (sessions_.load() == 0 || recorder_->should_flush()) {
@@ -280,6 +294,8 @@ void VulkanBackend::wait_for(const VkStorage& s) {
     std::uint64_t v = 0;
     {
       auto guard = lock();
+      TENFERRO_CHECK(!capture_, runtime_state, "record", "",
+                     "host access to a tensor cannot be recorded into reusable work");
       v = s.last_use;
       if (v == 0) return;
       if (v > recorder_->submitted_value()) recorder_->submit();

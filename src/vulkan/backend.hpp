@@ -78,6 +78,8 @@ class VulkanBackend final : public Backend {
               const TensorView& out) override;
   void scatter(const TensorView& out, const TensorView& indices, const TensorView& updates,
                const ScatterConfig& cfg) override;
+  std::unique_ptr<RecordedWork> capture(std::span<const Tensor> inputs,
+                                        const std::function<std::vector<Tensor>()>& body) override;
   void begin_session() override;
   void end_session() override;
   void profile_begin() override;
@@ -92,8 +94,12 @@ class VulkanBackend final : public Backend {
   /// Memory for `bytes` of `intent`; on out_of_memory, waits for in-flight work, reclaims
   /// deferred frees and retries once.
   Allocation allocate_memory(std::uint64_t bytes, MemoryIntent intent);
-  /// Frees `a` once the timeline reaches `value` (0 or already reached: now).
+  /// Frees `a` once the timeline reaches `value` (0 or already reached: now). During a
+  /// capture, memory allocated in it goes back to the capture instead, for its later
+  /// allocations (capture.cpp).
   void release_after(const Allocation& a, std::uint64_t value);
+  /// Frees a captured command buffer once the timeline reaches `value`.
+  void release_captured_after(VkCommandBuffer cmd, std::uint64_t value);
   /// Copies a small parameter block into host-visible memory valid until the open batch
   /// completes; returns its device address.
   std::uint64_t upload_params(std::span<const std::int64_t> words);
@@ -126,6 +132,10 @@ class VulkanBackend final : public Backend {
  private:
   void reclaim();
   void check_kernel_errors();
+  /// allocate_memory during a capture: device_local memory the capture freed, else new memory
+  /// it owns; parameter blocks; no staging.
+  Allocation capture_allocate(std::uint64_t bytes, MemoryIntent intent);
+  std::uint64_t capture_params(std::span<const std::int64_t> words);
   /// Records the loss; the first cause is kept. Never throws: tensor destructors call it.
   void mark_lost(const std::string& cause) noexcept;
   [[noreturn]] void throw_lost(std::string_view op) const;
@@ -142,6 +152,15 @@ class VulkanBackend final : public Backend {
   Allocation arena_;   // parameter blocks of the batch `arena_value_`
   std::uint64_t arena_value_ = 0, arena_used_ = 0;
   std::vector<std::pair<std::uint64_t, Allocation>> deferred_;
+  std::vector<std::pair<std::uint64_t, VkCommandBuffer>> deferred_cmds_;  // captured buffers
+  // The capture being recorded (capture.cpp), else null.
+  struct Capture {
+    std::vector<std::uint64_t> made;  // addresses of its device_local allocations
+    std::vector<Allocation> freed;    // those of them freed inside it (reusable by it)
+    std::vector<Allocation> arenas;   // its parameter blocks
+    std::uint64_t arena_used = 0;     // bytes used of arenas.back()
+  };
+  std::unique_ptr<Capture> capture_;
   std::uint64_t busy_until_ = 0;  // largest busy_until handed to Allocator::free, 0 when idle
   std::atomic<int> sessions_{0};
   std::atomic<bool> lost_{false};

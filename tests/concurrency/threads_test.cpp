@@ -1,11 +1,12 @@
 // The threading model of docs/design.md ("Threads") exercised: several threads running ops and
-// einsum on one Vulkan device and on the CPU backend at once, the two runtimes used from
-// different threads, sessions on several threads, tensors shared, moved and mapped across
-// threads, the einsum plan and program caches hit by many threads with the same and different
-// instances, and the Vulkan allocator driven to its cap by threads that allocate until
-// out_of_memory and free. Every result is checked against the CPU backend run on one thread, or
-// against values computed here. These tests also run under ThreadSanitizer (the `tsan` preset:
-// tests/README.md), which turns any data race they reach into a failure.
+// einsum on one Vulkan device and on the CPU backend at once, einsum programs recorded and
+// replayed while other threads run ops, the two runtimes used from different threads, sessions
+// on several threads, tensors shared, moved and mapped across threads, the einsum plan and
+// program caches hit by many threads with the same and different instances, and the Vulkan
+// allocator driven to its cap by threads that allocate until out_of_memory and free. Every
+// result is checked against the CPU backend run on one thread, or against values computed
+// here. These tests also run under ThreadSanitizer (the `tsan` preset: tests/README.md), which
+// turns any data race they reach into a failure.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -183,6 +184,38 @@ TEST(Threads, OneVulkanDeviceRunsOpsAndEinsumOnSeveralThreads) {
   });
   EXPECT_TRUE(failures.empty()) << joined(failures);
   vk->synchronize();  // no kernel error was left behind
+}
+
+// Einsum programs recorded and replayed on one Vulkan device from several threads while other
+// threads run ops on it: a capture holds the device for its whole body, so no other thread's
+// work lands in it, and replays interleave with the other threads' batches.
+TEST(Threads, EinsumProgramsRecordAndReplayWhileOtherThreadsRunOps) {
+  TENFERRO_REQUIRE_VULKAN(vk);
+  const auto want = references(kThreads * kRounds);
+  const Tensor shared = shared_operand(*vk);
+  const auto failures = on_threads(kThreads, [&](int t, std::vector<std::string>& f) {
+    if (t % 2) {  // ops
+      for (int r = 0; r < kRounds; ++r) {
+        const int seed = t + kThreads * r;
+        check_workload(want[static_cast<std::size_t>(seed)], workload(*vk, seed, shared),
+                       "vulkan seed " + std::to_string(seed), f);
+      }
+      return;
+    }
+    const std::int64_t m = 3 + t, k = 4, n = 2 + t;
+    EinsumProgram prog(*vk, "ij,jk,kl->li", {{m, k}, {k, n}, {n, 3}}, DType::F64);
+    if (!prog.recorded()) f.push_back("thread " + std::to_string(t) + ": the program was not recorded");
+    for (int r = 0; r < kRounds; ++r) {
+      const Tensor a = host_ints({m, k}, t + r), b = host_ints({k, n}, t + r + 1), d = host_ints({n, 3}, t + r + 2);
+      const TensorView host_ops[3] = {a, b, d};
+      const RefTensor expect = test::read(cpu_backend(), einsum(cpu_backend(), "ij,jk,kl->li", host_ops));
+      const Tensor got = prog({upload(*vk, a), upload(*vk, b), upload(*vk, d)});
+      const std::string diff = test::compare(expect, test::read(*vk, got), test::Tol{});
+      if (!diff.empty()) f.push_back("program of thread " + std::to_string(t) + ", run " + std::to_string(r) + ": " + diff);
+    }
+  });
+  EXPECT_TRUE(failures.empty()) << joined(failures);
+  vk->synchronize();
 }
 
 // The two runtimes from different threads at once: even threads on the CPU backend, odd ones on

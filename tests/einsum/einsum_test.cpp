@@ -13,6 +13,7 @@
 #include "backends.hpp"
 #include "core/einsum/lower.hpp"
 #include "core/ops/dot_general_lowering.hpp"
+#include "einsum_ref.hpp"
 #include "ref.hpp"
 #include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
@@ -24,69 +25,8 @@ namespace {
 using test::LayoutCase;
 using test::RefTensor;
 
-// ---- the reference ------------------------------------------------------------------------
-// inputs/output: one code point per axis (ellipsis already written out). An operand axis of
-// extent 1 whose label is larger elsewhere broadcasts (index clamped to 0).
-RefTensor reference(const std::vector<std::u32string>& inputs, const std::u32string& output,
-                    const std::vector<RefTensor>& ops, DType dtype) {
-  std::u32string labels;
-  std::vector<std::int64_t> ext;
-  for (std::size_t i = 0; i < inputs.size(); ++i)
-    for (std::size_t ax = 0; ax < inputs[i].size(); ++ax) {
-      const auto pos = labels.find(inputs[i][ax]);
-      const std::int64_t e = ops[i].shape[ax];
-      if (pos == std::u32string::npos) {
-        labels += inputs[i][ax];
-        ext.push_back(e);
-      } else {
-        ext[pos] = std::max(ext[pos], e);
-      }
-    }
-  Shape out_shape;
-  for (char32_t c : output) out_shape.push_back(ext[labels.find(c)]);
-  RefTensor out(dtype, out_shape);
-  std::vector<c64> acc(static_cast<std::size_t>(out.numel()), c64(0, 0));
-  std::int64_t total = 1;
-  for (auto e : ext) total *= e;
-  std::vector<std::int64_t> idx(labels.size(), 0);
-  for (std::int64_t t = 0; t < total; ++t) {
-    std::int64_t r = t;
-    for (std::size_t l = 0; l < labels.size(); ++l) {
-      idx[l] = r % ext[l];
-      r /= ext[l];
-    }
-    c64 prod(1, 0);
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      Shape at;
-      for (std::size_t ax = 0; ax < inputs[i].size(); ++ax) {
-        const std::int64_t v = idx[labels.find(inputs[i][ax])];
-        at.push_back(ops[i].shape[ax] == 1 ? 0 : v);
-      }
-      prod *= ops[i].v[static_cast<std::size_t>(ops[i].index(at))];
-    }
-    Shape oat;
-    for (char32_t c : output) oat.push_back(idx[labels.find(c)]);
-    acc[static_cast<std::size_t>(out.index(oat))] += prod;
-  }
-  for (std::size_t k = 0; k < acc.size(); ++k) out.v[k] = acc[k];
-  return out;
-}
-
-test::Tol tol_for(DType d) {
-  return (d == DType::F32 || d == DType::C32) ? test::Tol{2e-4, 2e-4} : test::Tol{1e-10, 1e-10};
-}
-
-bool runs_on(Backend& be, DType d, std::size_t n_ops) {
-  return be.supports(OpId::transpose, d) && be.supports(OpId::reduce_sum, d) &&
-         (n_ops < 2 || be.supports(OpId::dot_general, d));
-}
-
-struct Case {
-  std::string subscripts;                // UTF-8 for einsum
-  std::vector<std::u32string> inputs;    // expanded terms for the reference
-  std::u32string output;
-  std::vector<Shape> shapes;
-};
+using test::einsum_reference;
+using Case = test::EinsumCase;
 
 // Runs the case on every backend and dtype with the given layouts; path: optional.
 void run_case(const Case& c, std::uint64_t seed, const Path* path = nullptr,
@@ -94,7 +34,7 @@ void run_case(const Case& c, std::uint64_t seed, const Path* path = nullptr,
   std::mt19937_64 rng(seed);
   for (const auto& tb : test::test_backends()) {
     for (DType d : dtypes) {
-      if (!runs_on(*tb.be, d, c.shapes.size())) continue;
+      if (!test::einsum_runs_on(*tb.be, d, c.shapes.size())) continue;
       for (LayoutCase lc : {LayoutCase::compact, LayoutCase::transposed, LayoutCase::negative_stride,
                             LayoutCase::offset}) {
         std::vector<RefTensor> refs;
@@ -109,8 +49,8 @@ void run_case(const Case& c, std::uint64_t seed, const Path* path = nullptr,
           opts.use_path = true;
         }
         const Tensor got = einsum(*tb.be, c.subscripts, views, opts);
-        const RefTensor want = reference(c.inputs, c.output, refs, d);
-        TENFERRO_EXPECT_MATCH(want, test::read(*tb.be, got), tol_for(d));
+        const RefTensor want = einsum_reference(c.inputs, c.output, refs, d);
+        TENFERRO_EXPECT_MATCH(want, test::read(*tb.be, got), test::einsum_tol(d));
         if (::testing::Test::HasFailure()) {
           std::printf("failed: %s backend %s dtype %s layout %s seed %llu\n", c.subscripts.c_str(), tb.name.c_str(),
                       std::string(dtype_name(d)).c_str(), test::layout_name(lc).c_str(),
@@ -257,7 +197,7 @@ TEST(Einsum, PathIndependenceOnRandomNetworks) {
       refs.push_back(test::random_ref(DType::F64, s, rng));
       views.push_back(test::place(be, refs.back(), LayoutCase::compact));
     }
-    const RefTensor want = reference(c.inputs, c.output, refs, DType::F64);
+    const RefTensor want = einsum_reference(c.inputs, c.output, refs, DType::F64);
     // Every path of the first two steps' choices, then greedy order.
     std::vector<Path> paths;
     for (int i = 0; i < n; ++i)
@@ -279,7 +219,7 @@ TEST(Einsum, PathIndependenceOnRandomNetworks) {
         detail::set_pack_chunk_bytes(piece);
         const Tensor got = einsum(be, c.subscripts, views, o);
         detail::set_pack_chunk_bytes(chunk);
-        const std::string m = test::compare(want, test::read(be, got), tol_for(DType::F64));
+        const std::string m = test::compare(want, test::read(be, got), test::einsum_tol(DType::F64));
         ASSERT_TRUE(m.empty()) << c.subscripts << " seed " << seed << " trial " << trial << " piece " << piece << ": "
                                << m;
       }
@@ -455,14 +395,14 @@ TEST(Einsum, EquivalentToDotGeneralAndTranspose) {
   cfg.rhs_contracting_dims = {0};
   const Tensor dg = dot_general(be, va, vb, cfg);  // [i, k, b]
   const std::vector<TensorView> ops{va, vb};
-  TENFERRO_EXPECT_MATCH(test::read(be, dg), test::read(be, einsum(be, "ijb,jkb->ikb", ops)), tol_for(DType::F64));
+  TENFERRO_EXPECT_MATCH(test::read(be, dg), test::read(be, einsum(be, "ijb,jkb->ikb", ops)), test::einsum_tol(DType::F64));
   const Tensor tr = transpose_copy(be, dg, {2, 1, 0});
-  TENFERRO_EXPECT_MATCH(test::read(be, tr), test::read(be, einsum(be, "ijb,jkb->bki", ops)), tol_for(DType::F64));
+  TENFERRO_EXPECT_MATCH(test::read(be, tr), test::read(be, einsum(be, "ijb,jkb->bki", ops)), test::einsum_tol(DType::F64));
   const std::vector<TensorView> one{va};
   TENFERRO_EXPECT_MATCH(test::read(be, transpose_copy(be, va, {1, 2, 0})), test::read(be, einsum(be, "ijk->jki", one)),
-                        tol_for(DType::F64));
+                        test::einsum_tol(DType::F64));
   TENFERRO_EXPECT_MATCH(test::read(be, reduce_sum(be, va, {0, 2})), test::read(be, einsum(be, "ijk->j", one)),
-                        tol_for(DType::F64));
+                        test::einsum_tol(DType::F64));
 }
 
 TEST(Einsum, ResultIsFreshAndInputsUntouched) {

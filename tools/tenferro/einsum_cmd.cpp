@@ -49,6 +49,7 @@ struct EinsumArgs {
   bool steps = false;   // print the step report (explain)
   bool no_run = false;  // the report only: plan, explain, no operands, no timing
   bool profile = false; // GPU time per kernel family over extra profiled runs
+  bool program = false; // runs through an EinsumProgram (recorded once, replayed)
   std::int64_t max_extent = 0;  // > 0: every extent clamped to this (host overhead runs)
   ProgressMode progress = ProgressMode::automatic;
   // Slicing (docs/einsum.md): any of these runs the contraction sliced.
@@ -282,7 +283,8 @@ int run_einsum(const EinsumArgs& a) {
   }
   const bool sliced = a.memory_limit > 0 || !a.devices.empty() || a.distributed;
   if (a.no_run && !a.steps && a.memory_limit == 0) throw InputError("--no-run needs --steps or --memory-limit");
-  if (sliced && (a.steps || a.profile)) throw InputError("--steps and --profile do not apply to a sliced run");
+  if (sliced && (a.steps || a.profile || a.program))
+    throw InputError("--steps, --profile and --program do not apply to a sliced run");
   // --no-run: what the plan is, before the report of the steps or of the slicing.
   const auto no_run_json = [&] {
     return nlohmann::json{{"instance", inst.name}, {"layout", inst.layout}, {"dtype", std::string(dtype_name(dtype))},
@@ -349,6 +351,14 @@ int run_einsum(const EinsumArgs& a) {
   std::vector<TensorView> views(dev_ops.begin(), dev_ops.end());
 
   Tensor result;
+  // --program: the plan's path prepared (and recorded, on Vulkan) once; runs replay it.
+  std::optional<EinsumProgram> program;
+  if (a.program) {
+    EinsumOptions po;
+    po.path = plan->path;
+    po.use_path = true;
+    program.emplace(be, inst.format, inst.shapes, dtype, po);
+  }
   std::optional<SlicePlan> splan;
   if (sliced) {
     // Default limit: what devices[0] has left (its memory cap, or the host's available memory,
@@ -360,6 +370,9 @@ int run_einsum(const EinsumArgs& a) {
     }
     splan = plan_slices(plan->spec, plan->path, dtype, limit);
   }
+  // The host's part of a run: until everything is queued (the whole run on the CPU backend).
+  std::chrono::steady_clock::time_point host_done;
+  bool profiling = false;  // profiled runs go kernel by kernel, also with --program
   const auto run_once = [&](const EinsumProgress& on_step = {}) {
     if (splan) {
       SliceRun run;
@@ -372,10 +385,15 @@ int run_einsum(const EinsumArgs& a) {
       } else {
         result = execute_sliced(devs, *splan, views, run);
       }
+      host_done = std::chrono::steady_clock::now();
       for (Backend* d : devs) d->synchronize();
       return;
     }
-    with_session(be, [&] { result = execute(be, plan->spec, plan->path, views, on_step); });
+    if (program && !on_step && !profiling)
+      result = (*program)(views);
+    else
+      with_session(be, [&] { result = execute(be, plan->spec, plan->path, views, on_step); });
+    host_done = std::chrono::steady_clock::now();
     be.synchronize();
   };
   warm_gpu(be);
@@ -405,7 +423,7 @@ int run_einsum(const EinsumArgs& a) {
   for (Backend* d : devs) d->synchronize();
   const std::uint64_t held_before = be.memory_usage().in_use;  // the operands
   be.reset_memory_peak();
-  std::vector<double> times;
+  std::vector<double> times, host_times;
   // --profile: kProfileRuns more runs with GPU timestamps around every dispatch (which
   // serializes them, so these runs are not the timed ones); per-run averages.
   constexpr int kProfileRuns = 3;
@@ -415,6 +433,7 @@ int run_einsum(const EinsumArgs& a) {
     const auto t0 = std::chrono::steady_clock::now();
     run_once();
     times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    host_times.push_back(std::chrono::duration<double>(host_done - t0).count());
     progress->update(r + 1);
   }
   const MemoryUsage mem = be.memory_usage();
@@ -433,6 +452,7 @@ int run_einsum(const EinsumArgs& a) {
   if (ranks.rank != 0) return 0;  // rank 0 checks and reports
   ProfileReport prof;
   if (a.profile) {
+    profiling = true;
     be.profile_begin();
     for (int r = 0; r < kProfileRuns; ++r) {
       run_once();
@@ -522,7 +542,8 @@ int run_einsum(const EinsumArgs& a) {
   if (inst.paths.is_object() && inst.paths.contains("opt_flops") && inst.paths["opt_flops"].contains("log10_flops") &&
       inst.paths["opt_flops"]["log10_flops"].is_number())
     stored_log10 = inst.paths["opt_flops"]["log10_flops"].get<double>();
-  const double med = median(times);
+  const double med = median(times), host_med = median(host_times);
+  const std::size_t steps = plan->path.size();
   if (a.json) {
     nlohmann::json j;
     j["instance"] = inst.name;
@@ -551,6 +572,10 @@ int run_einsum(const EinsumArgs& a) {
     j["plan_s"] = plan->plan_seconds;
     j["repeat"] = a.repeat;
     j["median_s"] = med;
+    // The host's part of a run (until all its work is queued), and that per pairwise step.
+    j["host_median_s"] = host_med;
+    j["host_per_step_s"] = steps > 0 ? host_med / static_cast<double>(steps) : host_med;
+    if (program) j["program"] = {{"recorded", program->recorded()}};
     j["times_s"] = times;
     j["output_shape"] = result.shape();
     j["checksum"] = {{"sum", is_complex(dtype) ? nlohmann::json::array({sum.real(), sum.imag()}) : nlohmann::json(sum.real())},
@@ -590,7 +615,10 @@ int run_einsum(const EinsumArgs& a) {
       if (mem.tracked) o << "; held " << slice_held / 1048576.0 << " MiB beside operands and result";
       o << "\n";
     }
-    o << "time         median " << med * 1e3 << " ms over " << a.repeat << " runs\n";
+    o << "time         median " << med * 1e3 << " ms over " << a.repeat << " runs; host part " << host_med * 1e6
+      << " us (" << (steps > 0 ? host_med / static_cast<double>(steps) : host_med) * 1e6 << " us per step)";
+    if (program) o << (program->recorded() ? ", recorded program" : ", program (not recorded)");
+    o << "\n";
     o << "checksum     sum " << sum.real();
     if (is_complex(dtype)) o << (sum.imag() < 0 ? " - " : " + ") << std::abs(sum.imag()) << "i";
     o << ", sum|x| " << abs_sum << "\n";
@@ -639,6 +667,9 @@ void add_einsum_command(CLI::App& app) {
   cmd->add_flag("--steps", args->steps, "Print what every pairwise step does (GEMM shape, packing copies, launches)");
   cmd->add_flag("--no-run", args->no_run,
                 "With --steps or --memory-limit: only plan and report (the steps, the slicing), run nothing");
+  cmd->add_flag("--program", args->program,
+                "Run through an einsum program: planned and lowered once and, on Vulkan, recorded once; each run "
+                "replays it (the operands copied into its inputs)");
   cmd->add_flag("--profile", args->profile,
                 "After the timed runs, 3 runs with GPU timestamps: time per kernel family (Vulkan)");
   cmd->add_option("--max-extent", args->max_extent,

@@ -78,6 +78,18 @@ struct ProfileReport {
 /// A small table of a report ("family dispatches gpu_us %busy" rows, then busy/span/idle).
 std::string format_profile(const ProfileReport& r);
 
+/// GPU work recorded once and queued again without recording (Backend::capture).
+class RecordedWork {
+ public:
+  virtual ~RecordedWork() = default;
+  /// Queues the recorded work again, ordered after all work queued before it and before all
+  /// work queued after it, like an op (asynchronous on a GPU). Kernel errors are raised at the
+  /// next synchronization, as for ops.
+  virtual void replay() = 0;
+  /// The tensors the recorded body returned; every replay rewrites them.
+  virtual std::span<const Tensor> outputs() const = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -147,6 +159,21 @@ class Backend {
   /// Scatter into `out`, which already holds a copy of the operand.
   virtual void scatter(const TensorView& out, const TensorView& indices, const TensorView& updates,
                        const ScatterConfig& cfg) = 0;
+
+  /// Records the device work `body` issues (ops on `inputs` and on tensors it makes) so that
+  /// RecordedWork::replay() queues it again with no recording: the contents of `inputs` at
+  /// replay time are read, the returned tensors rewritten. The body is recorded, not run: it
+  /// may not reach host memory or wait for the device (transfers, mappings, synchronize raise
+  /// runtime_state), and the tensors it makes must be dropped inside it or returned (else
+  /// runtime_state). The recorded work holds `inputs`, the returned tensors and the memory of
+  /// the intermediates until it is destroyed. Returns nullptr, without calling body, where the
+  /// backend cannot record (the default; the Vulkan backend while profiling).
+  virtual std::unique_ptr<RecordedWork> capture(std::span<const Tensor> inputs,
+                                                const std::function<std::vector<Tensor>()>& body) {
+    (void)inputs;
+    (void)body;
+    return nullptr;
+  }
 
   // --- sessions -------------------------------------------------------------------------
   /// Called by with_session around the body (one recording scope on a GPU).

@@ -114,6 +114,7 @@ KernelFamily Recorder::family() { return t_family; }
 void Recorder::set_family(KernelFamily f) { t_family = f; }
 
 bool Recorder::should_flush() const {
+  if (capturing_) return false;
   if (commands_ >= kMaxCommands || bytes_ >= kMaxBytes) return true;
   // Early submission once the batch holds early() commands and the GPU has finished what was
   // submitted: checked every kIdleCheck commands from then on (one semaphore query each), so a
@@ -137,17 +138,93 @@ ProfileReport Recorder::profile_stop() {
 }
 
 void Recorder::submit() {
-  if (!open_) return;
-  profiler_.end(open_->cmd, open_->queries);
-  profiler_.count_batch();
-  if (commands_ >= early_ && early_ < kMaxCommands) early_ *= 2;
-  // Make device writes visible to the host (readback staging, zero-copy tensors, error word).
-  memory_barrier(open_->cmd, true, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  // Closed before the driver calls: a batch whose submission failed (device lost, out of
-  // memory) is dropped, never recorded into or ended again.
-  Slot& batch = *std::exchange(open_, nullptr);
+  TENFERRO_CHECK(!capturing_, runtime_state, "record", "",
+                 "work that waits for the GPU or reaches host memory (a synchronization, a transfer, "
+                 "a host mapping) cannot be recorded into a reusable program");
+  if (open_) submit_batch(VK_NULL_HANDLE);
+}
+
+std::uint64_t Recorder::submit_captured(VkCommandBuffer captured) {
+  TENFERRO_ASSERT(!capturing_);
+  submit_batch(captured);
+  return submitted_;
+}
+
+void Recorder::begin_capture() {
+  TENFERRO_ASSERT(!capturing_ && !profiler_.enabled());
+  submit();
+  auto ai = vk_struct<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+  ai.commandPool = pool_.get();
+  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  ai.commandBufferCount = 1;
+  capture_ = Slot{};
+  TENFERRO_VK_CHECK(vkAllocateCommandBuffers(device_.get(), &ai, &capture_.cmd));
+  auto bi = vk_struct<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+  bi.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;  // a replay may be queued behind another
+  if (const VkResult r = vkBeginCommandBuffer(capture_.cmd, &bi); r != VK_SUCCESS) {
+    free_captured(std::exchange(capture_.cmd, VK_NULL_HANDLE));
+    check_result(r, "vkBeginCommandBuffer", __FILE__, __LINE__);
+  }
+  // The open batch's commands precede the captured ones in the same submission
+  // (submit_captured): make their writes visible to everything recorded here.
+  memory_barrier(capture_.cmd, true, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                     VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
+  open_ = &capture_;
+  capturing_ = true;
+  bound_ = VK_NULL_HANDLE;
+  transfer_pending_ = false;
   hazards_.clear();
-  TENFERRO_VK_CHECK(vkEndCommandBuffer(batch.cmd));
+  commands_ = 0;
+  bytes_ = 0;
+}
+
+VkCommandBuffer Recorder::end_capture() {
+  TENFERRO_ASSERT(capturing_);
+  // As at the end of a batch: device writes visible to the host (the error word).
+  memory_barrier(capture_.cmd, true, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  const VkCommandBuffer cmd = std::exchange(capture_.cmd, VK_NULL_HANDLE);
+  open_ = nullptr;
+  capturing_ = false;
+  hazards_.clear();
+  if (const VkResult r = vkEndCommandBuffer(cmd); r != VK_SUCCESS) {
+    free_captured(cmd);
+    check_result(r, "vkEndCommandBuffer", __FILE__, __LINE__);
+  }
+  return cmd;
+}
+
+void Recorder::abort_capture() noexcept {
+  if (!capturing_) return;
+  free_captured(std::exchange(capture_.cmd, VK_NULL_HANDLE));
+  open_ = nullptr;
+  capturing_ = false;
+  hazards_.clear();
+}
+
+void Recorder::free_captured(VkCommandBuffer captured) noexcept {
+  if (captured) vkFreeCommandBuffers(device_.get(), pool_.get(), 1, &captured);
+}
+
+void Recorder::submit_batch(VkCommandBuffer extra) {
+  VkCommandBuffer cmds[2];
+  std::uint32_t count = 0;
+  Slot* batch = open_;
+  if (batch) {
+    profiler_.end(open_->cmd, open_->queries);
+    profiler_.count_batch();
+    if (commands_ >= early_ && early_ < kMaxCommands) early_ *= 2;
+    // Make device writes visible to the host (readback staging, zero-copy tensors, error word).
+    memory_barrier(open_->cmd, true, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    // Closed before the driver calls: a batch whose submission failed (device lost, out of
+    // memory) is dropped, never recorded into or ended again.
+    open_ = nullptr;
+    hazards_.clear();
+    TENFERRO_VK_CHECK(vkEndCommandBuffer(batch->cmd));
+    cmds[count++] = batch->cmd;
+  }
+  if (extra) cmds[count++] = extra;
+  if (count == 0) return;
   const std::uint64_t value = submitted_ + 1, wait_value = submitted_;
   const VkSemaphore sem = timeline_.get();
   auto ti = vk_struct<VkTimelineSemaphoreSubmitInfo>(VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
@@ -161,12 +238,12 @@ void Recorder::submit() {
   si.waitSemaphoreCount = 1;  // the previous batch: orders every batch after the one before
   si.pWaitSemaphores = &sem;
   si.pWaitDstStageMask = &wait_stage;
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &batch.cmd;
+  si.commandBufferCount = count;
+  si.pCommandBuffers = cmds;
   si.signalSemaphoreCount = 1;
   si.pSignalSemaphores = &sem;
   TENFERRO_VK_CHECK(vkQueueSubmit(device_.queue(), 1, &si, VK_NULL_HANDLE));
-  batch.value = value;
+  if (batch) batch->value = value;
   submitted_ = value;
 }
 

@@ -14,6 +14,11 @@
 // Profiling (profiler.hpp): while enabled, every record() call gets a begin/end timestamp pair
 // tagged with family() (set by the caller, e.g. through FamilyScope).
 //
+// Capture: between begin_capture() and end_capture(), record() appends to a command buffer of
+// its own that is never submitted as a batch (submit() raises runtime_state); end_capture()
+// hands it over, and submit_captured() runs it again and again, each time as one batch (after
+// the open batch's commands, in the same submission) with no recording on the host.
+//
 // Thread safety: none; VulkanBackend serializes every call with its device mutex, except
 // wait()/completed(), which only touch the semaphore and may run unlocked.
 #pragma once
@@ -78,6 +83,19 @@ class Recorder {
   std::uint64_t completed() const;
   std::uint64_t barriers() const { return barriers_; }
 
+  /// Starts recording a reusable command buffer. Submits the open batch first. @pre not
+  /// capturing, not profiling.
+  void begin_capture();
+  bool capturing() const { return capturing_; }
+  /// Ends the capture and returns its command buffer (the caller frees it with
+  /// free_captured() once no submission of it is pending). abort_capture() drops it.
+  VkCommandBuffer end_capture();
+  void abort_capture() noexcept;
+  /// Submits the open batch's commands, if any, then `captured`, as one batch; returns its
+  /// timeline value. `captured` may still be pending from an earlier submission.
+  std::uint64_t submit_captured(VkCommandBuffer captured);
+  void free_captured(VkCommandBuffer captured) noexcept;
+
   /// Family tag of the calling thread's next record() calls (profiling only; thread-local, so
   /// entry points may set it without the device mutex).
   static KernelFamily family();
@@ -105,6 +123,12 @@ class Recorder {
   bool transfer_pending_ = false;      // a transfer recorded since the last barrier
   HazardTracker hazards_;
   Profiler profiler_;
+  /// Ends the open batch and submits it, followed by `extra` when given, as batch
+  /// submitted_ + 1.
+  void submit_batch(VkCommandBuffer extra);
+
+  Slot capture_;            // the command buffer being captured (open_ points to it meanwhile)
+  bool capturing_ = false;
   std::uint64_t submitted_ = 0;
   std::uint32_t commands_ = 0;
   std::uint32_t early_start_ = 0;  // Options::early_commands
