@@ -219,8 +219,9 @@ class RecordedWork;  // tenferro/backend/backend.hpp
 /// A run copies its operands (any layout) into the program's own inputs first; write inputs()
 /// directly and call run() to skip those copies. It returns a new tensor (the recorded work's
 /// result is copied out). Where nothing is recorded (the CPU backend; the Vulkan backend while
-/// profiling, or for a contraction whose work cannot be recorded) a run executes the lowered
-/// program on the operands directly. The program holds its inputs and, when recorded, the
+/// profiling, for a contraction whose work cannot be recorded, or when its intermediates did
+/// not fit in the device memory left at construction) a run executes the lowered program on
+/// the operands directly. The program holds its inputs and, when recorded, the
 /// memory of every intermediate (at most the peak of a direct run) until destroyed.
 /// Thread safety: one program must not run on two threads at once; distinct programs may.
 class EinsumProgram {

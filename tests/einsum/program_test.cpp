@@ -4,6 +4,7 @@
 // memory given back, the errors of bad operands and of bodies that break the capture contract.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,9 @@
 #include "tenferro/backend/backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/ops.hpp"
+#if TENFERRO_HAVE_VULKAN
+#include "vulkan/provider.hpp"
+#endif
 
 namespace tenferro {
 namespace {
@@ -120,6 +124,44 @@ TEST(EinsumProgram, DroppedWithRunsQueuedKeepsResultsAndGivesMemoryBack) {
     EXPECT_EQ(be.memory_usage().in_use, before) << "results held " << results << " bytes";
   }
 }
+
+#if TENFERRO_HAVE_VULKAN
+// Intermediates that do not fit in what the device has left at construction: the program is
+// made unrecorded (a capture cannot wait for memory queued work still uses) and runs directly.
+TEST(EinsumProgram, IntermediatesBeyondTheMemoryLeftRunUnrecorded) {
+  for (const auto& tb : test::test_backends()) {
+    if (!records(tb)) continue;
+    Backend& be = *tb.be;
+    // Path (0, 1) first: the outer product abcd, 128 MiB in f64, of 32 KiB operands.
+    const test::EinsumCase c{"ab,cd,bd->ac", {U"ab", U"cd", U"bd"}, U"ac", {{64, 64}, {64, 64}, {64, 64}}};
+    EinsumOptions opts;
+    opts.path = {{0, 1}, {0, 1}};
+    opts.use_path = true;
+    be.synchronize();
+    const vk::AllocatorStats s0 = vk::allocator_stats(be);
+    vk::set_memory_limits(be, 0, 0);  // no cached empty block could hold the intermediate
+    vk::set_memory_limits(be, vk::allocator_stats(be).tensor_bytes_reserved + (64ull << 20), 0);
+    std::optional<EinsumProgram> prog;
+    try {
+      prog.emplace(be, c.subscripts, c.shapes, DType::F64, opts);
+    } catch (...) {
+      vk::set_memory_limits(be, s0.cap, s0.cache_limit);
+      throw;
+    }
+    vk::set_memory_limits(be, s0.cap, s0.cache_limit);
+    EXPECT_FALSE(prog->recorded());
+    std::mt19937_64 rng(5);
+    std::vector<RefTensor> refs;
+    std::vector<TensorView> views;
+    for (const Shape& sh : c.shapes) {
+      refs.push_back(test::random_ref(DType::F64, sh, rng));
+      views.push_back(test::place(be, refs.back(), LayoutCase::compact));
+    }
+    TENFERRO_EXPECT_MATCH(test::einsum_reference(c.inputs, c.output, refs, DType::F64), test::read(be, (*prog)(views)),
+                          test::einsum_tol(DType::F64));
+  }
+}
+#endif
 
 TEST(EinsumProgram, BadOperandsAreRefusedNamingTheProgramBeforeAnyWork) {
   for (const auto& tb : test::test_backends()) {

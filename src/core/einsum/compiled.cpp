@@ -79,9 +79,11 @@ EinsumProgram::EinsumProgram(Backend& be, std::string_view subscripts, std::span
       return std::vector<Tensor>{execute(be, m.plan->spec, m.plan->path, v)};
     });
   } catch (const Error& e) {
-    // Work that cannot be recorded (it waits for the device or reaches host memory) runs
-    // directly; every other error is the einsum's own.
-    if (e.kind() != ErrorKind::runtime_state || e.op() != "record") throw;
+    // Work that cannot be recorded (it waits for the device or reaches host memory), or whose
+    // intermediates do not fit beside what the device holds now (a capture cannot wait for
+    // memory that queued work still uses), runs directly; every other error is the einsum's own.
+    const bool unrecordable = e.kind() == ErrorKind::runtime_state && e.op() == "record";
+    if (!unrecordable && e.kind() != ErrorKind::out_of_memory) throw;
   }
   if (!m.work) m.inputs.clear();  // made again only if asked for (inputs())
 }
