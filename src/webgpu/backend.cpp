@@ -10,6 +10,7 @@
 #include "backend_common/element_bytes.hpp"
 #include "backend_common/host_pack.hpp"
 #include "backend_common/process_backends.hpp"
+#include "backend_common/reduce_layout.hpp"
 #include "core/check.hpp"
 #include "webgpu/kernels.hpp"
 #include "webgpu/provider.hpp"
@@ -51,6 +52,8 @@ bool WebGpuBackend::supports(OpId op, DType d) const {
       return op != OpId::tril && op != OpId::triu && op != OpId::dynamic_slice && op != OpId::dynamic_update_slice;
     case OpFamily::unary:
     case OpFamily::binary: return elementwise_supported(op, d);
+    case OpFamily::reduce: return reduce_supported(op, d);
+    case OpFamily::dot: return gemm_supported(d);
     default: return false;
   }
 }
@@ -177,12 +180,6 @@ void WebGpuBackend::elementwise(OpId op, std::span<const TensorView> inputs_in, 
 void WebGpuBackend::cast(const TensorView&, const TensorView&, const char* op, bool) {
   TENFERRO_FAIL(unsupported, op, "x", "[webgpu] casts have no WebGPU kernel");
 }
-void WebGpuBackend::reduce(OpId op, const TensorView&, const Axes&, const TensorView&) {
-  TENFERRO_FAIL(unsupported, op_name(op), "x", "[webgpu] reductions have no WebGPU kernel");
-}
-void WebGpuBackend::gemm(const GemmCall&) {
-  TENFERRO_FAIL(unsupported, "dot_general", "lhs", "[webgpu] products have no WebGPU kernel");
-}
 void WebGpuBackend::triangular(const TensorView&, std::int64_t, bool lower, const TensorView&) {
   TENFERRO_FAIL(unsupported, lower ? "tril" : "triu", "x", "[webgpu] tril / triu have no WebGPU kernel");
 }
@@ -191,6 +188,88 @@ void WebGpuBackend::gather(const TensorView&, const TensorView&, const GatherCon
 }
 void WebGpuBackend::scatter(const TensorView&, const TensorView&, const TensorView&, const ScatterConfig&) {
   TENFERRO_FAIL(unsupported, "scatter", "operand", "[webgpu] scatter has no WebGPU kernel");
+}
+
+void WebGpuBackend::reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) {
+  detail::check_reduce_args(*this, op, x, out);
+  const DType d = x.dtype();
+  TENFERRO_CHECK(reduce_supported(op, d), unsupported, op_name(op), "x", "[webgpu] ", op_name(op), " on ",
+                 dtype_name(d), " has no WebGPU kernel");
+  const bool idempotent = op == OpId::reduce_max || op == OpId::reduce_min;
+  const detail::ReduceLayout L = detail::make_reduce_layout(x, axes, out, idempotent);
+  // Each pass reduces chunks of at most kReduceChunk elements: into `out` when one chunk covers
+  // the reduced axes, else into a compact scratch [kept..., chunks] that the next pass reduces
+  // along its last axis.
+  Shape kept;
+  Layout lo, lx;
+  lo.offset = L.o0;
+  lx.offset = L.x0;
+  std::int64_t nout = 1;
+  for (const detail::ReduceAxis& a : L.kept) {
+    kept.push_back(a.n);
+    lo.strides.push_back(a.so);
+    lx.strides.push_back(a.sx);
+    nout *= a.n;
+  }
+  std::vector<detail::ReduceAxis> red = L.red;
+  TensorView src = x;
+  for (;;) {
+    std::int64_t total = 1;
+    for (const detail::ReduceAxis& a : red) total *= a.n;
+    const std::int64_t parts = (total + kReduceChunk - 1) / kReduceChunk;
+    std::vector<std::int32_t> extra{static_cast<std::int32_t>(parts), static_cast<std::int32_t>(kReduceChunk),
+                                    static_cast<std::int32_t>(red.size())};
+    for (const detail::ReduceAxis& a : red) {
+      extra.push_back(static_cast<std::int32_t>(a.n));
+      extra.push_back(static_cast<std::int32_t>(a.sx));
+    }
+    Shape shape = kept;
+    shape.push_back(parts);
+    Layout lxp = lx, ld = lo;
+    lxp.strides.push_back(0);
+    ld.strides.push_back(0);
+    const TensorView dst = parts == 1 ? out : TensorView(allocate(d, {nout * parts}));
+    if (parts > 1) ld = Layout::compact(shape);
+    const Layout l[] = {ld, lxp};
+    {
+      std::lock_guard lock(mu_);
+      const Kernel& k = kernel("reduce_" + std::string(op_name(op)) + "_" + std::string(dtype_name(d)),
+                               [&] { return reduce_wgsl(op, d); });
+      const Buffer* data[] = {&storage_of(src).buffer(), &storage_of(dst).buffer()};
+      run(k, layout_params(shape, l, extra), data, static_cast<std::uint64_t>(nout * parts));
+    }
+    if (parts == 1) return;
+    src = dst;
+    lx = Layout::compact(kept);
+    red = {detail::ReduceAxis{parts, nout, 0}};
+  }
+}
+
+void WebGpuBackend::gemm(const GemmCall& call) {
+  detail::check_gemm_args(*this, call);
+  const DType d = call.c.dtype();
+  TENFERRO_CHECK(gemm_supported(d), unsupported, "dot_general", "lhs", "[webgpu] dot_general on ", dtype_name(d),
+                 " has no WebGPU kernel");
+  TENFERRO_CHECK(!call.chained(), internal, "dot_general", "out", "[webgpu] a chained output view (gemm_caps says none)");
+  const TensorView a = apart_from(call.a, call.c), b = apart_from(call.b, call.c);
+  const TensorView& c = call.c;
+  std::vector<std::int32_t> extra{static_cast<std::int32_t>(a.dim(1))};
+  for (const TensorView* t : {&a, &b}) {
+    extra.push_back(static_cast<std::int32_t>(t->offset()));
+    for (auto st : t->strides()) extra.push_back(static_cast<std::int32_t>(st));
+  }
+  std::vector<std::int32_t> alpha = words_of(call.alpha, d), beta = words_of(call.beta, d);
+  alpha.resize(2, 0);
+  beta.resize(2, 0);
+  extra.insert(extra.end(), alpha.begin(), alpha.end());
+  extra.insert(extra.end(), beta.begin(), beta.end());
+  const bool beta_zero = (beta[0] & 0x7fffffff) == 0 && (beta[1] & 0x7fffffff) == 0;  // +-0 in both parts
+  extra.push_back((call.conj_a ? 1 : 0) | (call.conj_b ? 2 : 0) | (beta_zero ? 4 : 0));
+  const Layout l[] = {c.layout()};
+  std::lock_guard lock(mu_);
+  const Kernel& k = kernel("gemm_" + std::string(dtype_name(d)), [&] { return gemm_wgsl(d); });
+  const Buffer* data[] = {&storage_of(a).buffer(), &storage_of(b).buffer(), &storage_of(c).buffer()};
+  run(k, layout_params(c.shape(), l, extra), data, static_cast<std::uint64_t>(c.numel()));
 }
 
 // ---- provider ------------------------------------------------------------------------------

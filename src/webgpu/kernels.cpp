@@ -115,6 +115,50 @@ const char* expression(OpId op, DType d) {
   }
 }
 
+// The zero of a WGSL type.
+std::string zero_of(DType d) { return d == DType::C32 ? "vec2<f32>(0.0, 0.0)" : d == DType::F32 ? "0.0" : "0i"; }
+
+// The merge of reduction op on acc and v, or nullptr when there is no kernel for (op, d).
+const char* reduce_merge(OpId op, DType d) {
+  const bool c = d == DType::C32, f = d == DType::F32, i = d == DType::I32;
+  switch (op) {
+    case OpId::reduce_sum: return "acc + v";
+    case OpId::reduce_prod: return c ? "cmul(acc, v)" : "acc * v";
+    case OpId::reduce_max: return f ? "fmaximum(acc, v)" : i ? "max(acc, v)" : nullptr;
+    case OpId::reduce_min: return f ? "fminimum(acc, v)" : i ? "min(acc, v)" : nullptr;
+    default: return nullptr;
+  }
+}
+
+// Float sums: leaves of 64 elements summed in sequence, the leaves combined by a binary counter
+// cascade (lv[k] holds the sum of 2^k leaves), so the error stays near (64 + log2 n) eps sum|x|.
+constexpr const char* kCascadeStep = R"(
+      leaf = leaf + v;
+      fill = fill + 1u;
+      if (fill == 64u) {
+        var c = cnt;
+        var k = 0u;
+        var s = leaf;
+        while ((c & 1u) != 0u) { s = lv[k] + s; c = c >> 1u; k = k + 1u; }
+        lv[k] = s;
+        cnt = cnt + 1u;
+        leaf = ZERO;
+        fill = 0u;
+      }
+)";
+constexpr const char* kCascadeTotal = R"(
+  var acc = leaf;
+  for (var k = 0u; k < 32u; k = k + 1u) {
+    if (((cnt >> k) & 1u) != 0u) { acc = lv[k] + acc; }
+  }
+)";
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
+}
+
 }  // namespace
 
 Bits bits_of(DType d) {
@@ -209,6 +253,130 @@ std::string elementwise_wgsl(OpId op, DType d) {
   if (arity == 2) s += "  let b = x1[at(2u, i)];\n";
   s += "  out[at(0u, i)] = " + std::string(expression(op, d)) + ";\n}\n";
   return s;
+}
+
+
+bool reduce_supported(OpId op, DType d) { return wgsl_type(d) != nullptr && reduce_merge(op, d) != nullptr; }
+
+std::string reduce_wgsl(OpId op, DType d) {
+  TENFERRO_ASSERT(reduce_supported(op, d));
+  const std::string t = wgsl_type(d);
+  const bool cascade = op == OpId::reduce_sum && d != DType::I32;
+  std::string s = kPrelude;
+  if (d == DType::C32) s += kComplex;
+  if (d == DType::F32) s += kMinMax;
+  s += "@group(0) @binding(1) var<storage, read> x: array<" + t + ">;\n";
+  s += "@group(0) @binding(2) var<storage, read_write> out: array<" + t + ">;\n";
+  s += "fn rn(k: u32) -> u32 { return u32(extra(3u + 2u * k)); }\n";
+  s += "fn rs(k: u32) -> i32 { return extra(4u + 2u * k); }\n";
+  s += kMainHead;
+  s += R"(  let parts = u32(extra(0u));
+  let chunk = u32(extra(1u));
+  let nr = u32(extra(2u));
+  let xb = i32(at(1u, i));
+  var total = 1u;
+  for (var k = 0u; k < nr; k = k + 1u) { total = total * rn(k); }
+  let start = (i / (numel() / parts)) * chunk;
+  let end = min(start + chunk, total);
+  let n0 = rn(0u);
+  let s0 = rs(0u);
+)";
+  if (cascade) {
+    s += "  var leaf = ZERO;\n  var lv: array<" + t + ", 32>;\n  var cnt = 0u;\n  var fill = 0u;\n";
+  } else if (op == OpId::reduce_sum) {
+    s += "  var acc = ZERO;\n";
+  } else if (op == OpId::reduce_prod) {
+    s += std::string("  var acc = ") + (d == DType::C32 ? "vec2<f32>(1.0, 0.0)" : d == DType::F32 ? "1.0" : "1i") +
+         ";\n";
+  } else {
+    s += "  var acc = ZERO;\n  var first = true;\n";
+  }
+  // Row by row along the first reduced axis: the offset of a row's first element from the
+  // flat reduced index, then a strided walk.
+  s += R"(  var j = start;
+  while (j < end) {
+    let i0 = j % n0;
+    var rem = j / n0;
+    var off = xb + i32(i0) * s0;
+    for (var k = 1u; k < nr; k = k + 1u) {
+      let e = rn(k);
+      off = off + i32(rem % e) * rs(k);
+      rem = rem / e;
+    }
+    let stop = min(end, j - i0 + n0);
+    for (; j < stop; j = j + 1u) {
+      let v = x[u32(off)];
+      off = off + s0;
+)";
+  if (cascade) s += kCascadeStep;
+  else if (op == OpId::reduce_max || op == OpId::reduce_min)
+    s += "      acc = select(" + std::string(reduce_merge(op, d)) + ", v, first);\n      first = false;\n";
+  else s += "      acc = " + std::string(reduce_merge(op, d)) + ";\n";
+  s += "    }\n  }\n";
+  if (cascade) s += kCascadeTotal;
+  s += "  out[at(0u, i)] = acc;\n}\n";
+  return replace_all(s, "ZERO", zero_of(d));
+}
+
+bool gemm_supported(DType d) { return d == DType::F32 || d == DType::C32; }
+
+std::string gemm_wgsl(DType d) {
+  TENFERRO_ASSERT(gemm_supported(d));
+  const bool c = d == DType::C32;
+  const std::string t = wgsl_type(d);
+  std::string s = kPrelude;
+  if (c) s += kComplex;
+  s += "@group(0) @binding(1) var<storage, read> a: array<" + t + ">;\n";
+  s += "@group(0) @binding(2) var<storage, read> b: array<" + t + ">;\n";
+  s += "@group(0) @binding(3) var<storage, read_write> cc: array<" + t + ">;\n";
+  if (c) {
+    s += R"(
+fn scalar(w: u32) -> vec2<f32> { return vec2<f32>(bitcast<f32>(extra(w)), bitcast<f32>(extra(w + 1u))); }
+fn conj_if(v: vec2<f32>, on: bool) -> vec2<f32> { return select(v, vec2<f32>(v.x, -v.y), on); }
+fn madd(acc: vec2<f32>, x: vec2<f32>, y: vec2<f32>) -> vec2<f32> {
+  return vec2<f32>(acc.x + (x.x * y.x - x.y * y.y), acc.y + (x.x * y.y + x.y * y.x));
+}
+fn coef(s: vec2<f32>, v: vec2<f32>) -> vec2<f32> { return select(cmul(s, v), s.x * v, s.y == 0.0); }
+)";
+  } else {
+    s += R"(
+fn scalar(w: u32) -> f32 { return bitcast<f32>(extra(w)); }
+fn conj_if(v: f32, on: bool) -> f32 { return v; }
+fn madd(acc: f32, x: f32, y: f32) -> f32 { return acc + x * y; }
+fn coef(s: f32, v: f32) -> f32 { return s * v; }
+)";
+  }
+  s += kMainHead;
+  s += R"(  let M = u32(p[3]);
+  let N = u32(p[4]);
+  let m = i32(i % M);
+  let n = i32((i / M) % N);
+  let bt = i32(i / (M * N));
+  let K = u32(extra(0u));
+  let flags = u32(extra(13u));
+  let co = at(0u, i);
+  let beta_zero = (flags & 4u) != 0u;
+  var r = ZERO;
+  if (K > 0u) {
+    var ao = extra(1u) + m * extra(2u) + bt * extra(4u);
+    var bo = extra(5u) + n * extra(7u) + bt * extra(8u);
+    let sa = extra(3u);
+    let sb = extra(6u);
+    var acc = ZERO;
+    for (var k = 0u; k < K; k = k + 1u) {
+      acc = madd(acc, conj_if(a[u32(ao)], (flags & 1u) != 0u), conj_if(b[u32(bo)], (flags & 2u) != 0u));
+      ao = ao + sa;
+      bo = bo + sb;
+    }
+    r = coef(scalar(9u), acc);
+    if (!beta_zero) { r = r + coef(scalar(11u), cc[co]); }
+  } else if (!beta_zero) {
+    r = coef(scalar(11u), cc[co]);
+  }
+  cc[co] = r;
+}
+)";
+  return replace_all(s, "ZERO", zero_of(d));
 }
 
 }  // namespace tenferro::webgpu

@@ -42,4 +42,27 @@ bool elementwise_supported(OpId op, DType d);
 /// out (binding 1 + arity) = op(inputs at bindings 1..arity), same dtype throughout.
 std::string elementwise_wgsl(OpId op, DType d);
 
+/// True when reduce_wgsl has a kernel for op on dtype d: reduce_sum and reduce_prod on F32, I32
+/// and C32, reduce_max and reduce_min on F32 and I32.
+bool reduce_supported(OpId op, DType d);
+/// The reduced elements one invocation of reduce_wgsl takes at most: lavapipe ends a shader loop
+/// after 65,535 iterations, so longer reductions run in passes over chunks.
+inline constexpr std::int64_t kReduceChunk = 2048;
+/// out (binding 2) = op over the reduced axes of x (binding 1), one invocation per output element
+/// and chunk of the reduced index space. The layout words run over the kept axes then a chunk
+/// axis (operand 0 out, 1 x, whose chunk stride is 0); the extra words are [chunks, chunk length,
+/// number of reduced axes r, then r pairs (extent > 0, x stride)], the first reduced axis
+/// fastest. Float sums add leaves of 64 elements and combine the leaves pairwise; integer sums
+/// and products wrap; f32 max / min propagate NaN (IEEE maximum / minimum).
+std::string reduce_wgsl(OpId op, DType d);
+
+/// True when gemm_wgsl has a kernel for dtype d (F32 and C32).
+bool gemm_supported(DType d);
+/// c (binding 3) = alpha * sum_k op(a)[m,k,b] op(b)[k,n,b] + beta * c, a at binding 1, b at
+/// binding 2, one invocation per element of c with a sequential K loop. The layout words run
+/// over c's [M,N,B] (operand 0 c); the extra words are [K, a's offset and 3 strides, b's offset
+/// and 3 strides, alpha (2 words: real, imaginary), beta (2 words), flags (1 conj a, 2 conj b,
+/// 4 beta == 0: c is not read)]. K == 0 gives beta * c.
+std::string gemm_wgsl(DType d);
+
 }  // namespace tenferro::webgpu

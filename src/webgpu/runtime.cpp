@@ -229,7 +229,7 @@ void Device::wait_for(const bool& done) {
 }
 
 Buffer Device::create_buffer(std::uint64_t bytes, bool checked) {
-  const std::uint64_t size = std::max<std::uint64_t>(4, (bytes + 3) / 4 * 4);
+  const std::uint64_t size = std::max<std::uint64_t>(16, (bytes + 3) / 4 * 4);
   TENFERRO_CHECK(size <= info_->max_buffer, out_of_memory, kOp, "bytes", "a buffer of ", bytes,
                  " bytes exceeds the adapter's maxBufferSize ", info_->max_buffer);
   WGPUBufferDescriptor desc = WGPU_BUFFER_DESCRIPTOR_INIT;

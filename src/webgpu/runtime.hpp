@@ -70,7 +70,8 @@ class Device {
   ~Device();
   const AdapterInfo& info() const { return *info_; }
 
-  /// A buffer of at least `bytes` (rounded up to 4; 0 gives 4). Error{out_of_memory} past the
+  /// A buffer of at least `bytes` (rounded up to 4, at least 16: one element of any dtype, the
+  /// least binding of a kernel whose operand is empty). Error{out_of_memory} past the
   /// adapter's maxBufferSize or, when `checked`, when the device refuses it (checking waits for
   /// the device: small internal buffers skip it).
   Buffer create_buffer(std::uint64_t bytes, bool checked = true);
