@@ -253,23 +253,30 @@ void WebGpuBackend::gemm(const GemmCall& call) {
   TENFERRO_CHECK(!call.chained(), internal, "dot_general", "out", "[webgpu] a chained output view (gemm_caps says none)");
   const TensorView a = apart_from(call.a, call.c), b = apart_from(call.b, call.c);
   const TensorView& c = call.c;
-  std::vector<std::int32_t> extra{static_cast<std::int32_t>(a.dim(1))};
-  for (const TensorView* t : {&a, &b}) {
-    extra.push_back(static_cast<std::int32_t>(t->offset()));
-    for (auto st : t->strides()) extra.push_back(static_cast<std::int32_t>(st));
-  }
-  std::vector<std::int32_t> alpha = words_of(call.alpha, d), beta = words_of(call.beta, d);
+  std::vector<std::int32_t> alpha = words_of(call.alpha, d), beta = words_of(call.beta, d),
+                            one = words_of(Scalar::of(d, 1.0), d);
   alpha.resize(2, 0);
   beta.resize(2, 0);
-  extra.insert(extra.end(), alpha.begin(), alpha.end());
-  extra.insert(extra.end(), beta.begin(), beta.end());
+  one.resize(2, 0);
   const bool beta_zero = (beta[0] & 0x7fffffff) == 0 && (beta[1] & 0x7fffffff) == 0;  // +-0 in both parts
-  extra.push_back((call.conj_a ? 1 : 0) | (call.conj_b ? 2 : 0) | (beta_zero ? 4 : 0));
   const Layout l[] = {c.layout()};
   std::lock_guard lock(mu_);
   const Kernel& k = kernel("gemm_" + std::string(dtype_name(d)), [&] { return gemm_wgsl(d); });
   const Buffer* data[] = {&storage_of(a).buffer(), &storage_of(b).buffer(), &storage_of(c).buffer()};
-  run(k, layout_params(c.shape(), l, extra), data, static_cast<std::uint64_t>(c.numel()));
+  // K in passes of at most kGemmChunk: the first applies beta, the later ones add to c.
+  const std::int64_t K = a.dim(1);
+  for (std::int64_t k0 = 0; k0 == 0 || k0 < K; k0 += kGemmChunk) {
+    const bool first = k0 == 0;
+    std::vector<std::int32_t> extra{static_cast<std::int32_t>(std::min(K - k0, kGemmChunk))};
+    extra.push_back(static_cast<std::int32_t>(a.offset() + k0 * a.strides()[1]));
+    for (auto st : a.strides()) extra.push_back(static_cast<std::int32_t>(st));
+    extra.push_back(static_cast<std::int32_t>(b.offset() + k0 * b.strides()[0]));
+    for (auto st : b.strides()) extra.push_back(static_cast<std::int32_t>(st));
+    extra.insert(extra.end(), alpha.begin(), alpha.end());
+    extra.insert(extra.end(), first ? beta.begin() : one.begin(), first ? beta.end() : one.end());
+    extra.push_back((call.conj_a ? 1 : 0) | (call.conj_b ? 2 : 0) | (first && beta_zero ? 4 : 0));
+    run(k, layout_params(c.shape(), l, extra), data, static_cast<std::uint64_t>(c.numel()));
+  }
 }
 
 // ---- provider ------------------------------------------------------------------------------

@@ -56,6 +56,9 @@ inline constexpr std::int64_t kReduceChunk = 2048;
 /// and products wrap; f32 max / min propagate NaN (IEEE maximum / minimum).
 std::string reduce_wgsl(OpId op, DType d);
 
+/// The K one dispatch of gemm_wgsl takes at most (lavapipe's loop limit, above): a longer K runs
+/// in passes, each adding alpha times its part of the sum to c.
+inline constexpr std::int64_t kGemmChunk = 16384;
 /// True when gemm_wgsl has a kernel for dtype d (F32 and C32).
 bool gemm_supported(DType d);
 /// c (binding 3) = alpha * sum_k op(a)[m,k,b] op(b)[k,n,b] + beta * c, a at binding 1, b at
