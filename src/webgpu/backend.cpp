@@ -51,7 +51,10 @@ bool WebGpuBackend::supports(OpId op, DType d) const {
     case OpFamily::structural:  // lowered by core to fill and copy, which move any dtype's bits
       return op != OpId::tril && op != OpId::triu && op != OpId::dynamic_slice && op != OpId::dynamic_update_slice;
     case OpFamily::unary:
-    case OpFamily::binary: return elementwise_supported(op, d);
+    case OpFamily::binary:
+    case OpFamily::compare:
+    case OpFamily::select:
+    case OpFamily::clamp: return elementwise_supported(op, d);
     case OpFamily::reduce: return reduce_supported(op, d);
     case OpFamily::dot: return gemm_supported(d);
     default: return false;
@@ -156,19 +159,26 @@ void WebGpuBackend::copy(const TensorView& src_in, const TensorView& dst) {
 }
 
 void WebGpuBackend::elementwise(OpId op, std::span<const TensorView> inputs_in, const TensorView& out,
-                                CompareDir) {
+                                CompareDir dir) {
   detail::check_elementwise_args(*this, op, inputs_in, out);
-  TENFERRO_CHECK(elementwise_supported(op, out.dtype()), unsupported, op_name(op), "x", "[webgpu] ", op_name(op),
-                 " on ", dtype_name(out.dtype()), " has no WebGPU kernel");
+  const OpFamily fam = op_info(op).family;
+  // The operand dtype: select's on_true (inputs[0] is the Bool predicate), else the first input.
+  const DType d = inputs_in[fam == OpFamily::select ? 1 : 0].dtype();
+  TENFERRO_CHECK(elementwise_supported(op, d), unsupported, op_name(op), "x", "[webgpu] ", op_name(op), " on ",
+                 dtype_name(d), " has no WebGPU kernel");
   std::vector<TensorView> inputs;
   std::vector<Layout> l{out.layout()};
   for (const TensorView& t : inputs_in) {
     inputs.push_back(apart_from(t, out));
     l.push_back(inputs.back().layout());
   }
+  std::string key = "ew_" + std::string(op_name(op)) + "_" + std::string(dtype_name(d));
+  if (fam == OpFamily::compare) {
+    key += '_';
+    key += compare_dir_name(dir);
+  }
   std::lock_guard lock(mu_);
-  const Kernel& k = kernel("ew_" + std::string(op_name(op)) + "_" + std::string(dtype_name(out.dtype())),
-                           [&] { return elementwise_wgsl(op, out.dtype()); });
+  const Kernel& k = kernel(key, [&] { return elementwise_wgsl(op, d, dir); });
   std::vector<const Buffer*> data;
   for (const TensorView& t : inputs) data.push_back(&storage_of(t).buffer());
   data.push_back(&storage_of(out).buffer());

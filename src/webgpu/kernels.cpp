@@ -68,6 +68,28 @@ const char* wgsl_type(DType d) {
 // Complex helpers (C32 as vec2<f32>: x real, y imaginary). Division by Smith's method, which
 // avoids the overflow of |b|^2 for large b.
 constexpr const char* kComplex = R"(
+fn cnan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
+fn cinf(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }
+fn cabs(a: vec2<f32>) -> f32 {
+  let x = abs(a.x);
+  let y = abs(a.y);
+  if (cinf(x)) { return x; }
+  if (cinf(y)) { return y; }
+  if (cnan(x) || cnan(y)) { return x + y; }
+  let m = max(x, y);
+  if (m == 0.0) { return 0.0; }
+  let u = x / m;
+  let v = y / m;
+  return m * sqrt(u * u + v * v);
+}
+fn csign(a: vec2<f32>) -> vec2<f32> {
+  if (a.x == 0.0 && a.y == 0.0) { return vec2<f32>(0.0, 0.0); }
+  let x = abs(a.x);
+  let y = abs(a.y);
+  if (cinf(x) || cinf(y) || cnan(x) || cnan(y)) { return a / cabs(a); }
+  let u = a / max(x, y);
+  return u / cabs(u);
+}
 fn cmul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> { return vec2<f32>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
 fn cdiv(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
   if (abs(b.x) >= abs(b.y)) {
@@ -111,6 +133,12 @@ const char* expression(OpId op, DType d) {
     case OpId::div: return c ? "cdiv(a, b)" : f ? "a / b" : nullptr;  // integer / 0 needs the error word
     case OpId::maximum: return f ? "fmaximum(a, b)" : d == DType::I32 ? "max(a, b)" : nullptr;
     case OpId::minimum: return f ? "fminimum(a, b)" : d == DType::I32 ? "min(a, b)" : nullptr;
+    case OpId::abs: return c ? "cabs(a)" : "abs(a)";  // i32: abs(MIN) is MIN
+    case OpId::sign:
+      return c ? "csign(a)" : f ? "select(select(a, -1.0, a < 0.0), 1.0, a > 0.0)"
+                                : "select(select(0i, -1i, a < 0i), 1i, a > 0i)";
+    case OpId::select: return "select(c, b, a != 0u)";  // a: the Bool predicate
+    case OpId::clamp: return f ? "fminimum(fmaximum(a, b), c)" : c ? nullptr : "min(max(a, b), c)";
     default: return nullptr;
   }
 }
@@ -236,25 +264,85 @@ std::string fill_wgsl(Bits b) {
   return s;
 }
 
-bool elementwise_supported(OpId op, DType d) { return wgsl_type(d) != nullptr && expression(op, d) != nullptr; }
+namespace {
 
-std::string elementwise_wgsl(OpId op, DType d) {
+// The comparison of a and b in direction dir as a WGSL bool: false for every direction but NE
+// when a NaN is involved (by its bits: WGSL may assume x == x); complex EQ and NE only.
+std::string comparison(CompareDir dir, DType d) {
+  if (d == DType::C32) {
+    return dir == CompareDir::EQ ? "(!(cnan(a.x) || cnan(a.y) || cnan(b.x) || cnan(b.y)) && all(a == b))"
+                                 : "(cnan(a.x) || cnan(a.y) || cnan(b.x) || cnan(b.y) || any(a != b))";
+  }
+  const char* op = "";
+  switch (dir) {
+    case CompareDir::EQ: op = "=="; break;
+    case CompareDir::NE: op = "!="; break;
+    case CompareDir::LT: op = "<"; break;
+    case CompareDir::LE: op = "<="; break;
+    case CompareDir::GT: op = ">"; break;
+    case CompareDir::GE: op = ">="; break;
+  }
+  if (d != DType::F32) return std::string("a ") + op + " b";
+  if (dir == CompareDir::NE) return "(is_nan(a) || is_nan(b) || a != b)";
+  return std::string("(!is_nan(a) && !is_nan(b) && a ") + op + " b)";
+}
+
+}  // namespace
+
+bool elementwise_supported(OpId op, DType d) {
+  if (wgsl_type(d) == nullptr) return false;
+  switch (op_info(op).family) {
+    case OpFamily::compare: return true;
+    case OpFamily::unary:
+    case OpFamily::binary:
+    case OpFamily::select:
+    case OpFamily::clamp: return expression(op, d) != nullptr;
+    default: return false;
+  }
+}
+
+std::string elementwise_wgsl(OpId op, DType d, CompareDir dir) {
   TENFERRO_ASSERT(elementwise_supported(op, d));
+  const OpFamily fam = op_info(op).family;
   const std::string t = wgsl_type(d);
-  const int arity = op_info(op).family == OpFamily::binary ? 2 : 1;
+  const int arity = fam == OpFamily::binary || fam == OpFamily::compare ? 2
+                    : fam == OpFamily::select || fam == OpFamily::clamp ? 3
+                                                                        : 1;
+  const bool bool_out = fam == OpFamily::compare;
+  const std::string out_t = op == OpId::abs && d == DType::C32 ? "f32" : t;
   std::string s = kPrelude;
   if (d == DType::C32) s += kComplex;
   if (d == DType::F32) s += kMinMax;
-  s += "@group(0) @binding(1) var<storage, read> x0: array<" + t + ">;\n";
-  if (arity == 2) s += "@group(0) @binding(2) var<storage, read> x1: array<" + t + ">;\n";
-  s += "@group(0) @binding(" + std::to_string(1 + arity) + ") var<storage, read_write> out: array<" + t + ">;\n";
+  const char* names[] = {"a", "b", "c"};
+  for (int k = 0; k < arity; ++k) {
+    const bool byte_in = fam == OpFamily::select && k == 0;  // the Bool predicate
+    s += "@group(0) @binding(" + std::to_string(1 + k) + ") var<storage, read> x" + std::to_string(k) +
+         ": array<" + (byte_in ? std::string("u32") : t) + ">;\n";
+  }
+  const std::string ob = "@group(0) @binding(" + std::to_string(1 + arity) + ") var<storage, read_write> ";
+  if (bool_out) {
+    s += ob + "dst: array<atomic<u32>>;\n";
+    s += kByteWrite;
+  } else {
+    s += ob + "out: array<" + out_t + ">;\n";
+  }
   s += kMainHead;
-  s += "  let a = x0[at(1u, i)];\n";
-  if (arity == 2) s += "  let b = x1[at(2u, i)];\n";
-  s += "  out[at(0u, i)] = " + std::string(expression(op, d)) + ";\n}\n";
+  for (int k = 0; k < arity; ++k) {
+    std::string o = "at(", x = "x";
+    o += std::to_string(1 + k);
+    o += "u, i)";
+    x += std::to_string(k);
+    if (fam == OpFamily::select && k == 0)
+      s += "  let o0 = " + o + ";\n  let a = (x0[o0 >> 2u] >> ((o0 & 3u) * 8u)) & 0xFFu;\n";
+    else
+      s += "  let " + std::string(names[k]) + " = " + x + "[" + o + "];\n";
+  }
+  if (bool_out)
+    s += "  put_byte(at(0u, i), select(0u, 1u, " + comparison(dir, d) + "));\n}\n";
+  else
+    s += "  out[at(0u, i)] = " + std::string(expression(op, d)) + ";\n}\n";
   return s;
 }
-
 
 bool reduce_supported(OpId op, DType d) { return wgsl_type(d) != nullptr && reduce_merge(op, d) != nullptr; }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tenferro/config.hpp"
 #include "tenferro/layout.hpp"
 #include "tenferro/op_info.hpp"
 
@@ -36,11 +37,15 @@ std::string copy_wgsl(Bits b);
 /// in the low bits of one word).
 std::string fill_wgsl(Bits b);
 
-/// True when elementwise_wgsl has a kernel for op on dtype d (the unary and binary arithmetic
-/// ops on F32, I32 and C32 that WGSL computes within the contract's tolerance).
+/// True when elementwise_wgsl has a kernel for op on operand dtype d (for select, that of
+/// on_true): the unary and binary arithmetic ops, abs and sign, compare (Bool out), select (a Bool
+/// predicate) and clamp on F32, I32 and C32, where the contract allows them and WGSL computes
+/// them within its tolerance.
 bool elementwise_supported(OpId op, DType d);
-/// out (binding 1 + arity) = op(inputs at bindings 1..arity), same dtype throughout.
-std::string elementwise_wgsl(OpId op, DType d);
+/// out (binding 1 + arity) = op(inputs at bindings 1..arity): same dtype throughout but for
+/// compare (Bool out, written a byte at a time), select (a Bool predicate first) and abs of C32
+/// (F32 out). dir is compare's direction.
+std::string elementwise_wgsl(OpId op, DType d, CompareDir dir = CompareDir::EQ);
 
 /// True when reduce_wgsl has a kernel for op on dtype d: reduce_sum and reduce_prod on F32, I32
 /// and C32, reduce_max and reduce_min on F32 and I32.
