@@ -1,10 +1,15 @@
 // WebGpuBackend: the Backend interface (tenferro/backend/backend.hpp) over one WebGPU adapter of
 // wgpu-native (runtime.hpp). Its tensors are storage buffers holding tenferro's bytes (Bool one
 // byte per element), so transfers move bytes as they are. What runs: transfers, fill and copy of
-// every dtype (the structural ops core lowers onto them), and the elementwise kernels of
-// kernels.hpp; every other (op, dtype) is unsupported (supports() says which) until its WGSL
-// kernel exists. F64, I64 and C64 have no arithmetic: WebGPU has no 64-bit shader types.
-// Work is submitted as it is recorded, one dispatch per op; the device's calls are serialized.
+// every dtype (the structural ops core lowers onto them but tril, triu and the dynamic slices),
+// and on F32, I32 and C32 the kernels of kernels.hpp: unary and binary arithmetic (not rem, pow
+// or integer div), abs, sign, compare, select, clamp, the four reductions (max / min on reals)
+// and dot_general (F32, C32; so einsum runs). Every other (op, dtype) is unsupported
+// (supports() says which: casts, analytic ops, gather, scatter, tril / triu, Bool compare and
+// select) until its WGSL kernel exists. F64, I64 and C64 have no arithmetic: WebGPU has no
+// 64-bit shader types. Work is submitted as it is recorded, one dispatch per op (a reduction
+// over more than 2048 elements or a product with K > 16384: one per pass); the device's calls
+// are serialized.
 #pragma once
 #include <map>
 #include <memory>

@@ -1,9 +1,13 @@
 // The WebGPU backend's WGSL kernels, generated from the op table: one generator per kernel
-// family (copy, fill, elementwise), never a copy of the source per op. Every kernel reads its
-// layouts from a parameter buffer at binding 0 (layout_params), the data at bindings 1..n, and
-// runs one invocation per element over a 2-D grid of 64-wide workgroups (grid()), with u32
-// element indices: tensors of at most 2^32 - 1 elements and buffers of at most 2^31 - 1
-// elements (the backend refuses larger ones before any work).
+// family (copy, fill, elementwise, reduce, gemm), never a copy of the source per op. Every
+// kernel reads its layouts from a parameter buffer at binding 0 (layout_params), the data at
+// bindings 1..n, and runs one invocation per element of its layout words' shape (the output's;
+// reduce: the output's times its chunks) over a 2-D grid of 64-wide workgroups (grid()), with
+// u32 element indices: tensors of at most 2^32 - 1 elements and buffers of at most 2^31 - 1
+// elements (the backend refuses larger ones before any work). No invocation loops more than
+// about 20,000 times: lavapipe (the CPU Vulkan driver the tests run wgpu-native on) ends an
+// invocation's loops after about 65,535 iterations in all (silently: a sum of 100,000 ones
+// gives 65,532), so long reductions and long K run in passes.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -50,8 +54,8 @@ std::string elementwise_wgsl(OpId op, DType d, CompareDir dir = CompareDir::EQ);
 /// True when reduce_wgsl has a kernel for op on dtype d: reduce_sum and reduce_prod on F32, I32
 /// and C32, reduce_max and reduce_min on F32 and I32.
 bool reduce_supported(OpId op, DType d);
-/// The reduced elements one invocation of reduce_wgsl takes at most: lavapipe ends a shader loop
-/// after 65,535 iterations, so longer reductions run in passes over chunks.
+/// The reduced elements one invocation of reduce_wgsl takes at most (lavapipe's loop limit,
+/// above): longer reductions run in passes over chunks.
 inline constexpr std::int64_t kReduceChunk = 2048;
 /// out (binding 2) = op over the reduced axes of x (binding 1), one invocation per output element
 /// and chunk of the reduced index space. The layout words run over the kept axes then a chunk
