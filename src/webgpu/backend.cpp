@@ -1,6 +1,7 @@
 // WebGpuBackend (backend.hpp) and the WebGPU provider (provider.hpp).
 #include "webgpu/backend.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -49,7 +50,7 @@ bool WebGpuBackend::supports(OpId op, DType d) const {
   if (!contract_allows(op, d)) return false;
   switch (op_info(op).family) {
     case OpFamily::structural:  // lowered by core to fill and copy, which move any dtype's bits
-      return op != OpId::tril && op != OpId::triu && op != OpId::dynamic_slice && op != OpId::dynamic_update_slice;
+      return op != OpId::dynamic_slice && op != OpId::dynamic_update_slice;
     case OpFamily::unary:
     case OpFamily::binary:
     case OpFamily::compare:
@@ -57,6 +58,7 @@ bool WebGpuBackend::supports(OpId op, DType d) const {
     case OpFamily::clamp: return elementwise_supported(op, d);
     case OpFamily::reduce: return reduce_supported(op, d);
     case OpFamily::dot: return gemm_supported(d);
+    case OpFamily::cast: return cast_supported(d);
     default: return false;
   }
 }
@@ -158,6 +160,22 @@ void WebGpuBackend::copy(const TensorView& src_in, const TensorView& dst) {
   run(k, layout_params(dst.shape(), l), data, static_cast<std::uint64_t>(dst.numel()));
 }
 
+void WebGpuBackend::triangular(const TensorView& x_in, std::int64_t k, bool lower, const TensorView& out) {
+  detail::check_triangular_args(*this, x_in, lower, out);
+  TENFERRO_CHECK(x_in.rank() >= 2, rank_mismatch, lower ? "tril" : "triu", "x", "[webgpu] rank ", x_in.rank(),
+                 " < 2");
+  const TensorView x = apart_from(x_in, out);
+  const Bits b = bits_of(out.dtype());
+  // k within [-rows, cols] (core clamps it; clamping again keeps a direct call in 32 bits).
+  const std::int64_t kc = std::clamp<std::int64_t>(k, -x.dim(0), x.dim(1));
+  const Layout l[] = {out.layout(), x.layout()};
+  const std::int32_t extra[] = {static_cast<std::int32_t>(kc), lower ? 1 : 0};
+  std::lock_guard lock(mu_);
+  const Kernel& kn = kernel("triangular" + std::to_string(int(b)), [&] { return copy_wgsl(b, true); });
+  const Buffer* data[] = {&storage_of(x).buffer(), &storage_of(out).buffer()};
+  run(kn, layout_params(out.shape(), l, extra), data, static_cast<std::uint64_t>(out.numel()));
+}
+
 void WebGpuBackend::elementwise(OpId op, std::span<const TensorView> inputs_in, const TensorView& out,
                                 CompareDir dir) {
   detail::check_elementwise_args(*this, op, inputs_in, out);
@@ -185,13 +203,37 @@ void WebGpuBackend::elementwise(OpId op, std::span<const TensorView> inputs_in, 
   run(k, layout_params(out.shape(), l), data, static_cast<std::uint64_t>(out.numel()));
 }
 
-// No WGSL kernel yet: supports() is false for these, so core never calls them; a direct caller
-// gets the same unsupported error.
-void WebGpuBackend::cast(const TensorView&, const TensorView&, const char* op, bool) {
-  TENFERRO_FAIL(unsupported, op, "x", "[webgpu] casts have no WebGPU kernel");
-}
-void WebGpuBackend::triangular(const TensorView&, std::int64_t, bool lower, const TensorView&) {
-  TENFERRO_FAIL(unsupported, lower ? "tril" : "triu", "x", "[webgpu] tril / triu have no WebGPU kernel");
+void WebGpuBackend::cast(const TensorView& src_in, const TensorView& dst, const char* op, bool exact) {
+  detail::check_cast_args(*this, src_in, dst, op);
+  const DType from = src_in.dtype(), to = dst.dtype();
+  TENFERRO_CHECK(cast_supported(from) && cast_supported(to), unsupported, op, "x", "[webgpu] a cast from ",
+                 dtype_name(from), " to ", dtype_name(to), " has no WebGPU kernel");
+  if (from == to) {
+    copy(src_in, dst);
+    return;
+  }
+  const TensorView src = apart_from(src_in, dst);
+  const bool can_fail = cast_can_fail(from, to);
+  const Layout l[] = {dst.layout(), src.layout()};
+  const std::int32_t extra[] = {exact ? 1 : 0};
+  std::uint32_t err = 0;
+  {
+    std::lock_guard lock(mu_);
+    const Kernel& k = kernel("cast_" + std::string(dtype_name(from)) + "_" + std::string(dtype_name(to)),
+                             [&] { return cast_wgsl(from, to); });
+    std::vector<const Buffer*> data{&storage_of(src).buffer(), &storage_of(dst).buffer()};
+    Buffer e;
+    if (can_fail) {  // the error word, read back once the dispatch has run
+      e = dev_.create_buffer(4, false);
+      dev_.write(e, 0, &err, 4);
+      data.push_back(&e);
+    }
+    run(k, layout_params(dst.shape(), l, extra), data, static_cast<std::uint64_t>(dst.numel()));
+    if (can_fail) dev_.read(e, 0, &err, 4);
+  }
+  TENFERRO_CHECK(err == 0, invalid_argument, op, "x", "[webgpu] a NaN, infinite, out-of-range",
+                 exact ? " or non-integral" : "", " value cannot be cast from ", dtype_name(from), " to ",
+                 dtype_name(to));
 }
 void WebGpuBackend::gather(const TensorView&, const TensorView&, const GatherConfig&, const TensorView&) {
   TENFERRO_FAIL(unsupported, "gather", "operand", "[webgpu] gather has no WebGPU kernel");

@@ -137,7 +137,6 @@ const char* expression(OpId op, DType d) {
     case OpId::sign:
       return c ? "csign(a)" : f ? "select(select(a, -1.0, a < 0.0), 1.0, a > 0.0)"
                                 : "select(select(0i, -1i, a < 0i), 1i, a > 0i)";
-    case OpId::select: return "select(c, b, a != 0u)";  // a: the Bool predicate
     case OpId::clamp: return f ? "fminimum(fmaximum(a, b), c)" : c ? nullptr : "min(max(a, b), c)";
     default: return nullptr;
   }
@@ -223,21 +222,37 @@ Grid grid(std::uint64_t n, std::uint32_t max_per_dim) {
   return {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>((groups + x - 1) / x)};
 }
 
-std::string copy_wgsl(Bits b) {
+std::string copy_wgsl(Bits b, bool triangular) {
   std::string s = kPrelude;
+  // tril / triu: the element at (row, col) = (axis 0, axis 1) is kept when lower (extra word 1
+  // != 0) and row >= col - k, or upper and row <= col - k (k: extra word 0), else zero.
+  const std::string keep = R"(
+fn keep(i: u32) -> bool {
+  let m = u32(p[3]);
+  let row = i32(i % m);
+  let col = i32((i / m) % u32(p[4]));
+  let k = extra(0u);
+  if (extra(1u) != 0) { return row >= col - k; }
+  return row <= col - k;
+}
+)";
   if (b == Bits::byte) {
     s += "@group(0) @binding(1) var<storage, read> src: array<u32>;\n"
          "@group(0) @binding(2) var<storage, read_write> dst: array<atomic<u32>>;\n";
     s += kByteWrite;
+    if (triangular) s += keep;
     s += kMainHead;
-    s += "  let o = at(1u, i);\n  put_byte(at(0u, i), src[o >> 2u] >> ((o & 3u) * 8u));\n}\n";
+    s += "  let o = at(1u, i);\n  let v = src[o >> 2u] >> ((o & 3u) * 8u);\n";
+    s += triangular ? "  put_byte(at(0u, i), select(0u, v, keep(i)));\n}\n" : "  put_byte(at(0u, i), v);\n}\n";
     return s;
   }
   const std::string t = word_type(b);
   s += "@group(0) @binding(1) var<storage, read> src: array<" + t + ">;\n";
   s += "@group(0) @binding(2) var<storage, read_write> dst: array<" + t + ">;\n";
+  if (triangular) s += keep;
   s += kMainHead;
-  s += "  dst[at(0u, i)] = src[at(1u, i)];\n}\n";
+  s += triangular ? "  dst[at(0u, i)] = select(" + t + "(), src[at(1u, i)], keep(i));\n}\n"
+                  : std::string("  dst[at(0u, i)] = src[at(1u, i)];\n}\n");
   return s;
 }
 
@@ -290,35 +305,67 @@ std::string comparison(CompareDir dir, DType d) {
 }  // namespace
 
 bool elementwise_supported(OpId op, DType d) {
-  if (wgsl_type(d) == nullptr) return false;
   switch (op_info(op).family) {
-    case OpFamily::compare: return true;
+    case OpFamily::select: return true;  // moves bits
+    case OpFamily::compare: return wgsl_type(d) != nullptr || d == DType::Bool;
     case OpFamily::unary:
     case OpFamily::binary:
-    case OpFamily::select:
-    case OpFamily::clamp: return expression(op, d) != nullptr;
+    case OpFamily::clamp: return wgsl_type(d) != nullptr && expression(op, d) != nullptr;
     default: return false;
   }
 }
 
+namespace {
+
+// The byte at element offset o of the u32 array x (a Bool: 0 or 1).
+std::string byte_at(const std::string& x, const std::string& o) {
+  return "((" + x + "[" + o + " >> 2u] >> ((" + o + " & 3u) * 8u)) & 0xFFu)";
+}
+
+// select(pred, on_true, on_false) on the bits of any dtype: the predicate a byte (binding 1), the
+// operands and the output words or bytes (Bits b).
+std::string select_wgsl(Bits b) {
+  const bool byte = b == Bits::byte;
+  const std::string t = byte ? "u32" : word_type(b);
+  std::string s = kPrelude;
+  s += "@group(0) @binding(1) var<storage, read> x0: array<u32>;\n";
+  s += "@group(0) @binding(2) var<storage, read> x1: array<" + t + ">;\n";
+  s += "@group(0) @binding(3) var<storage, read> x2: array<" + t + ">;\n";
+  if (byte) {
+    s += "@group(0) @binding(4) var<storage, read_write> dst: array<atomic<u32>>;\n";
+    s += kByteWrite;
+  } else {
+    s += "@group(0) @binding(4) var<storage, read_write> out: array<" + t + ">;\n";
+  }
+  s += kMainHead;
+  s += "  let o0 = at(1u, i);\n  let o1 = at(2u, i);\n  let o2 = at(3u, i);\n";
+  s += "  let a = " + byte_at("x0", "o0") + ";\n";
+  if (byte) {
+    s += "  put_byte(at(0u, i), select(" + byte_at("x2", "o2") + ", " + byte_at("x1", "o1") + ", a != 0u));\n}\n";
+  } else {
+    s += "  out[at(0u, i)] = select(x2[o2], x1[o1], a != 0u);\n}\n";
+  }
+  return s;
+}
+
+}  // namespace
+
 std::string elementwise_wgsl(OpId op, DType d, CompareDir dir) {
   TENFERRO_ASSERT(elementwise_supported(op, d));
   const OpFamily fam = op_info(op).family;
-  const std::string t = wgsl_type(d);
-  const int arity = fam == OpFamily::binary || fam == OpFamily::compare ? 2
-                    : fam == OpFamily::select || fam == OpFamily::clamp ? 3
-                                                                        : 1;
+  if (fam == OpFamily::select) return select_wgsl(bits_of(d));
+  const bool byte_in = d == DType::Bool;  // compare of Bool operands: their bytes as u32
+  const std::string t = byte_in ? "u32" : wgsl_type(d);
+  const int arity = fam == OpFamily::binary || fam == OpFamily::compare ? 2 : fam == OpFamily::clamp ? 3 : 1;
   const bool bool_out = fam == OpFamily::compare;
   const std::string out_t = op == OpId::abs && d == DType::C32 ? "f32" : t;
   std::string s = kPrelude;
   if (d == DType::C32) s += kComplex;
   if (d == DType::F32) s += kMinMax;
   const char* names[] = {"a", "b", "c"};
-  for (int k = 0; k < arity; ++k) {
-    const bool byte_in = fam == OpFamily::select && k == 0;  // the Bool predicate
-    s += "@group(0) @binding(" + std::to_string(1 + k) + ") var<storage, read> x" + std::to_string(k) +
-         ": array<" + (byte_in ? std::string("u32") : t) + ">;\n";
-  }
+  for (int k = 0; k < arity; ++k)
+    s += "@group(0) @binding(" + std::to_string(1 + k) + ") var<storage, read> x" + std::to_string(k) + ": array<" +
+         t + ">;\n";
   const std::string ob = "@group(0) @binding(" + std::to_string(1 + arity) + ") var<storage, read_write> ";
   if (bool_out) {
     s += ob + "dst: array<atomic<u32>>;\n";
@@ -328,19 +375,81 @@ std::string elementwise_wgsl(OpId op, DType d, CompareDir dir) {
   }
   s += kMainHead;
   for (int k = 0; k < arity; ++k) {
-    std::string o = "at(", x = "x";
-    o += std::to_string(1 + k);
-    o += "u, i)";
-    x += std::to_string(k);
-    if (fam == OpFamily::select && k == 0)
-      s += "  let o0 = " + o + ";\n  let a = (x0[o0 >> 2u] >> ((o0 & 3u) * 8u)) & 0xFFu;\n";
-    else
-      s += "  let " + std::string(names[k]) + " = " + x + "[" + o + "];\n";
+    const std::string o = "at(" + std::to_string(1 + k) + "u, i)", x = "x" + std::to_string(k);
+    s += "  let " + std::string(names[k]) + " = " + (byte_in ? byte_at(x, o) : x + "[" + o + "]") + ";\n";
   }
   if (bool_out)
     s += "  put_byte(at(0u, i), select(0u, 1u, " + comparison(dir, d) + "));\n}\n";
   else
     s += "  out[at(0u, i)] = " + std::string(expression(op, d)) + ";\n}\n";
+  return s;
+}
+
+bool cast_supported(DType d) {
+  return d == DType::F32 || d == DType::I32 || d == DType::C32 || d == DType::Bool;
+}
+
+bool cast_can_fail(DType from, DType to) { return (from == DType::F32 || from == DType::C32) && to == DType::I32; }
+
+std::string cast_wgsl(DType from, DType to) {
+  TENFERRO_ASSERT(cast_supported(from) && cast_supported(to) && from != to);
+  // Elements travel as their bits: v is the source's (a Bool's byte, one word, or a C32's two
+  // words), r the result's; floats are only computed where the value changes (int <-> float).
+  const auto raw_type = [](DType d) { return d == DType::C32 ? std::string("vec2<u32>") : std::string("u32"); };
+  std::string s = kPrelude;
+  s += "@group(0) @binding(1) var<storage, read> src: array<" + raw_type(from) + ">;\n";
+  if (to == DType::Bool) {
+    s += "@group(0) @binding(2) var<storage, read_write> dst: array<atomic<u32>>;\n";
+    s += kByteWrite;
+  } else {
+    s += "@group(0) @binding(2) var<storage, read_write> dst: array<" + raw_type(to) + ">;\n";
+  }
+  const bool can_fail = cast_can_fail(from, to);
+  if (can_fail) {
+    // Truncation toward zero; a NaN or infinity (by the exponent bits: WGSL may assume finite
+    // values), a truncation outside [-2^31, 2^31) or, when exact (extra word 0), a non-integral
+    // value sets the error word (binding 3) and writes 0.
+    s += "@group(0) @binding(3) var<storage, read_write> err: array<atomic<u32>>;\n";
+    s += R"(
+fn to_i32(u: u32) -> u32 {
+  let x = bitcast<f32>(u);
+  let t = trunc(x);
+  var bad = (u & 0x7f800000u) == 0x7f800000u || !(t >= -2147483648.0 && t < 2147483648.0);
+  if (extra(0u) != 0 && (t != x || (t == 0.0 && (u & 0x7fffffffu) != 0u))) { bad = true; }
+  if (bad) {
+    atomicOr(&err[0], 1u);
+    return 0u;
+  }
+  return bitcast<u32>(i32(t));
+}
+)";
+  }
+  s += kMainHead;
+  if (from == DType::Bool) s += "  let o = at(1u, i);\n  let v = (src[o >> 2u] >> ((o & 3u) * 8u)) & 0xFFu;\n";
+  else s += "  let v = src[at(1u, i)];\n";
+  // The source as an f32's bits (Bool: 1.0 / 0.0; C32: the real part), for float targets.
+  std::string f;
+  switch (from) {
+    case DType::Bool: f = "select(0u, 0x3f800000u, v != 0u)"; break;
+    case DType::I32: f = "bitcast<u32>(f32(bitcast<i32>(v)))"; break;
+    case DType::C32: f = "v.x"; break;
+    default: f = "v"; break;
+  }
+  std::string r;
+  switch (to) {
+    case DType::Bool:  // x != 0: a NaN counts as nonzero, -0 as zero; complex: either part
+      r = from == DType::C32   ? "((v.x | v.y) & 0x7fffffffu) != 0u"
+          : from == DType::F32 ? "(v & 0x7fffffffu) != 0u"
+                               : "v != 0u";
+      s += "  put_byte(at(0u, i), select(0u, 1u, " + r + "));\n}\n";
+      return s;
+    case DType::I32: r = from == DType::Bool ? "select(0u, 1u, v != 0u)" : "to_i32(" + f + ")"; break;
+    case DType::F32: r = f; break;
+    default:  // C32: (x, 0), or C32's own bits
+      r = "vec2<u32>(" + f + ", 0u)";
+      break;
+  }
+  s += "  dst[at(0u, i)] = " + r + ";\n}\n";
   return s;
 }
 

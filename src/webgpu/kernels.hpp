@@ -1,5 +1,5 @@
 // The WebGPU backend's WGSL kernels, generated from the op table: one generator per kernel
-// family (copy, fill, elementwise, reduce, gemm), never a copy of the source per op. Every
+// family (copy incl. tril / triu, fill, elementwise, cast, reduce, gemm), never a copy of the source per op. Every
 // kernel reads its layouts from a parameter buffer at binding 0 (layout_params), the data at
 // bindings 1..n, and runs one invocation per element of its layout words' shape (the output's;
 // reduce: the output's times its chunks) over a 2-D grid of 64-wide workgroups (grid()), with
@@ -35,21 +35,34 @@ struct Grid {
 };
 Grid grid(std::uint64_t n, std::uint32_t max_per_dim);
 
-/// dst (binding 2) = src (binding 1), element by element along both layouts.
-std::string copy_wgsl(Bits b);
+/// dst (binding 2) = src (binding 1), element by element along both layouts. triangular: tril /
+/// triu over axes 0 (rows) and 1 (cols) of the layout words' shape, the extra words [k, lower]:
+/// elements with row >= col - k (lower) or row <= col - k (upper) are copied, the others zero.
+std::string copy_wgsl(Bits b, bool triangular = false);
 /// dst (binding 1) = the value in the parameter words after the layout (1, 2 or 4 words; a byte
 /// in the low bits of one word).
 std::string fill_wgsl(Bits b);
 
 /// True when elementwise_wgsl has a kernel for op on operand dtype d (for select, that of
-/// on_true): the unary and binary arithmetic ops, abs and sign, compare (Bool out), select (a Bool
-/// predicate) and clamp on F32, I32 and C32, where the contract allows them and WGSL computes
-/// them within its tolerance.
+/// on_true): the unary and binary arithmetic ops, abs, sign and clamp on F32, I32 and C32 where
+/// the contract allows them and WGSL computes them within its tolerance; compare (Bool out) on
+/// F32, I32, C32 and Bool; select (a Bool predicate) on every dtype, moving bits.
 bool elementwise_supported(OpId op, DType d);
 /// out (binding 1 + arity) = op(inputs at bindings 1..arity): same dtype throughout but for
 /// compare (Bool out, written a byte at a time), select (a Bool predicate first) and abs of C32
-/// (F32 out). dir is compare's direction.
+/// (F32 out). dir is compare's direction. Bool operands are read a byte at a time.
 std::string elementwise_wgsl(OpId op, DType d, CompareDir dir = CompareDir::EQ);
+
+/// True when cast_wgsl casts from or to dtype d: F32, I32, C32 and Bool.
+bool cast_supported(DType d);
+/// True when a cast from `from` to `to` can meet an invalid value (F32 or C32 to I32).
+bool cast_can_fail(DType from, DType to);
+/// dst (binding 2) = cast of src (binding 1) per SEMANTICS.md: to Bool x != 0 (complex: either
+/// part; NaN nonzero), Bool to 1 / 0, real to complex (x, 0), complex to real or integer the
+/// real part, I32 to F32 rounded, float to I32 truncated toward zero. When cast_can_fail: a
+/// NaN, infinite or out-of-range value (with extra word 0 != 0, also a non-integral one) ORs 1
+/// into the error word at binding 3 and writes 0.
+std::string cast_wgsl(DType from, DType to);
 
 /// True when reduce_wgsl has a kernel for op on dtype d: reduce_sum and reduce_prod on F32, I32
 /// and C32, reduce_max and reduce_min on F32 and I32.
