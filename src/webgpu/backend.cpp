@@ -12,6 +12,7 @@
 #include "backend_common/host_pack.hpp"
 #include "backend_common/process_backends.hpp"
 #include "backend_common/reduce_layout.hpp"
+#include "backend_common/window_layout.hpp"
 #include "core/check.hpp"
 #include "webgpu/kernels.hpp"
 #include "webgpu/provider.hpp"
@@ -49,8 +50,8 @@ std::string WebGpuBackend::device_name() const {
 bool WebGpuBackend::supports(OpId op, DType d) const {
   if (!contract_allows(op, d)) return false;
   switch (op_info(op).family) {
-    case OpFamily::structural:  // lowered by core to fill and copy, which move any dtype's bits
-      return op != OpId::dynamic_slice && op != OpId::dynamic_update_slice;
+    case OpFamily::structural:  // lowered by core to fill, copy, triangular, gather and scatter-replace
+      return true;             // which move any dtype's bits
     case OpFamily::unary:
     case OpFamily::binary:
     case OpFamily::compare:
@@ -59,6 +60,8 @@ bool WebGpuBackend::supports(OpId op, DType d) const {
     case OpFamily::reduce: return reduce_supported(op, d);
     case OpFamily::dot: return gemm_supported(d);
     case OpFamily::cast: return cast_supported(d);
+    case OpFamily::gather: return gather_supported(d);
+    case OpFamily::scatter: return scatter_supported(d);
     default: return false;
   }
 }
@@ -206,12 +209,12 @@ void WebGpuBackend::elementwise(OpId op, std::span<const TensorView> inputs_in, 
 void WebGpuBackend::cast(const TensorView& src_in, const TensorView& dst, const char* op, bool exact) {
   detail::check_cast_args(*this, src_in, dst, op);
   const DType from = src_in.dtype(), to = dst.dtype();
-  TENFERRO_CHECK(cast_supported(from) && cast_supported(to), unsupported, op, "x", "[webgpu] a cast from ",
-                 dtype_name(from), " to ", dtype_name(to), " has no WebGPU kernel");
   if (from == to) {
     copy(src_in, dst);
     return;
   }
+  TENFERRO_CHECK(cast_has_kernel(from, to), unsupported, op, "x", "[webgpu] a cast from ", dtype_name(from), " to ",
+                 dtype_name(to), " has no WebGPU kernel");
   const TensorView src = apart_from(src_in, dst);
   const bool can_fail = cast_can_fail(from, to);
   const Layout l[] = {dst.layout(), src.layout()};
@@ -235,11 +238,143 @@ void WebGpuBackend::cast(const TensorView& src_in, const TensorView& dst, const 
                  exact ? " or non-integral" : "", " value cannot be cast from ", dtype_name(from), " to ",
                  dtype_name(to));
 }
-void WebGpuBackend::gather(const TensorView&, const TensorView&, const GatherConfig&, const TensorView&) {
-  TENFERRO_FAIL(unsupported, "gather", "operand", "[webgpu] gather has no WebGPU kernel");
+namespace {
+
+using I64 = std::int64_t;
+
+/// The extra words of gather_wgsl / scatter_wgsl (kernels.hpp). `window_axes`: axes of big
+/// holding window offsets; `dropped`: operand dims without a window axis; `extent[d]`: the
+/// window extent along d.
+std::vector<std::int32_t> index_words(const TensorView& operand, const TensorView& indices, const TensorView& big,
+                                      const Axes& window_axes, const Axes& dropped, const Shape& extent,
+                                      const Axes& start_map, I64 ivd, const Axes& op_batching,
+                                      const Axes& idx_batching, bool skip) {
+  using detail::contains_axis;
+  const Layout& ol = operand.layout();
+  const Layout& il = indices.layout();
+  const Layout& bl = big.layout();
+  std::vector<I64> w(kIndexHeader, 0);
+  // Batch axes: big's axes that are not window axes, paired in order with the indices' axes
+  // other than the index vector's.
+  I64 n_batch = 0;
+  for (I64 a = 0; a < big.rank(); ++a) {
+    if (contains_axis(window_axes, a)) continue;
+    const I64 ia = n_batch < ivd ? n_batch : n_batch + 1;
+    I64 op_stride = 0;
+    for (std::size_t i = 0; i < op_batching.size(); ++i) {
+      const I64 ib = idx_batching[i];
+      if ((ib < ivd ? ib : ib - 1) == n_batch) op_stride += ol.strides[static_cast<std::size_t>(op_batching[i])];
+    }
+    w.insert(w.end(), {bl.shape[static_cast<std::size_t>(a)], bl.strides[static_cast<std::size_t>(a)],
+                       il.strides[static_cast<std::size_t>(ia)], op_stride});
+    ++n_batch;
+  }
+  // Window axes: jointly coalesced; with skip one per windowed operand dim, with the dim's
+  // index-vector slot (-1: none) and extent for the per-element bounds check.
+  auto slot_of = [&](I64 d) {
+    for (std::size_t j = 0; j < start_map.size(); ++j)
+      if (start_map[j] == d) return static_cast<I64>(j);
+    return I64{-1};
+  };
+  I64 win_numel = 1, n_win = 0;
+  if (skip) {
+    for (const detail::WindowDim& wd : detail::window_dims(operand.rank(), window_axes, dropped)) {
+      const auto a = static_cast<std::size_t>(wd.big_axis), k = static_cast<std::size_t>(wd.dim);
+      w.insert(w.end(), {bl.shape[a], ol.strides[k], bl.strides[a], slot_of(wd.dim), ol.shape[k]});
+      win_numel *= bl.shape[a];
+      ++n_win;
+    }
+  } else {
+    const std::vector<Layout> co = detail::window_layouts(ol, bl, window_axes, dropped);
+    for (std::size_t a = 0; a < co[0].shape.size(); ++a) {
+      w.insert(w.end(), {co[0].shape[a], co[0].strides[a], co[1].strides[a], -1, 0});
+      win_numel *= co[0].shape[a];
+      ++n_win;
+    }
+  }
+  for (I64 d : start_map) {
+    const auto k = static_cast<std::size_t>(d);
+    w.insert(w.end(), {ol.strides[k], ol.shape[k] - extent[k], contains_axis(dropped, d) ? 0 : 1});
+  }
+  w[0] = n_batch;
+  w[1] = n_win;
+  w[2] = static_cast<I64>(start_map.size());
+  w[3] = ivd < indices.rank() ? il.strides[static_cast<std::size_t>(ivd)] : 0;
+  w[4] = bl.offset;
+  w[5] = il.offset;
+  w[6] = ol.offset;
+  w[7] = (skip ? 1 : 0) | (indices.dtype() == DType::I64 ? 2 : 0);
+  w[8] = win_numel;
+  return {w.begin(), w.end()};  // every word fits: tensors hold fewer than 2^31 elements
 }
-void WebGpuBackend::scatter(const TensorView&, const TensorView&, const TensorView&, const ScatterConfig&) {
-  TENFERRO_FAIL(unsupported, "scatter", "operand", "[webgpu] scatter has no WebGPU kernel");
+
+}  // namespace
+
+void WebGpuBackend::gather(const TensorView& operand_in, const TensorView& indices_in, const GatherConfig& cfg,
+                           const TensorView& out) {
+  detail::check_gather_args(*this, operand_in, indices_in, out);
+  TENFERRO_CHECK(indices_in.dtype() == DType::I32 || indices_in.dtype() == DType::I64, invalid_argument, "gather",
+                 "start_indices", "[webgpu] indices of dtype ", dtype_name(indices_in.dtype()), ", expected I32 or I64");
+  if (out.numel() == 0) return;
+  const TensorView operand = apart_from(operand_in, out), indices = apart_from(indices_in, out);
+  Axes dropped = cfg.collapsed_slice_dims;
+  dropped.insert(dropped.end(), cfg.operand_batching_dims.begin(), cfg.operand_batching_dims.end());
+  const std::vector<std::int32_t> w =
+      index_words(operand, indices, out, cfg.offset_dims, dropped, cfg.slice_sizes, cfg.start_index_map,
+                  cfg.index_vector_dim, cfg.operand_batching_dims, cfg.start_indices_batching_dims, false);
+  const Bits b = bits_of(out.dtype());
+  const auto n = static_cast<std::uint64_t>(out.numel());
+  std::lock_guard lock(mu_);
+  const Kernel& k = kernel("gather" + std::to_string(int(b)), [&] { return gather_wgsl(b); });
+  const Buffer* data[] = {&storage_of(out).buffer(), &storage_of(operand).buffer(), &storage_of(indices).buffer()};
+  run(k, layout_params({out.numel()}, {}, w), data, n);
+}
+
+void WebGpuBackend::scatter(const TensorView& out, const TensorView& indices_in, const TensorView& updates_in,
+                            const ScatterConfig& cfg) {
+  detail::check_scatter_args(*this, out, indices_in, updates_in);
+  const DType d = out.dtype();
+  TENFERRO_CHECK(indices_in.dtype() == DType::I32 || indices_in.dtype() == DType::I64, invalid_argument, "scatter",
+                 "scatter_indices", "[webgpu] indices of dtype ", dtype_name(indices_in.dtype()),
+                 ", expected I32 or I64");
+  TENFERRO_CHECK(cfg.combiner == ScatterCombiner::replace || (scatter_supported(d) && d != DType::Bool), unsupported,
+                 "scatter", "operand", "[webgpu] scatter-", combiner_name(cfg.combiner), " on ", dtype_name(d),
+                 " has no WebGPU kernel");
+  if (updates_in.numel() == 0 || out.numel() == 0) return;
+  const TensorView indices = apart_from(indices_in, out), updates = apart_from(updates_in, out);
+  Axes dropped = cfg.inserted_window_dims;
+  dropped.insert(dropped.end(), cfg.input_batching_dims.begin(), cfg.input_batching_dims.end());
+  // The window extent per operand dim: the updates' extent on window dims, 1 elsewhere.
+  Shape extent(static_cast<std::size_t>(out.rank()), 1);
+  std::size_t next = 0;
+  for (I64 dim = 0; dim < out.rank(); ++dim)
+    if (!detail::contains_axis(dropped, dim))
+      extent[static_cast<std::size_t>(dim)] = updates.dim(cfg.update_window_dims[next++]);
+  std::vector<std::int32_t> w =
+      index_words(out, indices, updates, cfg.update_window_dims, dropped, extent, cfg.scatter_dims_to_operand_dims,
+                  cfg.index_vector_dim, cfg.input_batching_dims, cfg.scatter_indices_batching_dims,
+                  cfg.out_of_bounds == OutOfBounds::skip);
+  // One window never targets an element twice when out's layout is injective (its offsets
+  // span exactly numel elements): a plain read-modify-write. Otherwise atomics where the
+  // kernel has them, else serial passes in big's order.
+  const Layout& ol = out.layout();
+  const bool unique = updates.numel() == w[8] && ol.max_offset() - ol.min_offset() + 1 == out.numel();
+  const bool serial = !unique && !scatter_concurrent(d, cfg.combiner);
+  w[9] = unique ? 1 : serial ? 2 : 0;
+  const I64 n = updates.numel();
+  std::lock_guard lock(mu_);
+  const Kernel& k = kernel("scatter_" + std::string(dtype_name(d)) + "_" + std::string(combiner_name(cfg.combiner)),
+                           [&] { return scatter_wgsl(d, cfg.combiner); });
+  const Buffer* data[] = {&storage_of(out).buffer(), &storage_of(updates).buffer(), &storage_of(indices).buffer()};
+  if (!serial) {
+    run(k, layout_params({n}, {}, w), data, static_cast<std::uint64_t>(n));
+    return;
+  }
+  for (I64 first = 0; first < n; first += kScatterSerialChunk) {
+    w[10] = static_cast<std::int32_t>(first);
+    w[11] = static_cast<std::int32_t>(std::min(kScatterSerialChunk, n - first));
+    run(k, layout_params({1}, {}, w), data, 1);
+  }
 }
 
 void WebGpuBackend::reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) {

@@ -375,8 +375,15 @@ std::string elementwise_wgsl(OpId op, DType d, CompareDir dir) {
   }
   s += kMainHead;
   for (int k = 0; k < arity; ++k) {
-    const std::string o = "at(" + std::to_string(1 + k) + "u, i)", x = "x" + std::to_string(k);
-    s += "  let " + std::string(names[k]) + " = " + (byte_in ? byte_at(x, o) : x + "[" + o + "]") + ";\n";
+    std::string o = "at(", x = "x";
+    o += std::to_string(1 + k);
+    o += "u, i)";
+    x += std::to_string(k);
+    s += "  let ";
+    s += names[k];
+    s += " = ";
+    s += byte_in ? byte_at(x, o) : x + "[" + o + "]";
+    s += ";\n";
   }
   if (bool_out)
     s += "  put_byte(at(0u, i), select(0u, 1u, " + comparison(dir, d) + "));\n}\n";
@@ -389,13 +396,83 @@ bool cast_supported(DType d) {
   return d == DType::F32 || d == DType::I32 || d == DType::C32 || d == DType::Bool;
 }
 
-bool cast_can_fail(DType from, DType to) { return (from == DType::F32 || from == DType::C32) && to == DType::I32; }
+bool cast_has_kernel(DType from, DType to) {
+  if (from == to) return false;
+  if (to == DType::I64) return from == DType::F32 || from == DType::F64;
+  return cast_supported(from) && cast_supported(to);
+}
+
+bool cast_can_fail(DType from, DType to) {
+  return (from == DType::F32 || from == DType::C32 || from == DType::F64) && (to == DType::I32 || to == DType::I64);
+}
+
+namespace {
+
+// Float to I64 on integer words (WGSL has no 64-bit types): |value| = m * 2^sh with the
+// significand m (p bits, top bit set, as two words lo, hi); the result's two words, or bad.
+constexpr const char* kFloatToI64 = R"(
+var<private> bad64: bool;
+fn shl64(v: vec2<u32>, s: u32) -> vec2<u32> {
+  if (s == 0u) { return v; }
+  if (s >= 32u) { return vec2<u32>(0u, v.x << (s - 32u)); }
+  return vec2<u32>(v.x << s, (v.y << s) | (v.x >> (32u - s)));
+}
+fn shr64(v: vec2<u32>, s: u32) -> vec2<u32> {
+  if (s == 0u) { return v; }
+  if (s >= 64u) { return vec2<u32>(0u, 0u); }
+  if (s >= 32u) { return vec2<u32>(v.y >> (s - 32u), 0u); }
+  return vec2<u32>((v.x >> s) | (v.y << (32u - s)), v.y >> s);
+}
+fn int64_of(m: vec2<u32>, p: i32, sh: i32, neg: bool, exact: bool) -> vec2<u32> {
+  var r = vec2<u32>(0u, 0u);
+  if (sh >= 0) {
+    if (sh > 64 - p || (sh == 64 - p && !(neg && all(m == shl64(vec2<u32>(1u, 0u), u32(p - 1)))))) {
+      bad64 = true;
+      return r;
+    }
+    r = shl64(m, u32(sh));
+  } else {
+    let s = u32(-sh);
+    r = shr64(m, s);
+    if (exact && any(shl64(r, min(s, 63u)) != m)) {  // a nonzero fraction
+      bad64 = true;
+      return r;
+    }
+  }
+  if (neg) {
+    let lo = ~r.x + 1u;
+    r = vec2<u32>(lo, ~r.y + select(0u, 1u, lo == 0u));
+  }
+  return r;
+}
+fn f64_to_i64(w: vec2<u32>, exact: bool) -> vec2<u32> {
+  let e = i32((w.y >> 20u) & 0x7ffu);
+  if (e == 0x7ff) { bad64 = true; return vec2<u32>(0u, 0u); }
+  let frac = vec2<u32>(w.x, w.y & 0xfffffu);
+  if (e == 0) {  // zero or subnormal: |value| < 1
+    if (exact && any(frac != vec2<u32>(0u, 0u))) { bad64 = true; }
+    return vec2<u32>(0u, 0u);
+  }
+  return int64_of(vec2<u32>(frac.x, frac.y | 0x100000u), 53, e - 1075, (w.y >> 31u) == 1u, exact);
+}
+fn f32_to_i64(u: u32, exact: bool) -> vec2<u32> {
+  let e = i32((u >> 23u) & 0xffu);
+  if (e == 0xff) { bad64 = true; return vec2<u32>(0u, 0u); }
+  if (e == 0) {
+    if (exact && (u & 0x7fffffu) != 0u) { bad64 = true; }
+    return vec2<u32>(0u, 0u);
+  }
+  return int64_of(vec2<u32>((u & 0x7fffffu) | 0x800000u, 0u), 24, e - 150, (u >> 31u) == 1u, exact);
+}
+)";
+
+}  // namespace
 
 std::string cast_wgsl(DType from, DType to) {
-  TENFERRO_ASSERT(cast_supported(from) && cast_supported(to) && from != to);
+  TENFERRO_ASSERT(cast_has_kernel(from, to));
   // Elements travel as their bits: v is the source's (a Bool's byte, one word, or a C32's two
   // words), r the result's; floats are only computed where the value changes (int <-> float).
-  const auto raw_type = [](DType d) { return d == DType::C32 ? std::string("vec2<u32>") : std::string("u32"); };
+  const auto raw_type = [](DType d) { return dtype_size(d) == 8 ? std::string("vec2<u32>") : std::string("u32"); };
   std::string s = kPrelude;
   s += "@group(0) @binding(1) var<storage, read> src: array<" + raw_type(from) + ">;\n";
   if (to == DType::Bool) {
@@ -424,6 +501,14 @@ fn to_i32(u: u32) -> u32 {
 }
 )";
   }
+  if (to == DType::I64) {
+    s += kFloatToI64;
+    s += kMainHead;
+    s += "  bad64 = false;\n  let v = src[at(1u, i)];\n";
+    s += std::string("  let r = ") + (from == DType::F64 ? "f64_to_i64" : "f32_to_i64") + "(v, extra(0u) != 0);\n";
+    s += "  if (bad64) { atomicOr(&err[0], 1u); }\n  dst[at(0u, i)] = select(r, vec2<u32>(0u, 0u), bad64);\n}\n";
+    return s;
+  }
   s += kMainHead;
   if (from == DType::Bool) s += "  let o = at(1u, i);\n  let v = (src[o >> 2u] >> ((o & 3u) * 8u)) & 0xFFu;\n";
   else s += "  let v = src[at(1u, i)];\n";
@@ -450,6 +535,220 @@ fn to_i32(u: u32) -> u32 {
       break;
   }
   s += "  dst[at(0u, i)] = " + r + ";\n}\n";
+  return s;
+}
+
+namespace {
+
+// The geometry of gather / scatter (kernels.hpp, indexing_wgsl): element i of "big" to its
+// offsets in the operand and in big. Index values of I64 indices outside i32 saturate to
+// -2^31 or 2^31 - 1; the bounds checks below never add to a start before comparing it.
+constexpr const char* kLocate = R"(
+var<private> op_off: i32;
+var<private> big_off: i32;
+fn index_at(o: i32) -> i32 {
+  if ((ix(7u) & 2) == 0) { return bitcast<i32>(idx[u32(o)]); }
+  let lo = idx[2u * u32(o)];
+  let hi = idx[2u * u32(o) + 1u];
+  if (hi == select(0u, 0xFFFFFFFFu, (lo >> 31u) == 1u)) { return bitcast<i32>(lo); }
+  return select(2147483647, -2147483647 - 1, (hi >> 31u) == 1u);
+}
+fn ix(w: u32) -> i32 { return extra(w); }
+fn locate(i: u32) -> bool {
+  let nb = u32(ix(0u));
+  let nw = u32(ix(1u));
+  let nv = u32(ix(2u));
+  let skip = (ix(7u) & 1) != 0;
+  let ivs = ix(3u);
+  let win_numel = u32(ix(8u));
+  var w = i / win_numel;
+  var r = i % win_numel;
+  var oo = ix(6u);
+  var bo = ix(4u);
+  var io = ix(5u);
+  var at = 12u;
+  for (var k = 0u; k < nb; k = k + 1u) {
+    let e = u32(ix(at));
+    let c = i32(w % e);
+    w = w / e;
+    bo = bo + c * ix(at + 1u);
+    io = io + c * ix(at + 2u);
+    oo = oo + c * ix(at + 3u);
+    at = at + 4u;
+  }
+  for (var a = 0u; a < nw; a = a + 1u) {
+    let e = u32(ix(at));
+    let c = i32(r % e);
+    r = r / e;
+    oo = oo + c * ix(at + 1u);
+    bo = bo + c * ix(at + 2u);
+    if (skip && ix(at + 3u) >= 0) {  // the dim's start + c must lie inside the operand
+      let st = index_at(io + ix(at + 3u) * ivs);
+      if (st < -c || st >= ix(at + 4u) - c) { return false; }
+    }
+    at = at + 5u;
+  }
+  for (var j = 0u; j < nv; j = j + 1u) {
+    var st = index_at(io + i32(j) * ivs);
+    let room = ix(at + 1u);
+    if (st < 0 || st > room) {
+      if (skip) {
+        if (ix(at + 2u) == 0) { return false; }  // no window axis: the start itself is outside
+      } else {
+        st = select(room, 0, st < 0);
+      }
+    }
+    oo = oo + st * ix(at);
+    at = at + 3u;
+  }
+  op_off = oo;
+  big_off = bo;
+  return true;
+}
+)";
+
+}  // namespace
+
+bool gather_supported(DType) { return true; }
+
+bool scatter_supported(DType d) { return wgsl_type(d) != nullptr || d == DType::Bool; }
+
+std::string gather_wgsl(Bits b) {
+  std::string s = kPrelude;
+  const bool byte = b == Bits::byte;
+  const std::string t = byte ? "u32" : word_type(b);
+  if (byte) {
+    s += "@group(0) @binding(1) var<storage, read_write> dst: array<atomic<u32>>;\n";
+    s += kByteWrite;
+  } else {
+    s += "@group(0) @binding(1) var<storage, read_write> out: array<" + t + ">;\n";
+  }
+  s += "@group(0) @binding(2) var<storage, read> x: array<" + t + ">;\n";
+  s += "@group(0) @binding(3) var<storage, read> idx: array<u32>;\n";
+  s += kLocate;
+  s += kMainHead;
+  s += "  locate(i);\n";
+  if (byte) s += "  let o = u32(op_off);\n  put_byte(u32(big_off), x[o >> 2u] >> ((o & 3u) * 8u));\n}\n";
+  else s += "  out[u32(big_off)] = x[u32(op_off)];\n}\n";
+  return s;
+}
+
+bool scatter_concurrent(DType d, ScatterCombiner c) {
+  if (c == ScatterCombiner::replace) return dtype_size(d) <= 4;
+  return d == DType::I32 || d == DType::F32 || (d == DType::C32 && c == ScatterCombiner::add);
+}
+
+std::string scatter_wgsl(DType d, ScatterCombiner c) {
+  const Bits b = bits_of(d);
+  const bool replace = c == ScatterCombiner::replace;
+  TENFERRO_ASSERT(replace || (scatter_supported(d) && d != DType::Bool));
+  const bool byte = b == Bits::byte;
+  const bool i32 = d == DType::I32 && !replace;
+  // out's words: atomic (a byte's word, an i32 for signed max / min, else u32 bits).
+  const std::string aw = i32 ? "i32" : "u32";
+  const int words = b == Bits::u32x4 ? 4 : b == Bits::u32x2 ? 2 : 1;
+  std::string s = kPrelude;
+  if (d == DType::C32) s += kComplex;
+  if (d == DType::F32) s += kMinMax;
+  s += "@group(0) @binding(1) var<storage, read_write> dst: array<atomic<" + aw + ">>;\n";
+  s += "@group(0) @binding(2) var<storage, read> x: array<" + (byte ? std::string("u32") : i32 ? std::string("i32") : std::string(word_type(b))) + ">;\n";
+  s += "@group(0) @binding(3) var<storage, read> idx: array<u32>;\n";
+  if (byte) s += kByteWrite;
+  s += kLocate;
+  // load / store of one element of out (plain: atomics used as loads and stores) and the update.
+  std::string load, store, upd;
+  if (byte) {
+    upd = "  let bo = u32(big_off);\n  let v = x[bo >> 2u] >> ((bo & 3u) * 8u);\n";
+  } else if (replace || d == DType::I32) {
+    upd = "  let v = x[u32(big_off)];\n";
+  } else if (d == DType::F32) {
+    upd = "  let v = bitcast<f32>(x[u32(big_off)]);\n";
+  } else {  // C32
+    upd = "  let v = bitcast<vec2<f32>>(x[u32(big_off)]);\n";
+  }
+  // combine(old, v): the value to store.
+  std::string comb;
+  if (!replace) {
+    const char* m = nullptr;
+    switch (c) {
+      case ScatterCombiner::add: m = "a + v"; break;
+      case ScatterCombiner::mul: m = d == DType::C32 ? "cmul(a, v)" : "a * v"; break;
+      case ScatterCombiner::max: m = d == DType::F32 ? "fmaximum(a, v)" : "max(a, v)"; break;
+      case ScatterCombiner::min: m = d == DType::F32 ? "fminimum(a, v)" : "min(a, v)"; break;
+      default: break;
+    }
+    TENFERRO_ASSERT(m != nullptr);
+    comb = m;
+  }
+  // Plain read-modify-write (one window over an injective out, or the serial passes).
+  s += "fn plain(o: u32, i: u32) {\n";
+  if (byte) {
+    s += upd + "  put_byte(o, v);\n}\n";
+  } else if (replace) {
+    s += upd;
+    if (words == 1) s += "  atomicStore(&dst[o], v);\n";
+    for (int k = 0; k < words && words > 1; ++k)
+      s += "  atomicStore(&dst[" + std::to_string(words) + "u * o + " + std::to_string(k) + "u], v[" +
+           std::to_string(k) + "]);\n";
+    s += "}\n";
+  } else if (d == DType::I32) {
+    s += upd + "  let a = atomicLoad(&dst[o]);\n  atomicStore(&dst[o], " + comb + ");\n}\n";
+  } else if (d == DType::F32) {
+    s += upd + "  let a = bitcast<f32>(atomicLoad(&dst[o]));\n  atomicStore(&dst[o], bitcast<u32>(" + comb + "));\n}\n";
+  } else {
+    s += upd +
+         "  let a = bitcast<vec2<f32>>(vec2<u32>(atomicLoad(&dst[2u * o]), atomicLoad(&dst[2u * o + 1u])));\n"
+         "  let r = bitcast<vec2<u32>>(" + comb + ");\n"
+         "  atomicStore(&dst[2u * o], r.x);\n  atomicStore(&dst[2u * o + 1u], r.y);\n}\n";
+  }
+  // Concurrent combine, where duplicate targets may meet: atomics or compare-and-swap loops.
+  const bool concurrent = scatter_concurrent(d, c);
+  if (concurrent && (d == DType::F32 || d == DType::C32) && !replace) {
+    // f32 words by compare-and-swap on their bits (C32 add: each part on its own).
+    const std::string m = d == DType::C32 ? "a + v" : comb;
+    s += "fn cas(w: u32, v: f32) {\n  var cur = atomicLoad(&dst[w]);\n  loop {\n"
+         "    let a = bitcast<f32>(cur);\n    let nb = bitcast<u32>(" + m + ");\n"
+         "    if (nb == cur) { break; }\n"
+         "    let r = atomicCompareExchangeWeak(&dst[w], cur, nb);\n"
+         "    if (r.exchanged) { break; }\n    cur = r.old_value;\n  }\n}\n";
+  }
+  if (concurrent) {
+    s += "fn shared_combine(o: u32, i: u32) {\n";
+    if (byte || replace) {
+      s += "  plain(o, i);\n}\n";
+    } else if (d == DType::I32) {
+      s += upd;
+      switch (c) {
+        case ScatterCombiner::add: s += "  atomicAdd(&dst[o], v);\n}\n"; break;
+        case ScatterCombiner::max: s += "  atomicMax(&dst[o], v);\n}\n"; break;
+        case ScatterCombiner::min: s += "  atomicMin(&dst[o], v);\n}\n"; break;
+        default:
+          s += "  var a = atomicLoad(&dst[o]);\n  loop {\n"
+               "    let r = atomicCompareExchangeWeak(&dst[o], a, " + comb + ");\n"
+               "    if (r.exchanged) { break; }\n    a = r.old_value;\n  }\n}\n";
+      }
+    } else if (d == DType::F32) {
+      s += upd + "  cas(o, v);\n}\n";
+    } else {
+      s += upd + "  cas(2u * o, v.x);\n  cas(2u * o + 1u, v.y);\n}\n";
+    }
+  }
+  // Header word 9: the mode (kernels.hpp).
+  s += kMainHead;
+  s += R"(  let mode = ix(9u);
+  if (mode == 2) {
+    if (i != 0u) { return; }
+    let first = u32(ix(10u));
+    let count = u32(ix(11u));
+    for (var j = first; j < first + count; j = j + 1u) {
+      if (locate(j)) { plain(u32(op_off), j); }
+    }
+    return;
+  }
+  if (!locate(i)) { return; }
+)";
+  if (concurrent) s += "  if (mode == 1) { plain(u32(op_off), i); } else { shared_combine(u32(op_off), i); }\n}\n";
+  else s += "  plain(u32(op_off), i);\n}\n";
   return s;
 }
 

@@ -55,14 +55,50 @@ std::string elementwise_wgsl(OpId op, DType d, CompareDir dir = CompareDir::EQ);
 
 /// True when cast_wgsl casts from or to dtype d: F32, I32, C32 and Bool.
 bool cast_supported(DType d);
-/// True when a cast from `from` to `to` can meet an invalid value (F32 or C32 to I32).
+/// True when cast_wgsl has a kernel from `from` to `to` (different dtypes): between F32, I32,
+/// C32 and Bool, and F32 or F64 to I64 (on integer words: core's cast of float index tensors).
+bool cast_has_kernel(DType from, DType to);
+/// True when a cast from `from` to `to` can meet an invalid value (a float to an integer).
 bool cast_can_fail(DType from, DType to);
 /// dst (binding 2) = cast of src (binding 1) per SEMANTICS.md: to Bool x != 0 (complex: either
 /// part; NaN nonzero), Bool to 1 / 0, real to complex (x, 0), complex to real or integer the
-/// real part, I32 to F32 rounded, float to I32 truncated toward zero. When cast_can_fail: a
+/// real part, I32 to F32 rounded, float to an integer truncated toward zero. When cast_can_fail: a
 /// NaN, infinite or out-of-range value (with extra word 0 != 0, also a non-integral one) ORs 1
 /// into the error word at binding 3 and writes 0.
 std::string cast_wgsl(DType from, DType to);
+
+/// gather / scatter (StableHLO, as src/cpu/indexing.cpp): one invocation per element of "big"
+/// (gather's output, scatter's updates). The layout words are those of the shape [numel(big)]
+/// and no operand; the extra words (all in elements) are a header of kIndexHeader words
+///   0 batch axes, 1 window axes, 2 index-vector length, 3 the index vector's stride in the
+///   indices, 4 big's offset, 5 the indices' offset, 6 the operand's offset, 7 flags (1 skip:
+///   scatter drops out-of-bounds elements, else windows are clamped; 2 I64 indices, read as
+///   two words, saturating to i32), 8 window elements (> 0), 9 scatter's mode (0: duplicate
+///   targets combine with atomics, 1: plain read-modify-write, as for one window over an
+///   injective out, 2: serial, invocation 0 takes big's elements [word 10, word 10 + word 11)
+///   in order), 10 and 11 the serial range,
+/// then per batch axis of big 4 words (extent, big stride, indices stride, operand stride of a
+/// batching dim, else 0), per window axis 5 words (extent, operand stride, big stride, the
+/// index-vector slot of its dim or -1, the dim's extent), per index-vector entry 3 words (the
+/// operand stride of its dim, the room dim - window extent, 1 when a window axis covers the dim).
+inline constexpr int kIndexHeader = 12;
+/// True when gather_wgsl takes dtype d: every dtype (bits).
+bool gather_supported(DType d);
+/// True when scatter_wgsl takes dtype d with every combiner: F32, I32, C32 and Bool (replace
+/// only, as the contract allows). The replace kernel moves the bits of any dtype.
+bool scatter_supported(DType d);
+/// out (binding 1)[big element i] = operand (binding 2)[its window start clamped + offset],
+/// indices (I32 or I64) at binding 3.
+std::string gather_wgsl(Bits b);
+/// out (binding 1) combined with updates (binding 2) at their targets, indices at binding 3.
+/// Mode 0 combines with atomics: i32 atomicAdd / Max / Min and mul by compare-and-swap, f32 by
+/// compare-and-swap on the bits (C32 add: each part), one-word replace and Bool by atomic stores;
+/// other (dtype, combiner) pairs (C32 mul and replace, 64-bit replace) run only modes 1 and 2.
+std::string scatter_wgsl(DType d, ScatterCombiner c);
+/// The big elements one serial scatter pass takes (lavapipe's loop limit).
+inline constexpr std::int64_t kScatterSerialChunk = 16384;
+/// True when scatter_wgsl(d, c) combines duplicate targets concurrently (mode 0).
+bool scatter_concurrent(DType d, ScatterCombiner c);
 
 /// True when reduce_wgsl has a kernel for op on dtype d: reduce_sum and reduce_prod on F32, I32
 /// and C32, reduce_max and reduce_min on F32 and I32.

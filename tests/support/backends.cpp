@@ -40,9 +40,8 @@ const std::vector<Gap> kGaps = {
     {"webgpu", "*cast", "c64", kNo64},         {"webgpu", "*reduce", "f64", kNo64},
     {"webgpu", "*reduce", "i64", kNo64},       {"webgpu", "*reduce", "c64", kNo64},
     {"webgpu", "*dot", "f64", kNo64},          {"webgpu", "*dot", "c64", kNo64},
-    {"webgpu", "*gather", "*", kNoWgsl},
-    {"webgpu", "*scatter", "*", kNoWgsl},      {"webgpu", "dynamic_slice", "*", "needs gather"},
-    {"webgpu", "dynamic_update_slice", "*", "needs scatter"},
+    {"webgpu", "*scatter", "f64", kNo64},      {"webgpu", "*scatter", "i64", kNo64},
+    {"webgpu", "*scatter", "c64", kNo64},
 };
 
 const char* family_name(OpFamily f) {
