@@ -1,17 +1,19 @@
 // WebGpuBackend: the Backend interface (tenferro/backend/backend.hpp) over one WebGPU adapter of
 // wgpu-native (runtime.hpp). Its tensors are storage buffers holding tenferro's bytes (Bool one
 // byte per element), so transfers move bytes as they are. What runs: transfers, fill, copy,
-// tril / triu and select of every dtype (bits moved as they are; the structural ops core lowers
-// onto them but the dynamic slices), casts between F32, I32, C32 and Bool, compare on F32, I32,
-// C32 and Bool, and on F32, I32 and C32 the kernels of kernels.hpp: unary and binary arithmetic
-// (not rem, pow or integer div), abs, sign, clamp, the four reductions (max / min on reals) and
-// dot_general (F32, C32; so einsum runs). Every other (op, dtype) is unsupported (supports()
-// says which: analytic ops, gather, scatter, casts from or to 64-bit dtypes) until its WGSL
-// kernel exists. F64, I64 and C64 have no arithmetic: WebGPU has no 64-bit shader types. Work
-// is submitted as it is recorded, one dispatch per op (a reduction over more than 2048 elements
-// or a product with K > 16384: one per pass); a float to I32 cast reads its error word back
-// before it returns (invalid_argument naming the op for a NaN, infinite or out-of-range value).
-// The device's calls are serialized.
+// tril / triu, select and gather of every dtype (bits moved as they are; so every structural
+// op core lowers onto them, the dynamic slices included), scatter on F32, I32, C32 and Bool
+// (replace on every dtype), casts between F32, I32, C32 and Bool (and F32 or F64 to I64, for
+// core's float index tensors), compare on F32, I32, C32 and Bool, and on F32, I32 and C32 the
+// kernels of kernels.hpp: unary and binary arithmetic (not rem, pow or integer div), abs,
+// sign, clamp, the four reductions (max / min on reals) and dot_general (F32, C32; so einsum
+// runs). Every other (op, dtype) is unsupported (supports() says which: analytic ops, casts
+// from or to 64-bit dtypes, scatter on them) until its WGSL kernel exists. F64, I64 and C64
+// have no arithmetic: WebGPU has no 64-bit shader types. Work is submitted as it is recorded,
+// one dispatch per op (a reduction over more than 2048 elements, a product with K > 16384 or a
+// serial scatter over more than 16384 updates: one per pass); a float to integer cast reads
+// its error word back before it returns (invalid_argument naming the op for a NaN, infinite,
+// out-of-range or, when exact, non-integral value). The device's calls are serialized.
 #pragma once
 #include <map>
 #include <memory>

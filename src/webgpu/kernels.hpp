@@ -1,13 +1,14 @@
 // The WebGPU backend's WGSL kernels, generated from the op table: one generator per kernel
-// family (copy incl. tril / triu, fill, elementwise, cast, reduce, gemm), never a copy of the source per op. Every
-// kernel reads its layouts from a parameter buffer at binding 0 (layout_params), the data at
-// bindings 1..n, and runs one invocation per element of its layout words' shape (the output's;
-// reduce: the output's times its chunks) over a 2-D grid of 64-wide workgroups (grid()), with
-// u32 element indices: tensors of at most 2^32 - 1 elements and buffers of at most 2^31 - 1
-// elements (the backend refuses larger ones before any work). No invocation loops more than
-// about 20,000 times: lavapipe (the CPU Vulkan driver the tests run wgpu-native on) ends an
-// invocation's loops after about 65,535 iterations in all (silently: a sum of 100,000 ones
-// gives 65,532), so long reductions and long K run in passes.
+// family (copy incl. tril / triu, fill, elementwise incl. select, cast, gather, scatter, reduce,
+// gemm), never a copy of the source per op. Every kernel reads its layouts from a parameter
+// buffer at binding 0 (layout_params), the data at bindings 1..n, and runs one invocation per
+// element of its layout words' shape (the output's; reduce: the output's times its chunks;
+// gather / scatter: big's) over a 2-D grid of 64-wide workgroups (grid()), with u32 element
+// indices: tensors of at most 2^32 - 1 elements and buffers of at most 2^31 - 1 elements (the
+// backend refuses larger ones before any work). No invocation loops more than about 20,000
+// times: lavapipe (the CPU Vulkan driver the tests run wgpu-native on) ends an invocation's
+// loops after about 65,535 iterations in all (silently: a sum of 100,000 ones gives 65,532), so
+// long reductions, long K and serial scatters run in passes.
 #pragma once
 #include <cstdint>
 #include <span>

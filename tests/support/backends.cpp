@@ -21,9 +21,10 @@ struct Gap {
 // (the stale-entry check fails otherwise); the first matching entry gives the reason.
 // The CPU and Vulkan backends declare none: they run the whole contract on the devices CI and
 // the GPU machine have (a device without shaderFloat64 or 8-bit storage reports undeclared
-// gaps, which fail). The WebGPU backend runs transfers, fill, copy, tril / triu and select on
-// every dtype, compare and casts on F32, I32, C32 and Bool, and the other elementwise, reduce
-// and gemm kernels of src/webgpu/kernels.hpp on F32, I32 and C32 so far.
+// gaps, which fail). The WebGPU backend runs transfers, fill, copy, tril / triu, select, gather
+// and the dynamic slices on every dtype, compare, casts and scatter on F32, I32, C32 and Bool,
+// and the other elementwise, reduce and gemm kernels of src/webgpu/kernels.hpp on F32, I32 and
+// C32 so far.
 constexpr const char* kNoWgsl = "no WGSL kernel yet (src/webgpu/kernels.hpp)";
 constexpr const char* kNo64 = "WebGPU has no 64-bit shader types";
 const std::vector<Gap> kGaps = {
