@@ -370,9 +370,11 @@ void WebGpuBackend::scatter(const TensorView& out, const TensorView& indices_in,
     run(k, layout_params({n}, {}, w), data, static_cast<std::uint64_t>(n));
     return;
   }
-  for (I64 first = 0; first < n; first += kScatterSerialChunk) {
+  // Each update costs the serial loop one iteration and its axis loops one per axis.
+  const I64 chunk = std::max<I64>(1, kScatterSerialChunk / (1 + w[0] + w[1] + w[2]));
+  for (I64 first = 0; first < n; first += chunk) {
     w[10] = static_cast<std::int32_t>(first);
-    w[11] = static_cast<std::int32_t>(std::min(kScatterSerialChunk, n - first));
+    w[11] = static_cast<std::int32_t>(std::min(chunk, n - first));
     run(k, layout_params({1}, {}, w), data, 1);
   }
 }

@@ -11,7 +11,7 @@
 // from or to 64-bit dtypes, scatter on them) until its WGSL kernel exists. F64, I64 and C64
 // have no arithmetic: WebGPU has no 64-bit shader types. Work is submitted as it is recorded,
 // one dispatch per op (a reduction over more than 2048 elements, a product with K > 16384 or a
-// serial scatter over more than 16384 updates: one per pass); a float to integer cast reads
+// serial scatter: one per pass); a float to integer cast reads
 // its error word back before it returns (invalid_argument naming the op for a NaN, infinite,
 // out-of-range or, when exact, non-integral value). The device's calls are serialized.
 #pragma once

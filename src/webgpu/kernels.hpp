@@ -96,7 +96,8 @@ std::string gather_wgsl(Bits b);
 /// compare-and-swap on the bits (C32 add: each part), one-word replace and Bool by atomic stores;
 /// other (dtype, combiner) pairs (C32 mul and replace, 64-bit replace) run only modes 1 and 2.
 std::string scatter_wgsl(DType d, ScatterCombiner c);
-/// The big elements one serial scatter pass takes (lavapipe's loop limit).
+/// The loop iterations one serial scatter pass takes at most (lavapipe's loop limit): an update
+/// costs one plus one per batch, window and index-vector axis.
 inline constexpr std::int64_t kScatterSerialChunk = 16384;
 /// True when scatter_wgsl(d, c) combines duplicate targets concurrently (mode 0).
 bool scatter_concurrent(DType d, ScatterCombiner c);
