@@ -10,7 +10,10 @@
 
 namespace tenferro::webgpu {
 
-/// (name, WGSL source) of every kernel: copy_<bits> and fill_<bits> for every Bits;
+/// (name, WGSL source) of every kernel: copy_<bits>, triangular_<bits>, fill_<bits> and
+/// gather_<bits> for every Bits; cast_<from>_<to> for every pair cast_has_kernel accepts;
+/// scatter_<combiner>_<dtype> (replace on every dtype, the other combiners where the backend
+/// runs them);
 /// ew_<op>_<dtype> for every (op, dtype) elementwise_supported accepts, compare as
 /// ew_compare_<dtype>_<dir> for every direction the contract allows on dtype (EQ and NE on
 /// complex); <op>_<dtype> (reduce_sum_f32, ...) for every pair reduce_supported accepts;

@@ -27,9 +27,11 @@ TEST(WebGpuCatalog, HasEveryFamilyAndUniqueFileNames) {
   }
   for (const char* k : {"copy_byte", "copy_u32x4", "fill_byte", "fill_u32x4", "ew_add_f32", "ew_compare_c32_NE",
                         "ew_compare_i32_GE", "ew_select_c32", "reduce_sum_c32", "reduce_max_f32", "gemm_f32",
-                        "gemm_c32"})
+                        "gemm_c32", "triangular_byte", "gather_u32x2", "cast_f32_i32", "cast_c32_bool",
+                        "scatter_add_c32", "scatter_replace_c64", "scatter_max_i32"})
     EXPECT_TRUE(names.count(k)) << "missing " << k;
   EXPECT_FALSE(names.count("ew_compare_c32_LT")) << "complex operands are not ordered";
+  EXPECT_FALSE(names.count("scatter_max_c32")) << "complex operands are not ordered";
 }
 
 TEST(WebGpuCatalog, EveryKernelCompilesWithNaga) {
