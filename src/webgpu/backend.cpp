@@ -249,62 +249,21 @@ std::vector<std::int32_t> index_words(const TensorView& operand, const TensorVie
                                       const Axes& window_axes, const Axes& dropped, const Shape& extent,
                                       const Axes& start_map, I64 ivd, const Axes& op_batching,
                                       const Axes& idx_batching, bool skip) {
-  using detail::contains_axis;
   const Layout& ol = operand.layout();
   const Layout& il = indices.layout();
   const Layout& bl = big.layout();
-  std::vector<I64> w(kIndexHeader, 0);
-  // Batch axes: big's axes that are not window axes, paired in order with the indices' axes
-  // other than the index vector's.
-  I64 n_batch = 0;
-  for (I64 a = 0; a < big.rank(); ++a) {
-    if (contains_axis(window_axes, a)) continue;
-    const I64 ia = n_batch < ivd ? n_batch : n_batch + 1;
-    I64 op_stride = 0;
-    for (std::size_t i = 0; i < op_batching.size(); ++i) {
-      const I64 ib = idx_batching[i];
-      if ((ib < ivd ? ib : ib - 1) == n_batch) op_stride += ol.strides[static_cast<std::size_t>(op_batching[i])];
-    }
-    w.insert(w.end(), {bl.shape[static_cast<std::size_t>(a)], bl.strides[static_cast<std::size_t>(a)],
-                       il.strides[static_cast<std::size_t>(ia)], op_stride});
-    ++n_batch;
-  }
-  // Window axes: jointly coalesced; with skip one per windowed operand dim, with the dim's
-  // index-vector slot (-1: none) and extent for the per-element bounds check.
-  auto slot_of = [&](I64 d) {
-    for (std::size_t j = 0; j < start_map.size(); ++j)
-      if (start_map[j] == d) return static_cast<I64>(j);
-    return I64{-1};
-  };
-  I64 win_numel = 1, n_win = 0;
-  if (skip) {
-    for (const detail::WindowDim& wd : detail::window_dims(operand.rank(), window_axes, dropped)) {
-      const auto a = static_cast<std::size_t>(wd.big_axis), k = static_cast<std::size_t>(wd.dim);
-      w.insert(w.end(), {bl.shape[a], ol.strides[k], bl.strides[a], slot_of(wd.dim), ol.shape[k]});
-      win_numel *= bl.shape[a];
-      ++n_win;
-    }
-  } else {
-    const std::vector<Layout> co = detail::window_layouts(ol, bl, window_axes, dropped);
-    for (std::size_t a = 0; a < co[0].shape.size(); ++a) {
-      w.insert(w.end(), {co[0].shape[a], co[0].strides[a], co[1].strides[a], -1, 0});
-      win_numel *= co[0].shape[a];
-      ++n_win;
-    }
-  }
-  for (I64 d : start_map) {
-    const auto k = static_cast<std::size_t>(d);
-    w.insert(w.end(), {ol.strides[k], ol.shape[k] - extent[k], contains_axis(dropped, d) ? 0 : 1});
-  }
-  w[0] = n_batch;
-  w[1] = n_win;
+  detail::IndexGeometry g = detail::index_geometry(kIndexHeader, ol, il, bl, window_axes, dropped, extent, start_map,
+                                                   ivd, op_batching, idx_batching, skip);
+  std::vector<I64>& w = g.words;
+  w[0] = g.batch_axes;
+  w[1] = g.window_axes;
   w[2] = static_cast<I64>(start_map.size());
   w[3] = ivd < indices.rank() ? il.strides[static_cast<std::size_t>(ivd)] : 0;
   w[4] = bl.offset;
   w[5] = il.offset;
   w[6] = ol.offset;
   w[7] = (skip ? 1 : 0) | (indices.dtype() == DType::I64 ? 2 : 0);
-  w[8] = win_numel;
+  w[8] = g.window_numel;
   return {w.begin(), w.end()};  // every word fits: tensors hold fewer than 2^31 elements
 }
 

@@ -34,8 +34,8 @@ struct Geometry {
   I64 reach = 0;
 };
 
-/// Mirrors make_plan of src/cpu/indexing.cpp. `window_axes`: axes of big holding window
-/// offsets; `dropped`: operand dims without a window axis; `extent[d]`: window extent along d.
+/// The header of shaders/indexing/indexing_params.h, then detail::index_geometry's words
+/// (backend_common/window_layout.hpp, whose arguments these are).
 Geometry make_geometry(const TensorView& operand, const TensorView& indices, const TensorView& big,
                        const Axes& window_axes, const Axes& dropped, const Shape& extent, const Axes& start_map,
                        I64 ivd, const Axes& op_batching, const Axes& idx_batching, bool skip) {
@@ -43,62 +43,19 @@ Geometry make_geometry(const TensorView& operand, const TensorView& indices, con
   const Layout& il = indices.layout();
   const Layout& bl = big.layout();
   Geometry g;
+  detail::IndexGeometry ig = detail::index_geometry(TF_IX_HEADER, ol, il, bl, window_axes, dropped, extent,
+                                                    start_map, ivd, op_batching, idx_batching, skip);
+  g.words = std::move(ig.words);
   std::vector<I64>& w = g.words;
-  w.assign(TF_IX_HEADER, 0);
-
-  // Batch axes: big axes that are not window axes, paired in order with indices axes != ivd.
-  I64 n_batch = 0;
-  for (I64 a = 0; a < big.rank(); ++a) {
-    if (contains_axis(window_axes, a)) continue;
-    const I64 ia = n_batch < ivd ? n_batch : n_batch + 1;
-    I64 op_stride = 0;
-    for (std::size_t i = 0; i < op_batching.size(); ++i) {
-      const I64 ib = idx_batching[i];
-      if ((ib < ivd ? ib : ib - 1) == n_batch) op_stride += ol.strides[static_cast<std::size_t>(op_batching[i])];
-    }
-    w.insert(w.end(), {bl.shape[static_cast<std::size_t>(a)], bl.strides[static_cast<std::size_t>(a)],
-                       il.strides[static_cast<std::size_t>(ia)], op_stride});
-    ++n_batch;
-  }
-
-  // Window axes: jointly coalesced; with skip one per windowed operand dim, with the
-  // index-vector slot of the dim (-1: none) and its extent for the per-element bounds check.
-  auto slot_of = [&](I64 d) {
-    for (std::size_t j = 0; j < start_map.size(); ++j)
-      if (start_map[j] == d) return static_cast<I64>(j);
-    return I64{-1};
-  };
-  I64 win_numel = 1, n_win = 0;
-  if (skip) {
-    for (const detail::WindowDim& wd : detail::window_dims(operand.rank(), window_axes, dropped)) {
-      const auto a = static_cast<std::size_t>(wd.big_axis), k = static_cast<std::size_t>(wd.dim);
-      w.insert(w.end(), {bl.shape[a], ol.strides[k], bl.strides[a], slot_of(wd.dim), ol.shape[k]});
-      win_numel *= bl.shape[a];
-      ++n_win;
-    }
-  } else {
-    const std::vector<Layout> co = detail::window_layouts(ol, bl, window_axes, dropped);
-    for (std::size_t a = 0; a < co[0].shape.size(); ++a) {
-      w.insert(w.end(), {co[0].shape[a], co[0].strides[a], co[1].strides[a], -1, 0});
-      win_numel *= co[0].shape[a];
-      ++n_win;
-    }
-  }
-
-  for (I64 d : start_map) {
-    const auto k = static_cast<std::size_t>(d);
-    w.insert(w.end(), {ol.strides[k], ol.shape[k] - extent[k], contains_axis(dropped, d) ? 0 : 1});
-  }
-
-  w[TF_IX_N_BATCH] = n_batch;
-  w[TF_IX_N_WIN] = n_win;
+  w[TF_IX_N_BATCH] = ig.batch_axes;
+  w[TF_IX_N_WIN] = ig.window_axes;
   w[TF_IX_IVEC_LEN] = static_cast<I64>(start_map.size());
   w[TF_IX_IVEC_STRIDE] = ivd < indices.rank() ? il.strides[static_cast<std::size_t>(ivd)] : 0;
   w[TF_IX_BIG_OFFSET] = bl.offset;
   w[TF_IX_IDX_OFFSET] = il.offset;
   w[TF_IX_OP_OFFSET] = ol.offset;
   w[TF_IX_FLAGS] = (skip ? TF_IX_SKIP : 0) | (indices.dtype() == DType::I64 ? TF_IX_INDEX_I64 : 0);
-  w[TF_IX_WIN_NUMEL] = win_numel;
+  w[TF_IX_WIN_NUMEL] = ig.window_numel;
 
   g.reach = std::max({big.numel(), bl.max_offset() + 1, ol.max_offset() + 1});
   if (indices.numel() > 0) g.reach = std::max(g.reach, il.max_offset() + 1);
