@@ -134,6 +134,18 @@ void WebGpuBackend::run(const Kernel& k, const std::vector<std::int32_t>& params
   dev_.dispatch(k, all, g.x, g.y);
 }
 
+std::uint32_t WebGpuBackend::run_checked(const Kernel& k, const std::vector<std::int32_t>& params,
+                                         std::span<const Buffer* const> data, std::uint64_t n) {
+  std::uint32_t err = 0;
+  Buffer e = dev_.create_buffer(4, false);
+  dev_.write(e, 0, &err, 4);
+  std::vector<const Buffer*> all(data.begin(), data.end());
+  all.push_back(&e);
+  run(k, params, all, n);
+  dev_.read(e, 0, &err, 4);
+  return err;
+}
+
 TensorView WebGpuBackend::apart_from(const TensorView& t, const TensorView& other) {
   if (t.storage() != other.storage()) return t;
   Tensor c = allocate(t.dtype(), t.shape());
@@ -203,7 +215,17 @@ void WebGpuBackend::elementwise(OpId op, std::span<const TensorView> inputs_in, 
   std::vector<const Buffer*> data;
   for (const TensorView& t : inputs) data.push_back(&storage_of(t).buffer());
   data.push_back(&storage_of(out).buffer());
-  run(k, layout_params(out.shape(), l), data, static_cast<std::uint64_t>(out.numel()));
+  const auto n = static_cast<std::uint64_t>(out.numel());
+  if (!elementwise_can_fail(op, d)) {
+    run(k, layout_params(out.shape(), l), data, n);
+    return;
+  }
+  if (run_checked(k, layout_params(out.shape(), l), data, n) == 0) return;
+  if (op == OpId::pow)
+    TENFERRO_FAIL(numerical_failure, op_name(op), "rhs",
+                  "negative integer exponent: got an exponent < 0, expected exponents >= 0");
+  TENFERRO_FAIL(numerical_failure, op_name(op), "rhs", "integer ", op == OpId::div ? "division" : "remainder",
+                " by zero: got a zero divisor, expected nonzero divisors");
 }
 
 void WebGpuBackend::cast(const TensorView& src_in, const TensorView& dst, const char* op, bool exact) {
@@ -224,15 +246,11 @@ void WebGpuBackend::cast(const TensorView& src_in, const TensorView& dst, const 
     std::lock_guard lock(mu_);
     const Kernel& k = kernel("cast_" + std::string(dtype_name(from)) + "_" + std::string(dtype_name(to)),
                              [&] { return cast_wgsl(from, to); });
-    std::vector<const Buffer*> data{&storage_of(src).buffer(), &storage_of(dst).buffer()};
-    Buffer e;
-    if (can_fail) {  // the error word, read back once the dispatch has run
-      e = dev_.create_buffer(4, false);
-      dev_.write(e, 0, &err, 4);
-      data.push_back(&e);
-    }
-    run(k, layout_params(dst.shape(), l, extra), data, static_cast<std::uint64_t>(dst.numel()));
-    if (can_fail) dev_.read(e, 0, &err, 4);
+    const Buffer* data[] = {&storage_of(src).buffer(), &storage_of(dst).buffer()};
+    const std::vector<std::int32_t> params = layout_params(dst.shape(), l, extra);
+    const auto n = static_cast<std::uint64_t>(dst.numel());
+    if (can_fail) err = run_checked(k, params, data, n);
+    else run(k, params, data, n);
   }
   TENFERRO_CHECK(err == 0, invalid_argument, op, "x", "[webgpu] a NaN, infinite, out-of-range",
                  exact ? " or non-integral" : "", " value cannot be cast from ", dtype_name(from), " to ",

@@ -5,15 +5,16 @@
 // op core lowers onto them, the dynamic slices included), scatter on F32, I32, C32 and Bool
 // (replace on every dtype), casts between F32, I32, C32 and Bool (and F32 or F64 to I64, for
 // core's float index tensors), compare on F32, I32, C32 and Bool, and on F32, I32 and C32 the
-// kernels of kernels.hpp: unary and binary arithmetic (not rem, pow or integer div), abs,
+// kernels of kernels.hpp: unary and binary arithmetic (rem and pow on F32 and I32), abs,
 // sign, clamp, the four reductions (max / min on reals) and dot_general (F32, C32; so einsum
 // runs). Every other (op, dtype) is unsupported (supports() says which: analytic ops, casts
 // from or to 64-bit dtypes, scatter on them) until its WGSL kernel exists. F64, I64 and C64
 // have no arithmetic: WebGPU has no 64-bit shader types. Work is submitted as it is recorded,
 // one dispatch per op (a reduction over more than 2048 elements, a product with K > 16384 or a
-// serial scatter: one per pass); a float to integer cast reads
-// its error word back before it returns (invalid_argument naming the op for a NaN, infinite,
-// out-of-range or, when exact, non-integral value). The device's calls are serialized.
+// serial scatter: one per pass); a float to integer cast and integer div, rem and pow read
+// their error word back before they return (invalid_argument naming the op for a NaN, infinite,
+// out-of-range or, when exact, non-integral value cast; numerical_failure naming the op and
+// "rhs" for a zero divisor or a negative exponent). The device's calls are serialized.
 #pragma once
 #include <map>
 #include <memory>
@@ -72,6 +73,10 @@ class WebGpuBackend final : public Backend {
   /// One dispatch over `n` elements: params at binding 0, then `data`.
   void run(const Kernel& k, const std::vector<std::int32_t>& params, std::span<const Buffer* const> data,
            std::uint64_t n);
+  /// run with an error word (zero) bound after `data`, read back once the dispatch has run:
+  /// returns the bits the kernel ORed into it.
+  std::uint32_t run_checked(const Kernel& k, const std::vector<std::int32_t>& params,
+                            std::span<const Buffer* const> data, std::uint64_t n);
   /// t itself, or a compact copy when it shares `other`'s storage (WebGPU binds a buffer that
   /// is written only once per dispatch).
   TensorView apart_from(const TensorView& t, const TensorView& other);

@@ -103,10 +103,20 @@ fn cdiv(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
 }
 )";
 
+// f32 classes by the bits (WGSL may assume finite values, so x != x and comparisons with
+// infinity are not tests), and the special values, built at run time (Tint refuses a constant
+// NaN or infinity) from unseen(): a zero the compilers cannot see (the sign bit of the rank, p[0]).
+constexpr const char* kFloatBits = R"(
+fn unseen() -> u32 { return bitcast<u32>(p[0]) >> 31u; }
+fn is_nan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
+fn is_inf(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }
+fn f_nan() -> f32 { return bitcast<f32>(0x7fc00000u | unseen()); }
+fn f_inf() -> f32 { return bitcast<f32>(0x7f800000u | unseen()); }
+)";
+
 // IEEE 754-2019 maximum / minimum on f32 (src/cpu/minmax.hpp): the first NaN, else the
 // larger / smaller with -0 < +0. NaN by its bits (WGSL may assume x == x).
 constexpr const char* kMinMax = R"(
-fn is_nan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
 fn fmaximum(a: f32, b: f32) -> f32 {
   if (is_nan(a)) { return a; }
   if (is_nan(b)) { return b; }
@@ -121,6 +131,201 @@ fn fminimum(a: f32, b: f32) -> f32 {
 }
 )";
 
+// The error word of a kernel whose elements can be undefined (an integer division by zero, a
+// negative integer exponent, a cast of an invalid value): fail_with ORs its bits in, the backend
+// reads the word back after the dispatch (WebGpuBackend::run_checked) and raises the op's error.
+std::string error_word(int binding) {
+  return "@group(0) @binding(" + std::to_string(binding) +
+         ") var<storage, read_write> err: array<atomic<u32>>;\n"
+         "fn fail_with(bits: u32) { atomicOr(&err[0], bits); }\n";
+}
+
+// Integer div, rem (C++ / and %: truncation; MIN / -1 = MIN, MIN % -1 = 0) and pow (square and
+// multiply, wrapping), a zero divisor or negative exponent failing with 0 as the element.
+constexpr const char* kIntOps = R"(
+fn i_div(a: i32, b: i32) -> i32 {
+  if (b == 0) { fail_with(1u); return 0; }
+  if (b == -1) { return bitcast<i32>(0u - bitcast<u32>(a)); }
+  return a / b;
+}
+fn i_rem(a: i32, b: i32) -> i32 {
+  if (b == 0) { fail_with(1u); return 0; }
+  if (b == -1) { return 0; }
+  return a - (a / b) * b;
+}
+fn i_pow(a: i32, b: i32) -> i32 {
+  if (b < 0) { fail_with(1u); return 0; }
+  var r = 1i;
+  var base = a;
+  var e = b;
+  while (e > 0) {
+    if ((e & 1) != 0) { r = r * base; }
+    base = base * base;
+    e = e >> 1u;
+  }
+  return r;
+}
+)";
+
+// fmod (C semantics), exact: long division whose every step subtracts 2^k |b| (Sterbenz-exact),
+// at most 277 steps; a subnormal divisor first reduces by c = 2^24 |b| and the rest, scaled by
+// 2^24 (exact), by c again.
+constexpr const char* kFloatRem = R"(
+fn rem_pos(x: f32, y: f32) -> f32 {
+  if (x < y) { return x; }
+  var r = x;
+  for (var e = frexp(x).exp - frexp(y).exp; e >= 0; e = e - 1) {
+    let s = ldexp(y, e);
+    if (r >= s) { r = r - s; }
+  }
+  return r;
+}
+fn f_rem(a: f32, b: f32) -> f32 {
+  if (is_nan(a) || is_nan(b) || is_inf(a) || b == 0.0) { return f_nan(); }
+  if (is_inf(b)) { return a; }
+  let ax = abs(a);
+  let ay = abs(b);
+  if (ax < ay) { return a; }
+  var r: f32;
+  if (ay < 1.17549435e-38) {
+    let c = ay * 16777216.0;
+    r = rem_pos(rem_pos(ax, c) * 16777216.0, c) / 16777216.0;
+  } else {
+    r = rem_pos(ax, ay);
+  }
+  return select(r, -r, a < 0.0);
+}
+)";
+
+// Double-f32 arithmetic (pairs hi + lo, |lo| <= ulp(hi) / 2) for pow: the error-free sum and
+// product, log2 and exp2 with about 2^-40 relative error. WGSL has no `precise`: lavapipe's
+// compilers simplify inexact float expressions ((a + b) - a to b, (x * c1) * c2 to x * (c1 c2))
+// and its fma is not fused, so the error terms pass through keep(), which ORs unseen() into the
+// bits, and products split by Veltkamp (Dekker's product: exact for |a|, |b| < 2^100 and low
+// parts above the subnormals).
+constexpr const char* kDoubleF32 = R"(
+fn keep(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) | unseen()); }
+fn two_sum(a: f32, b: f32) -> vec2<f32> {
+  let s = keep(a + b);
+  let bb = keep(s - a);
+  return vec2<f32>(s, keep(a - keep(s - bb)) + keep(b - bb));
+}
+fn fast_two_sum(a: f32, b: f32) -> vec2<f32> {
+  let s = keep(a + b);
+  return vec2<f32>(s, b - keep(s - a));
+}
+fn split(a: f32) -> vec2<f32> {
+  let c = keep(4097.0 * a);
+  let h = keep(c - keep(c - a));
+  return vec2<f32>(h, keep(a - h));
+}
+fn two_prod(a: f32, b: f32) -> vec2<f32> {
+  let p = keep(a * b);
+  let x = split(a);
+  let y = split(b);
+  let t = keep(keep(keep(x.x * y.x) - p) + keep(x.x * y.y));
+  return vec2<f32>(p, keep(t + keep(x.y * y.x)) + keep(x.y * y.y));
+}
+fn dd_mul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+  let p = two_prod(a.x, b.x);
+  return fast_two_sum(p.x, p.y + (a.x * b.y + a.y * b.x));
+}
+// log2 of the positive finite nonzero f32 with bits u: u = m 2^k with m in [sqrt(1/2), sqrt(2))
+// (a subnormal's integer mantissa converted exactly), log m = 2 atanh(s) for s = (m - 1) /
+// (m + 1) = 2 s + (2/3) s^3 + s^5 P(s^2), |s| < 0.172, the first two terms in pairs.
+fn log2_dd(u: u32) -> vec2<f32> {
+  var ix = u;
+  var k = 0;
+  if (ix < 0x00800000u) {
+    ix = bitcast<u32>(f32(ix));
+    k = -149;
+  }
+  k = k + i32(ix >> 23u) - 127;
+  var mb = (ix & 0x7fffffu) | 0x3f800000u;
+  if (mb > 0x3fb504f3u) {
+    mb = mb - 0x00800000u;
+    k = k + 1;
+  }
+  let m = bitcast<f32>(mb);
+  let f = m - 1.0;
+  let d = two_sum(m, 1.0);
+  let sh = f / d.x;
+  let q = two_prod(sh, d.x);
+  let sl = (keep(keep(f - q.x) - q.y) - sh * d.y) / d.x;
+  let s = vec2<f32>(sh, sl);
+  let w = dd_mul(s, s);
+  let s3 = dd_mul(dd_mul(s, w), vec2<f32>(bitcast<f32>(0x3f2aaaabu), bitcast<f32>(0xb2aaaaabu)));
+  let z = w.x;
+  let rest = sh * z * z * (0.4 + z * (0.2857142857 + z * (0.2222222222 + z * (0.1818181818 +
+             z * (0.1538461538 + z * 0.1333333333)))));
+  let l0 = fast_two_sum(2.0 * sh, s3.x);
+  let l = fast_two_sum(l0.x, l0.y + (2.0 * sl + s3.y + rest));
+  let g = dd_mul(l, vec2<f32>(bitcast<f32>(0x3fb8aa3bu), bitcast<f32>(0x32a57060u)));
+  let t = two_sum(f32(k), g.x);
+  return fast_two_sum(t.x, t.y + g.y);
+}
+// 2^z for a pair z with -152 < z.x < 129 (the caller takes the rest): 2^n exp(r) with n =
+// round(z), r = (z - n) ln 2 as a pair, exp(r) - 1 a Taylor polynomial of degree 8; the scaling
+// by powers of two built at run time (no folding); results below 2^-126 rounded once to the
+// subnormal grid on the bits.
+fn exp2_dd(z: vec2<f32>) -> f32 {
+  let n = round(z.x);
+  let f = keep(z.x - n) + z.y;
+  let r = dd_mul(vec2<f32>(f, 0.0), vec2<f32>(bitcast<f32>(0x3f317218u), bitcast<f32>(0xb102e308u)));
+  let rh = r.x;
+  let rl = r.y;
+  let q = 0.5 + rh * (0.16666666666 + rh * (0.041666666666 + rh * (0.0083333333333 + rh * (0.0013888888889 +
+          rh * (0.00019841269841 + rh * (2.4801587302e-05 + rh * 2.7557319224e-06))))));
+  let p = rh + rh * rh * q;
+  let v = 1.0 + (p + (rl + p * rl));
+  let k = i32(n);
+  if (k >= -126) {
+    let h = k / 2;
+    return keep(v * bitcast<f32>(u32(h + 127) << 23u)) * bitcast<f32>(u32(k - h + 127) << 23u);
+  }
+  return bitcast<f32>(u32(round(v * bitcast<f32>(u32(k + 149 + 127) << 23u))));
+}
+)";
+
+// pow per C99 Annex F (the CPU's std::pow): the special values, a negative base only with an
+// integral exponent (its sign from an odd one), else 2^(y log2 |x|) with y log2 |x| in a pair.
+constexpr const char* kFloatPow = R"(
+fn odd_int(y: f32) -> bool { return abs(y) < 16777216.0 && trunc(y) == y && (i32(y) & 1) != 0; }
+fn f_pow(x: f32, y: f32) -> f32 {
+  let ux = bitcast<u32>(x);
+  if (y == 0.0 || ux == 0x3f800000u) { return 1.0; }
+  if (is_nan(x) || is_nan(y)) { return f_nan(); }
+  let ax = abs(x);
+  let neg = (ux >> 31u) == 1u;
+  let yodd = odd_int(y);
+  if (is_inf(y)) {
+    if (ax == 1.0) { return 1.0; }
+    return select(f_inf(), 0.0, (ax < 1.0) == (y > 0.0));
+  }
+  if ((ux & 0x7fffffffu) == 0u) {
+    let m = select(0.0, f_inf(), y < 0.0);
+    return select(m, select(m, -m, neg), yodd);
+  }
+  if (is_inf(x)) {
+    let m = select(0.0, f_inf(), y > 0.0);
+    return select(m, select(m, -m, neg), yodd);
+  }
+  if (neg && trunc(y) != y) { return f_nan(); }
+  let g = log2_dd(ux & 0x7fffffffu);
+  let zh = y * g.x;
+  var m: f32;
+  if (is_inf(zh) || zh >= 129.0) {
+    m = select(0.0, f_inf(), zh > 0.0);
+  } else if (zh <= -152.0) {
+    m = 0.0;
+  } else {
+    let z = two_prod(y, g.x);
+    m = exp2_dd(fast_two_sum(z.x, z.y + y * g.y));
+  }
+  return select(m, -m, neg && yodd);
+}
+)";
+
 // The expression of op on a (and b), or nullptr when there is no kernel for (op, d).
 const char* expression(OpId op, DType d) {
   const bool c = d == DType::C32, f = d == DType::F32;
@@ -130,7 +335,9 @@ const char* expression(OpId op, DType d) {
     case OpId::add: return "a + b";
     case OpId::sub: return "a - b";
     case OpId::mul: return c ? "cmul(a, b)" : "a * b";
-    case OpId::div: return c ? "cdiv(a, b)" : f ? "a / b" : nullptr;  // integer / 0 needs the error word
+    case OpId::div: return c ? "cdiv(a, b)" : f ? "a / b" : "i_div(a, b)";
+    case OpId::rem: return c ? nullptr : f ? "f_rem(a, b)" : "i_rem(a, b)";
+    case OpId::pow: return c ? nullptr : f ? "f_pow(a, b)" : "i_pow(a, b)";
     case OpId::maximum: return f ? "fmaximum(a, b)" : d == DType::I32 ? "max(a, b)" : nullptr;
     case OpId::minimum: return f ? "fminimum(a, b)" : d == DType::I32 ? "min(a, b)" : nullptr;
     case OpId::abs: return c ? "cabs(a)" : "abs(a)";  // i32: abs(MIN) is MIN
@@ -315,6 +522,10 @@ bool elementwise_supported(OpId op, DType d) {
   }
 }
 
+bool elementwise_can_fail(OpId op, DType d) {
+  return d == DType::I32 && (op == OpId::div || op == OpId::rem || op == OpId::pow);
+}
+
 namespace {
 
 // The byte at element offset o of the u32 array x (a Bool: 0 or 1).
@@ -360,8 +571,11 @@ std::string elementwise_wgsl(OpId op, DType d, CompareDir dir) {
   const bool bool_out = fam == OpFamily::compare;
   const std::string out_t = op == OpId::abs && d == DType::C32 ? "f32" : t;
   std::string s = kPrelude;
-  if (d == DType::C32) s += kComplex;
-  if (d == DType::F32) s += kMinMax;
+  if (d == DType::C32) s += std::string(kFloatBits) + kComplex;
+  if (d == DType::F32) s += std::string(kFloatBits) + kMinMax;
+  if (elementwise_can_fail(op, d)) s += error_word(2 + arity) + kIntOps;
+  if (d == DType::F32 && op == OpId::rem) s += kFloatRem;
+  if (d == DType::F32 && op == OpId::pow) s += std::string(kDoubleF32) + kFloatPow;
   const char* names[] = {"a", "b", "c"};
   for (int k = 0; k < arity; ++k)
     s += "@group(0) @binding(" + std::to_string(1 + k) + ") var<storage, read> x" + std::to_string(k) + ": array<" +
@@ -486,7 +700,7 @@ std::string cast_wgsl(DType from, DType to) {
     // Truncation toward zero; a NaN or infinity (by the exponent bits: WGSL may assume finite
     // values), a truncation outside [-2^31, 2^31) or, when exact (extra word 0), a non-integral
     // value sets the error word (binding 3) and writes 0.
-    s += "@group(0) @binding(3) var<storage, read_write> err: array<atomic<u32>>;\n";
+    s += error_word(3);
     s += R"(
 fn to_i32(u: u32) -> u32 {
   let x = bitcast<f32>(u);
@@ -494,7 +708,7 @@ fn to_i32(u: u32) -> u32 {
   var bad = (u & 0x7f800000u) == 0x7f800000u || !(t >= -2147483648.0 && t < 2147483648.0);
   if (extra(0u) != 0 && (t != x || (t == 0.0 && (u & 0x7fffffffu) != 0u))) { bad = true; }
   if (bad) {
-    atomicOr(&err[0], 1u);
+    fail_with(1u);
     return 0u;
   }
   return bitcast<u32>(i32(t));
@@ -506,7 +720,7 @@ fn to_i32(u: u32) -> u32 {
     s += kMainHead;
     s += "  bad64 = false;\n  let v = src[at(1u, i)];\n";
     s += std::string("  let r = ") + (from == DType::F64 ? "f64_to_i64" : "f32_to_i64") + "(v, extra(0u) != 0);\n";
-    s += "  if (bad64) { atomicOr(&err[0], 1u); }\n  dst[at(0u, i)] = select(r, vec2<u32>(0u, 0u), bad64);\n}\n";
+    s += "  if (bad64) { fail_with(1u); }\n  dst[at(0u, i)] = select(r, vec2<u32>(0u, 0u), bad64);\n}\n";
     return s;
   }
   s += kMainHead;
@@ -649,7 +863,7 @@ std::string scatter_wgsl(DType d, ScatterCombiner c) {
   const int words = b == Bits::u32x4 ? 4 : b == Bits::u32x2 ? 2 : 1;
   std::string s = kPrelude;
   if (d == DType::C32) s += kComplex;
-  if (d == DType::F32) s += kMinMax;
+  if (d == DType::F32) s += std::string(kFloatBits) + kMinMax;
   s += "@group(0) @binding(1) var<storage, read_write> dst: array<atomic<" + aw + ">>;\n";
   s += "@group(0) @binding(2) var<storage, read> x: array<" + (byte ? std::string("u32") : i32 ? std::string("i32") : std::string(word_type(b))) + ">;\n";
   s += "@group(0) @binding(3) var<storage, read> idx: array<u32>;\n";
@@ -760,7 +974,7 @@ std::string reduce_wgsl(OpId op, DType d) {
   const bool cascade = op == OpId::reduce_sum && d != DType::I32;
   std::string s = kPrelude;
   if (d == DType::C32) s += kComplex;
-  if (d == DType::F32) s += kMinMax;
+  if (d == DType::F32) s += std::string(kFloatBits) + kMinMax;
   s += "@group(0) @binding(1) var<storage, read> x: array<" + t + ">;\n";
   s += "@group(0) @binding(2) var<storage, read_write> out: array<" + t + ">;\n";
   s += "fn rn(k: u32) -> u32 { return u32(extra(3u + 2u * k)); }\n";
