@@ -53,6 +53,7 @@ bool WebGpuBackend::supports(OpId op, DType d) const {
     case OpFamily::structural:  // lowered by core to fill, copy, triangular, gather and scatter-replace
       return true;             // which move any dtype's bits
     case OpFamily::unary:
+    case OpFamily::analytic:
     case OpFamily::binary:
     case OpFamily::compare:
     case OpFamily::select:

@@ -197,8 +197,8 @@ fn f_rem(a: f32, b: f32) -> f32 {
 }
 )";
 
-// Double-f32 arithmetic (pairs hi + lo, |lo| <= ulp(hi) / 2) for pow: the error-free sum and
-// product, log2 and exp2 with about 2^-40 relative error. WGSL has no `precise`: lavapipe's
+// Double-f32 arithmetic (pairs hi + lo, |lo| <= ulp(hi) / 2): the error-free sum and product
+// (for pow's log2 and exp2 with about 2^-40 relative error, and the math library). WGSL has no `precise`: lavapipe's
 // compilers simplify inexact float expressions ((a + b) - a to b, (x * c1) * c2 to x * (c1 c2))
 // and its fma is not fused, so the error terms pass through keep(), which ORs unseen() into the
 // bits, and products split by Veltkamp (Dekker's product: exact for |a|, |b| < 2^100 and low
@@ -230,6 +230,10 @@ fn dd_mul(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
   let p = two_prod(a.x, b.x);
   return fast_two_sum(p.x, p.y + (a.x * b.y + a.y * b.x));
 }
+)";
+
+// log2 and exp2 in double-f32 pairs, for pow (on kDoubleF32).
+constexpr const char* kLog2Exp2 = R"(
 // log2 of the positive finite nonzero f32 with bits u: u = m 2^k with m in [sqrt(1/2), sqrt(2))
 // (a subnormal's integer mantissa converted exactly), log m = 2 atanh(s) for s = (m - 1) /
 // (m + 1) = 2 s + (2/3) s^3 + s^5 P(s^2), |s| < 0.172, the first two terms in pairs.
@@ -284,6 +288,473 @@ fn exp2_dd(z: vec2<f32>) -> f32 {
     return keep(v * bitcast<f32>(u32(h + 127) << 23u)) * bitcast<f32>(u32(k - h + 127) << 23u);
   }
   return bitcast<f32>(u32(round(v * bitcast<f32>(u32(k + 149 + 127) << 23u))));
+}
+)";
+
+// The f32 math library of the analytic kernels (on kDoubleF32), from shaders/common/math_f32.glsl:
+// fdlibm's algorithms and coefficients (Copyright (C) 1993 Sun Microsystems; "Permission to use,
+// copy, modify, and distribute this software is freely granted, provided that this notice is
+// preserved") via FreeBSD msun; no driver transcendental, whose accuracy WebGPU leaves loose
+// (the builtin sqrt only seeds a Newton step on the exact residual). m_exp m_expm1 m_log m_log1p
+// m_sincos m_tanh m_erf m_sqrt m_rsqrt, each within 2 ulp over every f32
+// (webgpu_analytic_accuracy_test), IEEE special values as C; sin / cos reduce exactly for every
+// f32 (Payne-Hanek on integers: the 24-bit significand times a 192-bit window of 2/pi).
+constexpr const char* kMathF32 = R"(
+fn f_pow2(k: i32) -> f32 { return bitcast<f32>(u32(k + 127) << 23u); }
+// a / b with one residual correction (b finite, nonzero).
+fn f_div(a_in: f32, b_in: f32) -> f32 {
+  var a = a_in;
+  var b = b_in;
+  if (abs(b) >= 8.507059173023462e37 && !is_inf(b)) {
+    a = a * 0.25;
+    b = b * 0.25;
+  }
+  let q = a / b;
+  if (!(abs(q) < 1.0e30 && abs(b) < 1.0e30 && abs(a) < 1.0e30) || q == 0.0) { return q; }
+  let p = two_prod(q, b);
+  return q + keep(keep(a - p.x) - p.y) / b;
+}
+
+// sqrt: the builtin plus one Newton step on the exact residual, inside [2^-100, 2^100).
+fn m_sqrt(x: f32) -> f32 {
+  let u = bitcast<u32>(x);
+  if ((u & 0x7fffffffu) == 0u || u >= 0x7f800000u) { return select(x, f_nan(), u > 0x80000000u); }
+  var e = 0;
+  if (u < 0x0da24260u) { e = 64; } else if (x > 1.0e30) { e = -64; }
+  let a = keep(x * f_pow2(e));
+  let s = sqrt(a);
+  let sq = two_prod(s, s);
+  let r = keep(keep(a - sq.x) - sq.y);
+  let t = keep(s + r * (0.5 / s));
+  return t * f_pow2(-e / 2);
+}
+fn m_rsqrt(x: f32) -> f32 {
+  let u = bitcast<u32>(x);
+  if ((u & 0x7fffffffu) == 0u) { return bitcast<f32>((u & 0x80000000u) | 0x7f800000u | unseen()); }
+  if (u > 0x80000000u) { return f_nan(); }
+  if (u >= 0x7f800000u) { return select(x, 0.0, u == 0x7f800000u); }
+  var e = 0;
+  if (u < 0x0da24260u) { e = 64; } else if (x > 1.0e30) { e = -64; }
+  let a = keep(x * f_pow2(e));
+  let s = m_sqrt(a);
+  let y = 1.0 / s;
+  let p = two_prod(s, y);
+  let ee = keep(keep(1.0 - p.x) - p.y);
+  let yy = keep(y + y * ee);
+  return yy * f_pow2(e / 2);
+}
+
+fn m_exp(x: f32) -> f32 {
+  let ln2HI = 6.9314575195e-01;
+  let ln2LO = 1.4286067653e-06;
+  let invln2 = 1.4426950216e+00;
+  let P1 = 1.6666625440e-1;
+  let P2 = -2.7667332906e-3;
+  var hx = bitcast<u32>(x);
+  let neg = (hx >> 31u) != 0u;
+  hx = hx & 0x7fffffffu;
+  if (hx >= 0x42b17218u) {
+    if (hx > 0x7f800000u) { return x; }
+    if (hx == 0x7f800000u) { return select(x, 0.0, neg); }
+    if (x > 8.8721679688e+01) { return f_inf(); }
+    if (x < -1.0397208405e+02) { return 0.0; }
+  }
+  var hi = x;
+  var lo = 0.0;
+  var k = 0;
+  if (hx > 0x3eb17218u) {
+    k = i32(invln2 * x + select(0.5, -0.5, neg));
+    let t = f32(k);
+    hi = keep(x - t * ln2HI);
+    lo = keep(t * ln2LO);
+  } else if (hx < 0x39000000u) {
+    return 1.0 + x;
+  }
+  let r = keep(hi - lo);
+  let t = r * r;
+  let c = r - t * (P1 + t * P2);
+  let y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+  if (k == 0) { return y; }
+  if (k == 128) { return keep(y * 2.0) * f_pow2(127); }
+  if (k >= -125) { return y * f_pow2(k); }
+  return keep(y * f_pow2(k + 100)) * f_pow2(-100);
+}
+
+fn m_expm1(x_in: f32) -> f32 {
+  var x = x_in;
+  let ln2_hi = 6.9313812256e-01;
+  let ln2_lo = 9.0580006145e-06;
+  let invln2 = 1.4426950216e+00;
+  let Q1 = -3.3333212137e-2;
+  let Q2 = 1.5807170421e-3;
+  var hx = bitcast<u32>(x);
+  let neg = (hx >> 31u) != 0u;
+  hx = hx & 0x7fffffffu;
+  if (hx >= 0x4195b844u) {
+    if (hx >= 0x42b17218u) {
+      if (hx > 0x7f800000u) { return x; }
+      if (hx == 0x7f800000u) { return select(x, -1.0, neg); }
+      if (x > 8.8721679688e+01) { return f_inf(); }
+    }
+    if (neg) { return -1.0; }
+  }
+  var hi: f32;
+  var lo: f32;
+  var c = 0.0;
+  var k = 0;
+  if (hx > 0x3eb17218u) {
+    if (hx < 0x3F851592u) {
+      hi = select(x - ln2_hi, x + ln2_hi, neg);
+      lo = select(ln2_lo, -ln2_lo, neg);
+      k = select(1, -1, neg);
+    } else {
+      k = i32(invln2 * x + select(0.5, -0.5, neg));
+      let t = f32(k);
+      hi = keep(x - t * ln2_hi);
+      lo = keep(t * ln2_lo);
+    }
+    let xr = keep(hi - lo);
+    c = keep(keep(hi - xr) - lo);
+    x = xr;
+  } else if (hx < 0x33000000u) {
+    return x;
+  }
+  let hfx = 0.5 * x;
+  let hxs = x * hfx;
+  let r1 = 1.0 + hxs * (Q1 + hxs * Q2);
+  let t = 3.0 - r1 * hfx;
+  var e = hxs * ((r1 - t) / (6.0 - x * t));
+  if (k == 0) { return x - (x * e - hxs); }
+  e = keep(x * (e - c) - c);
+  e = keep(e - hxs);
+  if (k == -1) { return 0.5 * (x - e) - 0.5; }
+  if (k == 1) {
+    if (x < -0.25) { return -2.0 * (e - (x + 0.5)); }
+    return 1.0 + 2.0 * (x - e);
+  }
+  if (k <= -2 || k > 56) {
+    let y = 1.0 - (e - x);
+    var r2: f32;
+    if (k == 128) { r2 = keep(y * 2.0) * f_pow2(127); } else { r2 = y * f_pow2(k); }
+    return r2 - 1.0;
+  }
+  if (k < 23) {
+    let tt = bitcast<f32>(0x3f800000u - (0x1000000u >> u32(k)));
+    return keep(tt - (e - x)) * f_pow2(k);
+  }
+  let tt = f_pow2(-k);
+  return keep(keep(x - (e + tt)) + 1.0) * f_pow2(k);
+}
+
+fn m_log(x_in: f32) -> f32 {
+  var x = x_in;
+  let ln2_hi = 6.9313812256e-01;
+  let ln2_lo = 9.0580006145e-06;
+  let Lg1 = 0.6666666269302368;
+  let Lg2 = 0.40000972151756287;
+  let Lg3 = 0.2849878668785095;
+  let Lg4 = 0.24279078841209412;
+  var ix = bitcast<i32>(x);
+  var k = 0;
+  if (ix < 0x00800000) {
+    if ((ix & 0x7fffffff) == 0) { return -f_inf(); }
+    if (ix < 0) { return f_nan(); }
+    x = f32(u32(ix));
+    k = -149;
+    ix = bitcast<i32>(x);
+  }
+  if (ix >= 0x7f800000) { return x; }
+  k = k + (ix >> 23u) - 127;
+  ix = ix & 0x007fffff;
+  let i = (ix + (0x95f64 << 3u)) & 0x800000;
+  x = bitcast<f32>(ix | (i ^ 0x3f800000));
+  k = k + (i >> 23u);
+  let f = keep(x - 1.0);
+  let dk = f32(k);
+  if ((0x007fffff & (0x8000 + ix)) < 0xc000) {
+    if (f == 0.0) {
+      if (k == 0) { return 0.0; }
+      return dk * ln2_hi + dk * ln2_lo;
+    }
+    let Rv = f * f * (0.5 - 0.33333333333333333 * f);
+    if (k == 0) { return f - Rv; }
+    return dk * ln2_hi - ((Rv - dk * ln2_lo) - f);
+  }
+  let s = f_div(f, 2.0 + f);
+  let z = s * s;
+  let w = z * z;
+  let ii = (ix - (0x6147a << 3u)) | ((0x6b851 << 3u) - ix);
+  let Rv = z * (Lg1 + w * Lg3) + w * (Lg2 + w * Lg4);
+  if (ii > 0) {
+    let hfsq = 0.5 * f * f;
+    if (k == 0) { return f - (hfsq - s * (hfsq + Rv)); }
+    return dk * ln2_hi - ((hfsq - (s * (hfsq + Rv) + dk * ln2_lo)) - f);
+  }
+  if (k == 0) { return f - s * (f - Rv); }
+  return dk * ln2_hi - ((s * (f - Rv) - dk * ln2_lo) - f);
+}
+
+fn m_log1p(x: f32) -> f32 {
+  let ln2_hi = 6.9313812256e-01;
+  let ln2_lo = 9.0580006145e-06;
+  let Lp1 = 6.6666668653e-01;
+  let Lp2 = 4.0000000596e-01;
+  let Lp3 = 2.8571429849e-01;
+  let Lp4 = 2.2222198546e-01;
+  let Lp5 = 1.8183572590e-01;
+  let Lp6 = 1.5313838422e-01;
+  let Lp7 = 1.4798198640e-01;
+  let hx = bitcast<i32>(x);
+  let ax = hx & 0x7fffffff;
+  var k = 1;
+  var hu = 0;
+  var f = 0.0;
+  var c = 0.0;
+  if (hx < 0x3ed413d0) {
+    if (ax >= 0x3f800000) {
+      if (x == -1.0) { return -f_inf(); }
+      return f_nan();
+    }
+    if (ax < 0x38000000) {
+      if (ax < 0x33800000) { return x; }
+      return x - x * x * 0.5;
+    }
+    if (hx > 0 || hx <= bitcast<i32>(0xbe95f619u)) {
+      k = 0;
+      f = x;
+      hu = 1;
+    }
+  }
+  if (hx >= 0x7f800000) { return x; }
+  if (k != 0) {
+    var u: f32;
+    if (hx < 0x5a000000) {
+      u = keep(1.0 + x);
+      hu = bitcast<i32>(u);
+      k = (hu >> 23u) - 127;
+      var cc: f32;
+      if (k > 0) { cc = keep(1.0 - keep(u - x)); } else { cc = keep(x - keep(u - 1.0)); }
+      c = cc / u;
+    } else {
+      u = x;
+      hu = bitcast<i32>(u);
+      k = (hu >> 23u) - 127;
+      c = 0.0;
+    }
+    hu = hu & 0x007fffff;
+    if (hu < 0x3504f4) {
+      u = bitcast<f32>(hu | 0x3f800000);
+    } else {
+      k = k + 1;
+      u = bitcast<f32>(hu | 0x3f000000);
+      hu = (0x00800000 - hu) >> 2u;
+    }
+    f = keep(u - 1.0);
+  }
+  let hfsq = 0.5 * f * f;
+  let dk = f32(k);
+  if (hu == 0) {
+    if (f == 0.0) {
+      if (k == 0) { return 0.0; }
+      return dk * ln2_hi + (c + dk * ln2_lo);
+    }
+    let Rv = hfsq * (1.0 - 0.66666666666666666 * f);
+    if (k == 0) { return f - Rv; }
+    return dk * ln2_hi - ((Rv - (dk * ln2_lo + c)) - f);
+  }
+  let s = f_div(f, 2.0 + f);
+  let z = s * s;
+  let Rv = z * (Lp1 + z * (Lp2 + z * (Lp3 + z * (Lp4 + z * (Lp5 + z * (Lp6 + z * Lp7))))));
+  if (k == 0) { return f - (hfsq - s * (hfsq + Rv)); }
+  return dk * ln2_hi - ((hfsq - (s * (hfsq + Rv) + (dk * ln2_lo + c))) - f);
+}
+
+// sin / cos kernels on [-pi/4, pi/4] for x + y (y the tail of the reduced argument).
+fn f_ksin(x: f32, y: f32) -> f32 {
+  let S1 = -1.66666666666666324348e-01;
+  let S2 = 8.33333333332248946124e-03;
+  let S3 = -1.98412698298579493134e-04;
+  let S4 = 2.75573137070700676789e-06;
+  let S5 = -2.50507602534068634195e-08;
+  let S6 = 1.58969099521155010221e-10;
+  let z = x * x;
+  let v = z * x;
+  let r = S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)));
+  return x - ((z * (0.5 * y - v * r) - y) - v * S1);
+}
+fn f_kcos(x: f32, y: f32) -> f32 {
+  let C1 = 4.16666666666666019037e-02;
+  let C2 = -1.38888888888741095749e-03;
+  let C3 = 2.48015872894767294178e-05;
+  let C4 = -2.75573143513906633035e-07;
+  let C5 = 2.08757232129817482790e-09;
+  let C6 = -1.13596475577881948265e-11;
+  let z = x * x;
+  let w = z * z;
+  let r = z * (C1 + z * (C2 + z * C3)) + w * w * (C4 + z * (C5 + z * C6));
+  let hz = 0.5 * z;
+  let ww = keep(1.0 - hz);
+  return ww + (keep(keep(1.0 - ww) - hz) + (z * r - x * y));
+}
+// The bits of 2/pi, 64 leading zero bits (enough for every f32).
+var<private> TWO_OPI: array<u32, 12> = array<u32, 12>(0u, 0u, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u,
+    0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u, 0xb7246e3au, 0x424dd2e0u);
+fn mul_wide(a: u32, b: u32) -> vec2<u32> {
+  let a0 = a & 0xffffu;
+  let a1 = a >> 16u;
+  let b0 = b & 0xffffu;
+  let b1 = b >> 16u;
+  let p00 = a0 * b0;
+  let p01 = a0 * b1;
+  let p10 = a1 * b0;
+  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+  return vec2<u32>((p00 & 0xffffu) | (mid << 16u), a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u));
+}
+// x = n pi/2 + y0 + y1 for |x| > pi/4, exactly (Payne-Hanek on integers: the 24-bit significand
+// times a 192-bit window of 2/pi, mod 8): returns (y0, y1, n).
+fn f_rem_pio2(x: f32) -> vec3<f32> {
+  let bits = bitcast<u32>(abs(x));
+  let e2 = i32(bits >> 23u) - 150;
+  let m = (bits & 0x7fffffu) | 0x800000u;
+  let pbit = e2 - 3 + 64;
+  let w = pbit >> 5u;
+  let sh = u32(pbit & 31);
+  var r: array<u32, 6>;
+  var carry = 0u;
+  for (var j = 0; j < 6; j = j + 1) {
+    let a = TWO_OPI[w + 5 - j];
+    let b = TWO_OPI[w + 6 - j];
+    var word = a;
+    if (sh != 0u) { word = (a << sh) | (b >> (32u - sh)); }
+    let pr = mul_wide(word, m);
+    let s = pr.x + carry;
+    r[j] = s;
+    carry = pr.y + select(0u, 1u, s < carry);
+  }
+  var n = i32(r[5] >> 29u);
+  let fneg = (r[5] & 0x10000000u) != 0u;
+  r[5] = r[5] & 0x1fffffffu;
+  if (fneg) {
+    n = n + 1;
+    var cy = 1u;
+    for (var c = 0; c < 6; c = c + 1) {
+      let v = ~r[c] + cy;
+      cy = select(0u, 1u, cy == 1u && v == 0u);
+      r[c] = v;
+    }
+    r[5] = r[5] & 0x1fffffffu;
+  }
+  var fe = 3;
+  for (var k = 0; k < 5 && r[5] == 0u; k = k + 1) {
+    for (var c = 5; c > 0; c = c - 1) { r[c] = r[c - 1]; }
+    r[0] = 0u;
+    fe = fe - 32;
+  }
+  var y = vec2<f32>(0.0, 0.0);
+  if (r[5] != 0u) {
+    let lz = countLeadingZeros(r[5]);
+    var hi = r[5];
+    var lo = r[4];
+    if (lz > 0u) {
+      hi = (r[5] << lz) | (r[4] >> (32u - lz));
+      lo = (r[4] << lz) | (r[3] >> (32u - lz));
+    }
+    fe = fe - i32(lz);
+    let h = ldexp(f32(hi >> 8u), fe - 24);
+    let l = ldexp(f32(((hi & 0xffu) << 16u) | (lo >> 16u)), fe - 48);
+    let PIO2_HI = 1.5707963705062866;
+    let PIO2_LO = -4.3711390001862428e-8;
+    let p = two_prod(h, PIO2_HI);
+    let rl = p.y + (h * PIO2_LO + l * PIO2_HI);
+    y = fast_two_sum(p.x, rl);
+    if (fneg != (x < 0.0)) { y = -y; }
+  }
+  return vec3<f32>(y, f32(select(n, -n, x < 0.0)));
+}
+// (sin x, cos x).
+fn m_sincos(x: f32) -> vec2<f32> {
+  if (is_inf(x) || is_nan(x)) { return vec2<f32>(f_nan(), f_nan()); }
+  if (abs(x) <= 0.78539816) {
+    return vec2<f32>(select(f_ksin(x, 0.0), x, abs(x) < 1e-20), f_kcos(x, 0.0));
+  }
+  let r = f_rem_pio2(x);
+  let ks = f_ksin(r.x, r.y);
+  let kc = f_kcos(r.x, r.y);
+  switch (i32(r.z) & 3) {
+    case 0: { return vec2<f32>(ks, kc); }
+    case 1: { return vec2<f32>(kc, -ks); }
+    case 2: { return vec2<f32>(-ks, -kc); }
+    default: { return vec2<f32>(-kc, ks); }
+  }
+}
+
+fn m_tanh(x: f32) -> f32 {
+  let jx = bitcast<i32>(x);
+  let ix = jx & 0x7fffffff;
+  if (ix >= 0x7f800000) {
+    if (is_nan(x)) { return x; }
+    return select(-1.0, 1.0, jx >= 0);
+  }
+  var z: f32;
+  if (ix < 0x41100000) {
+    if (ix < 0x39800000) { return x; }
+    if (ix >= 0x3f800000) {
+      let t = m_expm1(2.0 * abs(x));
+      let d = two_sum(t, 2.0);
+      let q = f_div(2.0, d.x);
+      z = 1.0 - (q - q * (d.y / d.x));
+    } else {
+      let t = m_expm1(2.0 * abs(x));
+      let d = two_sum(t, 2.0);
+      let q = f_div(t, d.x);
+      z = q - q * (d.y / d.x);
+    }
+  } else {
+    z = 1.0;
+  }
+  return select(-z, z, jx >= 0);
+}
+
+fn m_erf(x: f32) -> f32 {
+  let erx = 8.4506291151e-01;
+  let efx = 1.2837916613e-01;
+  let hx = bitcast<i32>(x);
+  let ix = hx & 0x7fffffff;
+  if (ix >= 0x7f800000) {
+    if (is_nan(x)) { return x; }
+    return select(-1.0, 1.0, hx >= 0);
+  }
+  if (ix < 0x3f580000) {
+    if (ix < 0x31800000) { return x + efx * x; }
+    let z = x * x;
+    let r = 1.2837916613e-01 + z * (-3.2504209876e-01 + z * (-2.8481749818e-02 + z * (-5.7702702470e-03 + z * -2.3763017452e-05)));
+    let s = 1.0 + z * (3.9791721106e-01 + z * (6.5022252500e-02 + z * (5.0813062117e-03 + z * (1.3249473704e-04 + z * -3.9602282413e-06))));
+    return x + x * f_div(r, s);
+  }
+  if (ix < 0x3fa00000) {
+    let s = abs(x) - 1.0;
+    let P = -2.3621185683e-03 + s * (4.1485610604e-01 + s * (-3.7220788002e-01 + s * (3.1834661961e-01 + s * (-1.1089469492e-01 + s * (3.5478305072e-02 + s * -2.1663755178e-03)))));
+    let Q = 1.0 + s * (1.0642088205e-01 + s * (5.4039794207e-01 + s * (7.1828655899e-02 + s * (1.2617121637e-01 + s * (1.3637083583e-02 + s * 1.1984500103e-02)))));
+    if (hx >= 0) { return erx + f_div(P, Q); }
+    return -erx - f_div(P, Q);
+  }
+  if (ix >= 0x40c00000) { return select(-1.0, 1.0, hx >= 0); }
+  let ax = abs(x);
+  let s = f_div(1.0, ax * ax);
+  var Rv: f32;
+  var S: f32;
+  if (ix < 0x4036DB6E) {
+    Rv = -9.8649440333e-03 + s * (-6.9385856390e-01 + s * (-1.0558626175e+01 + s * (-6.2375331879e+01 + s * (-1.6239666748e+02 + s * (-1.8460508728e+02 + s * (-8.1287437439e+01 + s * -9.8143291473e+00))))));
+    S = 1.0 + s * (1.9651271820e+01 + s * (1.3765776062e+02 + s * (4.3456588745e+02 + s * (6.4538726807e+02 + s * (4.2900814819e+02 + s * (1.0863500214e+02 + s * (6.5702495575e+00 + s * -6.0424413532e-02)))))));
+  } else {
+    Rv = -9.8649431020e-03 + s * (-7.9928326607e-01 + s * (-1.7757955551e+01 + s * (-1.6063638306e+02 + s * (-6.3756646729e+02 + s * (-1.0250950928e+03 + s * -4.8351919556e+02)))));
+    S = 1.0 + s * (3.0338060379e+01 + s * (3.2579251099e+02 + s * (1.5367296143e+03 + s * (3.1998581543e+03 + s * (2.5530502930e+03 + s * (4.7452853394e+02 + s * -2.2440952301e+01))))));
+  }
+  let z = bitcast<f32>(bitcast<u32>(ax) & 0xfffff000u);
+  let d = keep(keep(z - ax) * keep(z + ax));
+  let r = m_exp(-z * z - 0.5625) * m_exp(d + f_div(Rv, S));
+  if (hx >= 0) { return 1.0 - f_div(r, ax); }
+  return f_div(r, ax) - 1.0;
 }
 )";
 
@@ -345,6 +816,16 @@ const char* expression(OpId op, DType d) {
       return c ? "csign(a)" : f ? "select(select(a, -1.0, a < 0.0), 1.0, a > 0.0)"
                                 : "select(select(0i, -1i, a < 0i), 1i, a > 0i)";
     case OpId::clamp: return f ? "fminimum(fmaximum(a, b), c)" : c ? nullptr : "min(max(a, b), c)";
+    case OpId::exp: return f ? "m_exp(a)" : nullptr;
+    case OpId::expm1: return f ? "m_expm1(a)" : nullptr;
+    case OpId::log: return f ? "m_log(a)" : nullptr;
+    case OpId::log1p: return f ? "m_log1p(a)" : nullptr;
+    case OpId::sin: return f ? "m_sincos(a).x" : nullptr;
+    case OpId::cos: return f ? "m_sincos(a).y" : nullptr;
+    case OpId::tanh: return f ? "m_tanh(a)" : nullptr;
+    case OpId::sqrt: return f ? "m_sqrt(a)" : nullptr;
+    case OpId::rsqrt: return f ? "m_rsqrt(a)" : nullptr;
+    case OpId::erf: return f ? "m_erf(a)" : nullptr;
     default: return nullptr;
   }
 }
@@ -516,6 +997,7 @@ bool elementwise_supported(OpId op, DType d) {
     case OpFamily::select: return true;  // moves bits
     case OpFamily::compare: return wgsl_type(d) != nullptr || d == DType::Bool;
     case OpFamily::unary:
+    case OpFamily::analytic:
     case OpFamily::binary:
     case OpFamily::clamp: return wgsl_type(d) != nullptr && expression(op, d) != nullptr;
     default: return false;
@@ -575,7 +1057,8 @@ std::string elementwise_wgsl(OpId op, DType d, CompareDir dir) {
   if (d == DType::F32) s += std::string(kFloatBits) + kMinMax;
   if (elementwise_can_fail(op, d)) s += error_word(2 + arity) + kIntOps;
   if (d == DType::F32 && op == OpId::rem) s += kFloatRem;
-  if (d == DType::F32 && op == OpId::pow) s += std::string(kDoubleF32) + kFloatPow;
+  if (d == DType::F32 && op == OpId::pow) s += std::string(kDoubleF32) + kLog2Exp2 + kFloatPow;
+  if (d == DType::F32 && op_info(op).family == OpFamily::analytic) s += std::string(kDoubleF32) + kMathF32;
   const char* names[] = {"a", "b", "c"};
   for (int k = 0; k < arity; ++k)
     s += "@group(0) @binding(" + std::to_string(1 + k) + ") var<storage, read> x" + std::to_string(k) + ": array<" +

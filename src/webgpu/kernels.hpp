@@ -47,7 +47,8 @@ std::string fill_wgsl(Bits b);
 /// True when elementwise_wgsl has a kernel for op on operand dtype d (for select, that of
 /// on_true): the unary and binary arithmetic ops (rem and pow on F32 and I32), abs, sign and
 /// clamp on F32, I32 and C32 where the contract allows them and the kernel computes them within
-/// its tolerance; compare (Bool out) on F32, I32, C32 and Bool; select (a Bool predicate) on
+/// its tolerance; the analytic ops on F32 (within 2 ulp everywhere, on the kernels' own math
+/// library: WGSL's builtins are loose); compare (Bool out) on F32, I32, C32 and Bool; select (a Bool predicate) on
 /// every dtype, moving bits.
 bool elementwise_supported(OpId op, DType d);
 /// True when an element of op on d can be undefined: integer div and rem by zero, pow with a
