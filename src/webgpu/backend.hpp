@@ -5,11 +5,10 @@
 // op core lowers onto them, the dynamic slices included), scatter on F32, I32, C32 and Bool
 // (replace on every dtype), casts between F32, I32, C32 and Bool (and F32 or F64 to I64, for
 // core's float index tensors), compare on F32, I32, C32 and Bool, and on F32, I32 and C32 the
-// kernels of kernels.hpp: unary and binary arithmetic (rem and pow on F32 and I32), the
-// analytic ops on F32, abs, sign, clamp, the four reductions (max / min on reals) and
-// dot_general (F32, C32; so einsum runs). Every other (op, dtype) is unsupported (supports()
-// says which: C32 analytic ops and pow, casts from or to 64-bit dtypes, scatter on them) until
-// its WGSL kernel exists. F64, I64 and C64
+// kernels of kernels.hpp: unary, analytic and binary arithmetic (rem on F32 and I32), abs,
+// sign, clamp, the four reductions (max / min on reals) and dot_general (F32, C32; so einsum
+// runs). Every other (op, dtype) is unsupported (supports() says which: casts from or to
+// 64-bit dtypes, scatter on them) until its WGSL kernel exists. F64, I64 and C64
 // have no arithmetic: WebGPU has no 64-bit shader types. Work is submitted as it is recorded,
 // one dispatch per op (a reduction over more than 2048 elements, a product with K > 16384 or a
 // serial scatter: one per pass); a float to integer cast and integer div, rem and pow read

@@ -758,6 +758,453 @@ fn m_erf(x: f32) -> f32 {
 }
 )";
 
+// The c32 math library of the analytic kernels and pow (on kMathF32 and kComplex), from
+// shaders/common/math_complex.glsl: the CPU's formulas (src/cpu/elementwise.cpp: accurate expm1
+// and log1p, log|z| near |z| = 1 from log1p with exact squares, NumPy's pow at zeros) on the f32
+// functions above, C99 Annex G special values as glibc; atan2 and hypot of fdlibm.
+constexpr const char* kMathC32 = R"(
+fn c_signbit(v: f32) -> bool { return (bitcast<u32>(v) >> 31u) != 0u; }
+fn c_isfinite(v: f32) -> bool { return (bitcast<u32>(v) & 0x7f800000u) != 0x7f800000u; }
+fn neg_zero() -> f32 { return bitcast<f32>(0x80000000u | unseen()); }
+fn c_copysign(m: f32, s: f32) -> f32 {
+  return bitcast<f32>((bitcast<u32>(m) & 0x7fffffffu) | (bitcast<u32>(s) & 0x80000000u));
+}
+
+fn f_atan(x_in: f32) -> f32 {
+  var x = x_in;
+  let hx = bitcast<i32>(x);
+  let ix = hx & 0x7fffffff;
+  var id = -1;
+  if (ix >= 0x4c800000) {
+    if (ix > 0x7f800000) { return x; }
+    return select(-1.5707962513e+00 - 7.5497894159e-08, 1.5707962513e+00 + 7.5497894159e-08, hx > 0);
+  }
+  if (ix < 0x3ee00000) {
+    if (ix < 0x39800000) { return x; }
+  } else {
+    x = abs(x);
+    if (ix < 0x3f980000) {
+      if (ix < 0x3f300000) {
+        id = 0;
+        x = f_div(2.0 * x - 1.0, 2.0 + x);
+      } else {
+        id = 1;
+        x = f_div(x - 1.0, x + 1.0);
+      }
+    } else if (ix < 0x401c0000) {
+      id = 2;
+      x = f_div(x - 1.5, 1.0 + 1.5 * x);
+    } else {
+      id = 3;
+      x = f_div(-1.0, x);
+    }
+  }
+  let z = x * x;
+  let w = z * z;
+  let s1 = z * (3.3333328366e-01 + w * (1.4253635705e-01 + w * 6.1687607318e-02));
+  let s2 = w * (-1.9999158382e-01 + w * -1.0648017377e-01);
+  if (id < 0) { return x - x * (s1 + s2); }
+  var hi: f32;
+  var lo: f32;
+  switch (id) {
+    case 0: { hi = 4.6364760399e-01; lo = 5.0121582440e-09; }
+    case 1: { hi = 7.8539812565e-01; lo = 3.7748947079e-08; }
+    case 2: { hi = 9.8279368877e-01; lo = 3.4473217170e-08; }
+    default: { hi = 1.5707962513e+00; lo = 7.5497894159e-08; }
+  }
+  let r = hi - ((x * (s1 + s2) - lo) - x);
+  return select(r, -r, hx < 0);
+}
+
+fn m_atan2(y_in: f32, x_in: f32) -> f32 {
+  var x = x_in;
+  var y = y_in;
+  let pi_o_4 = 7.8539818525e-01;
+  let pi_o_2 = 1.5707963705e+00;
+  let pi = 3.1415927410e+00;
+  let pi_lo = -8.7422776573e-08;
+  if (is_nan(x) || is_nan(y)) { return x + y; }
+  if (bitcast<u32>(x) == 0x3f800000u) { return f_atan(y); }
+  let sy = c_signbit(y);
+  let sx = c_signbit(x);
+  let m = select(0, 1, sy) | select(0, 2, sx);
+  if (y == 0.0) {
+    if (m < 2) { return y; }
+    if (m == 2) { return pi + pi_lo; }
+    return -pi - pi_lo;
+  }
+  if (x == 0.0) { return select(pi_o_2, -pi_o_2, sy); }
+  if (is_inf(x)) {
+    if (is_inf(y)) {
+      let a = select(3.0 * pi_o_4, pi_o_4, m < 2);
+      return select(a, -a, sy);
+    }
+    let a = select(pi + pi_lo, 0.0, m < 2);
+    return select(a, -a, sy);
+  }
+  if (is_inf(y)) { return select(pi_o_2, -pi_o_2, sy); }
+  if (max(abs(x), abs(y)) < f_pow2(-60)) {
+    x = x * f_pow2(64);
+    y = y * f_pow2(64);
+  }
+  let k = i32(bitcast<u32>(abs(y)) >> 23u) - i32(bitcast<u32>(abs(x)) >> 23u);
+  var z: f32;
+  if (k > 26) {
+    z = pi_o_2 + 0.5 * pi_lo;
+    return select(z, -z, sy);
+  } else if (sx && k < -26) {
+    z = 0.0;
+  } else {
+    z = f_atan(abs(f_div(y, x)));
+  }
+  switch (m) {
+    case 0: { return z; }
+    case 1: { return -z; }
+    case 2: { return pi - (z - pi_lo); }
+    default: { return (z - pi_lo) - pi; }
+  }
+}
+
+// sqrt(x^2 + y^2) without overflow or underflow in the squares.
+fn m_hypot(x: f32, y: f32) -> f32 {
+  let a = abs(x);
+  let b = abs(y);
+  if (is_inf(a) || is_inf(b)) { return f_inf(); }
+  if (is_nan(a) || is_nan(b)) { return a + b; }
+  let m = max(a, b);
+  let s = min(a, b);
+  if (m == 0.0) { return 0.0; }
+  let e = i32(bitcast<u32>(m) >> 23u) - 127;
+  let sc = f_pow2(clamp(-e, -126, 126));
+  let un = f_pow2(clamp(e, -126, 126));
+  let u = m * sc;
+  let v = s * sc;
+  let uu = two_prod(u, u);
+  let vv = two_prod(v, v);
+  let hi = keep(uu.x + vv.x);
+  let lo = keep(keep(uu.x - hi) + vv.x) + uu.y + vv.y;
+  let q = m_sqrt(hi);
+  return (q + lo * (0.5 / q)) * un;
+}
+
+// v h^2 (v / 2 h^2 when half) for h = exp(a / 2) >= 1, possibly inf: (v h) h.
+fn times_sq(v: f32, h: f32, half: bool) -> f32 {
+  if (v == 0.0 || !c_isfinite(v)) { return v; }
+  if (is_inf(h)) { return c_copysign(f_inf(), v); }
+  return keep(select(v, 0.5 * v, half) * h) * h;
+}
+// (sinh y, cosh y) without cancellation near 0 or overflow before the result does.
+fn sinhcosh(y: f32) -> vec2<f32> {
+  let a = abs(y);
+  var sh: f32;
+  var ch: f32;
+  if (a < 9.0) {
+    let t = m_expm1(a);
+    let e = t + 1.0;
+    sh = 0.5 * (t + f_div(t, e));
+    ch = 0.5 * e + f_div(0.5, e);
+  } else if (a < 88.0) {
+    sh = 0.5 * m_exp(a);
+    ch = sh;
+  } else {
+    sh = times_sq(1.0, m_exp(0.5 * a), true);
+    ch = sh;
+  }
+  return vec2<f32>(select(sh, -sh, c_signbit(y)), ch);
+}
+
+fn cm_exp(z: vec2<f32>) -> vec2<f32> {
+  if (is_inf(z.x) && !c_isfinite(z.y)) {
+    if (z.x > 0.0) { return vec2<f32>(f_inf(), f_nan()); }
+    return vec2<f32>(0.0, c_copysign(0.0, z.y));
+  }
+  if (z.y == 0.0) { return vec2<f32>(m_exp(z.x), z.y); }
+  let sc = m_sincos(z.y);
+  if (z.x > 88.0) {
+    let h = m_exp(0.5 * z.x);
+    return vec2<f32>(times_sq(sc.y, h, false), times_sq(sc.x, h, false));
+  }
+  let e = m_exp(z.x);
+  return vec2<f32>(e * sc.y, e * sc.x);
+}
+
+// log|z|, accurately also near |z| = 1: log1p(x^2 + y^2 - 1) / 2 with exact squares.
+fn cm_log_abs(x: f32, y: f32) -> f32 {
+  if (is_nan(x) || is_nan(y)) { return select(f_nan(), f_inf(), is_inf(x) || is_inf(y)); }
+  let ax = abs(x);
+  let ay = abs(y);
+  let mx = max(ax, ay);
+  if (mx >= 0.5 && mx <= 2.0) {
+    let mn = min(ax, ay);
+    let a = two_prod(mx, mx);
+    let b = two_prod(mn, mn);
+    let s = two_sum(a.x, -1.0);
+    let u = two_sum(s.x, b.x);
+    return 0.5 * m_log1p(u.x + (u.y + (s.y + a.y + b.y)));
+  }
+  if (mx > 1.0e37) { return m_log(m_hypot(0.25 * x, 0.25 * y)) + 2.0 * m_log(2.0); }
+  if (mx < f_pow2(-60)) {
+    let up = f_pow2(60);
+    return (m_log(m_hypot(x * up, y * up)) - 60.0 * 6.9313812256e-01) - 60.0 * 9.0580006145e-06;
+  }
+  return m_log(m_hypot(x, y));
+}
+fn cm_log(z: vec2<f32>) -> vec2<f32> { return vec2<f32>(cm_log_abs(z.x, z.y), m_atan2(z.y, z.x)); }
+
+// sin(x + iy) and cos(x + iy), C99 Annex G special values as glibc csin / ccos.
+fn cm_sin(z: vec2<f32>) -> vec2<f32> {
+  let x = z.x;
+  let y = z.y;
+  if (!c_isfinite(x) || !c_isfinite(y)) {
+    if (c_isfinite(y)) { return vec2<f32>(f_nan(), select(f_nan(), y, y == 0.0)); }
+    if (is_inf(y)) {
+      if (x == 0.0) { return z; }
+      if (c_isfinite(x)) {
+        let sc = m_sincos(x);
+        return vec2<f32>(c_copysign(f_inf(), sc.x), select(f_inf(), -f_inf(), c_signbit(sc.y) != c_signbit(y)));
+      }
+      return vec2<f32>(f_nan(), f_inf());
+    }
+    return vec2<f32>(select(f_nan(), x, x == 0.0), f_nan());
+  }
+  let sc = m_sincos(x);
+  if (abs(y) >= 88.0) {
+    let h = m_exp(0.5 * abs(y));
+    let re = times_sq(sc.x, h, true);
+    return vec2<f32>(select(re, x, x == 0.0), times_sq(select(sc.y, -sc.y, c_signbit(y)), h, true));
+  }
+  let hc = sinhcosh(y);
+  return vec2<f32>(select(sc.x * hc.y, x, x == 0.0), sc.y * hc.x);
+}
+fn cm_cos(z: vec2<f32>) -> vec2<f32> {
+  let x = z.x;
+  let y = z.y;
+  if (!c_isfinite(x) || !c_isfinite(y)) {
+    let u = -y;
+    let v = x;
+    if (c_isfinite(u)) { return vec2<f32>(f_nan(), select(f_nan(), 0.0, u == 0.0)); }
+    if (is_inf(u)) {
+      if (v == 0.0) { return vec2<f32>(f_inf(), select(0.0, neg_zero(), c_signbit(u) != c_signbit(v))); }
+      if (c_isfinite(v)) {
+        let sc = m_sincos(v);
+        return vec2<f32>(c_copysign(f_inf(), sc.y), select(f_inf(), -f_inf(), c_signbit(sc.x) != c_signbit(u)));
+      }
+      return vec2<f32>(f_inf(), f_nan());
+    }
+    return vec2<f32>(f_nan(), select(f_nan(), v, v == 0.0));
+  }
+  let sc = m_sincos(x);
+  let zero_im = select(neg_zero(), 0.0, c_signbit(x) != c_signbit(y));
+  if (abs(y) >= 88.0) {
+    let h = m_exp(0.5 * abs(y));
+    let im = times_sq(select(sc.x, -sc.x, c_signbit(y)), h, true);
+    return vec2<f32>(times_sq(sc.y, h, true), select(-im, zero_im, x == 0.0));
+  }
+  let hc = sinhcosh(y);
+  return vec2<f32>(sc.y * hc.y, select(-(sc.x * hc.x), zero_im, x == 0.0));
+}
+
+// Kahan's algorithm (as FreeBSD ctanh); special values as glibc ctanh.
+fn cm_tanh(z: vec2<f32>) -> vec2<f32> {
+  let x = z.x;
+  let y = z.y;
+  if (!c_isfinite(x) || !c_isfinite(y)) {
+    if (is_inf(x)) {
+      var im = c_copysign(0.0, y);
+      if (c_isfinite(y) && abs(y) > 1.0) {
+        let sc = m_sincos(y);
+        im = select(0.0, neg_zero(), c_signbit(sc.x) != c_signbit(sc.y));
+      }
+      return vec2<f32>(select(-1.0, 1.0, x > 0.0), im);
+    }
+    if (y == 0.0) { return z; }
+    return vec2<f32>(select(f_nan(), x, x == 0.0), f_nan());
+  }
+  let sc = m_sincos(y);
+  if (abs(x) >= 9.0) {
+    let e = m_exp(-abs(x));
+    return vec2<f32>(select(-1.0, 1.0, x > 0.0), 4.0 * sc.x * sc.y * e * e);
+  }
+  if (y == 0.0) { return vec2<f32>(m_tanh(x), y); }
+  let t = f_div(sc.x, sc.y);
+  let beta = 1.0 + t * t;
+  let hc = sinhcosh(x);
+  let rho = m_sqrt(1.0 + hc.x * hc.x);
+  let den = 1.0 + beta * hc.x * hc.x;
+  return vec2<f32>(f_div(beta * rho * hc.x, den), f_div(t, den));
+}
+
+// Principal sqrt (special values as glibc csqrt).
+fn cm_sqrt(z: vec2<f32>) -> vec2<f32> {
+  if (!c_isfinite(z.x) || !c_isfinite(z.y)) {
+    if (is_inf(z.y)) { return vec2<f32>(f_inf(), z.y); }
+    if (is_inf(z.x)) {
+      if (z.x > 0.0) { return vec2<f32>(z.x, select(c_copysign(0.0, z.y), f_nan(), is_nan(z.y))); }
+      return vec2<f32>(select(0.0, f_nan(), is_nan(z.y)), c_copysign(f_inf(), z.y));
+    }
+    return vec2<f32>(f_nan(), f_nan());
+  }
+  if (z.x == 0.0 && z.y == 0.0) { return vec2<f32>(0.0, z.y); }
+  var ax = abs(z.x);
+  var ay = abs(z.y);
+  var sc = 1.0;
+  let mx = max(ax, ay);
+  if (mx > 1.0e37) {
+    ax = ax * 0.25;
+    ay = ay * 0.25;
+    sc = 2.0;
+  } else if (mx < f_pow2(-60)) {
+    ax = ax * f_pow2(60);
+    ay = ay * f_pow2(60);
+    sc = f_pow2(-30);
+  }
+  let t0 = m_sqrt(0.5 * (ax + m_hypot(ax, ay)));
+  let t = t0 * sc;
+  let v = f_div(ay, 2.0 * t0) * sc;
+  if (z.x >= 0.0) { return vec2<f32>(t, select(v, -v, c_signbit(z.y))); }
+  return vec2<f32>(v, select(t, -t, c_signbit(z.y)));
+}
+// 1 / sqrt(z): Smith's division of 1 + 0i spelled out (the zero parts' signs as the CPU's);
+// rsqrt(0) = inf + NaN i, 0 where sqrt(z) is infinite.
+fn cm_rsqrt(z: vec2<f32>) -> vec2<f32> {
+  let w = cm_sqrt(z);
+  if (w.x == 0.0 && w.y == 0.0) { return vec2<f32>(f_inf(), f_nan()); }
+  if (is_inf(w.x) || is_inf(w.y)) { return vec2<f32>(c_copysign(0.0, w.x), c_copysign(0.0, -w.y)); }
+  var a = 1.0;
+  var u = w.x;
+  var v = w.y;
+  if (max(abs(u), abs(v)) >= 8.507059173023462e37) {
+    a = 0.25;
+    u = u * 0.25;
+    v = v * 0.25;
+  }
+  if (abs(u) >= abs(v)) {
+    let r = v / u;
+    let d = u + v * r;
+    return vec2<f32>(f_div(a, d), select(f_div(-(a * r), d), c_copysign(0.0, d), r == 0.0));
+  }
+  let r = u / v;
+  let d = v + u * r;
+  return vec2<f32>(select(f_div(a * r, d), c_copysign(0.0, d), r == 0.0), f_div(-a, d));
+}
+
+// exp(z) - 1 = (expm1(x) cos y - 2 sin^2(y/2), exp(x) sin y).
+fn cm_expm1(z: vec2<f32>) -> vec2<f32> {
+  if (z.y == 0.0) { return vec2<f32>(m_expm1(z.x), z.y); }
+  let sc = m_sincos(z.y);
+  let h = m_sincos(0.5 * z.y);
+  return vec2<f32>(m_expm1(z.x) * sc.y - 2.0 * h.x * h.x, m_exp(z.x) * sc.x);
+}
+// log(1 + z): log|1+z| = log1p(2x + x^2 + y^2) / 2 near 0 (the sum in pairs), arg atan2(y, 1 + x).
+fn cm_log1p(z: vec2<f32>) -> vec2<f32> {
+  let x = z.x;
+  let y = z.y;
+  var re: f32;
+  if (abs(x) < 0.5 && abs(y) < 0.5) {
+    let a = two_prod(x, x);
+    let b = two_prod(y, y);
+    let s = two_sum(2.0 * x, a.x);
+    let u = two_sum(s.x, b.x);
+    re = 0.5 * m_log1p(u.x + (u.y + (s.y + a.y + b.y)));
+  } else {
+    re = cm_log_abs(1.0 + x, y);
+  }
+  return vec2<f32>(re, m_atan2(y, 1.0 + x));
+}
+// The C99 Annex G product (libgcc __mulsc3, which the CPU's std::pow goes through): a NaN + NaN i
+// product of an infinite factor and a nonzero one recovered as an infinity.
+fn c_sgnmul(s: f32, v: f32) -> f32 {
+  if (is_nan(v)) { return f_nan(); }
+  var m: f32;
+  if (is_inf(s)) { m = select(f_inf(), f_nan(), v == 0.0); } else { m = select(0.0, f_nan(), is_inf(v)); }
+  return select(m, -m, c_signbit(s) != c_signbit(v));
+}
+fn c_box_inf(q: vec4<f32>) -> vec4<f32> {
+  return vec4<f32>(c_copysign(select(0.0, 1.0, is_inf(q.x)), q.x), c_copysign(select(0.0, 1.0, is_inf(q.y)), q.y),
+                   select(q.z, c_copysign(0.0, q.z), is_nan(q.z)), select(q.w, c_copysign(0.0, q.w), is_nan(q.w)));
+}
+fn cmul_g(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+  let r = cmul(a, b);
+  if (!(is_nan(r.x) && is_nan(r.y))) { return r; }
+  var q = vec4<f32>(a, b);
+  var recalc = false;
+  if (is_inf(q.x) || is_inf(q.y)) {
+    q = c_box_inf(q);
+    recalc = true;
+  }
+  if (is_inf(q.z) || is_inf(q.w)) {
+    q = c_box_inf(q.zwxy).zwxy;
+    recalc = true;
+  }
+  if (!recalc && (is_inf(a.x * b.x) || is_inf(a.y * b.y) || is_inf(a.x * b.y) || is_inf(a.y * b.x))) {
+    q = vec4<f32>(select(q.x, c_copysign(0.0, q.x), is_nan(q.x)), select(q.y, c_copysign(0.0, q.y), is_nan(q.y)),
+                  select(q.z, c_copysign(0.0, q.z), is_nan(q.z)), select(q.w, c_copysign(0.0, q.w), is_nan(q.w)));
+    recalc = true;
+  }
+  if (!recalc) { return vec2<f32>(f_nan(), f_nan()); }
+  return vec2<f32>(c_sgnmul(f_inf(), q.x * q.z - q.y * q.w), c_sgnmul(f_inf(), q.x * q.w + q.y * q.z));
+}
+fn dd_add(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+  let s = two_sum(a.x, b.x);
+  return fast_two_sum(s.x, s.y + (a.y + b.y));
+}
+// log|x + iy| as a pair for finite parts, not both zero: the parts scaled exactly by 2^-e
+// (the larger into [1, 2)), the sum of squares in a pair, its log from log2_dd.
+fn log_abs_dd(x: f32, y: f32) -> vec2<f32> {
+  var ax = abs(x);
+  var ay = abs(y);
+  var e0 = 0;
+  if (max(ax, ay) < f_pow2(-100)) {
+    ax = ax * f_pow2(64);
+    ay = ay * f_pow2(64);
+    e0 = -64;
+  }
+  let e = i32(bitcast<u32>(max(ax, ay)) >> 23u) - 127;
+  let u = keep(ax * f_pow2(-(e / 2))) * f_pow2(-(e - e / 2));
+  let v = keep(ay * f_pow2(-(e / 2))) * f_pow2(-(e - e / 2));
+  let p = two_prod(u, u);
+  let q = two_prod(v, v);
+  let t = two_sum(p.x, q.x);
+  let s = fast_two_sum(t.x, t.y + (p.y + q.y));
+  let l2 = log2_dd(bitcast<u32>(s.x));
+  let k = two_sum(f32(e + e0), 0.5 * l2.x);
+  let g = fast_two_sum(k.x, k.y + 0.5 * l2.y);
+  let r = dd_mul(g, vec2<f32>(bitcast<f32>(0x3f317218u), bitcast<f32>(0xb102e308u)));
+  return fast_two_sum(r.x, r.y + 0.5 * (s.y / s.x));
+}
+// a^b = exp(b log a), NumPy's rules where a or b is zero (the CPU's): a^0 = 1; 0^b = 0 for b
+// real and positive, else NaN. Finite operands (|b| < 2^60): b log a in pairs (log|a| in a
+// pair, arg a = atan2 in f32), |a^b| = 2^(Re(b log a) / ln 2) from exp2_dd, the angle's sine and
+// cosine from those of its two parts; so a large Re(b log a) keeps f32 accuracy. Other operands
+// as the CPU: the Annex G product of b and log a, exponentiated.
+fn cm_pow(a: vec2<f32>, b: vec2<f32>) -> vec2<f32> {
+  if (b.x == 0.0 && b.y == 0.0) { return vec2<f32>(1.0, 0.0); }
+  if (a.x == 0.0 && a.y == 0.0) {
+    if (b.y == 0.0 && b.x > 0.0) { return vec2<f32>(0.0, 0.0); }
+    return vec2<f32>(f_nan(), f_nan());
+  }
+  if (!c_isfinite(a.x) || !c_isfinite(a.y) || !(max(abs(b.x), abs(b.y)) < f_pow2(60))) {
+    return cm_exp(cmul_g(b, cm_log(a)));
+  }
+  let lr = log_abs_dd(a.x, a.y);
+  let li = m_atan2(a.y, a.x);
+  let wr = dd_add(dd_mul(vec2<f32>(b.x, 0.0), lr), -two_prod(b.y, li));
+  let wi = dd_add(two_prod(b.x, li), dd_mul(vec2<f32>(b.y, 0.0), lr));
+  let z = dd_mul(wr, vec2<f32>(bitcast<f32>(0x3fb8aa3bu), bitcast<f32>(0x32a57060u)));
+  var m: f32;
+  if (z.x >= 129.0) {
+    m = f_inf();
+  } else if (z.x <= -152.0) {
+    m = 0.0;
+  } else {
+    m = exp2_dd(z);
+  }
+  let h = m_sincos(wi.x);
+  let l = m_sincos(wi.y);
+  return vec2<f32>(m * (h.y * l.y - h.x * l.x), m * (h.x * l.y + h.y * l.x));
+}
+)";
+
 // pow per C99 Annex F (the CPU's std::pow): the special values, a negative base only with an
 // integral exponent (its sign from an odd one), else 2^(y log2 |x|) with y log2 |x| in a pair.
 constexpr const char* kFloatPow = R"(
@@ -808,7 +1255,7 @@ const char* expression(OpId op, DType d) {
     case OpId::mul: return c ? "cmul(a, b)" : "a * b";
     case OpId::div: return c ? "cdiv(a, b)" : f ? "a / b" : "i_div(a, b)";
     case OpId::rem: return c ? nullptr : f ? "f_rem(a, b)" : "i_rem(a, b)";
-    case OpId::pow: return c ? nullptr : f ? "f_pow(a, b)" : "i_pow(a, b)";
+    case OpId::pow: return c ? "cm_pow(a, b)" : f ? "f_pow(a, b)" : "i_pow(a, b)";
     case OpId::maximum: return f ? "fmaximum(a, b)" : d == DType::I32 ? "max(a, b)" : nullptr;
     case OpId::minimum: return f ? "fminimum(a, b)" : d == DType::I32 ? "min(a, b)" : nullptr;
     case OpId::abs: return c ? "cabs(a)" : "abs(a)";  // i32: abs(MIN) is MIN
@@ -816,15 +1263,15 @@ const char* expression(OpId op, DType d) {
       return c ? "csign(a)" : f ? "select(select(a, -1.0, a < 0.0), 1.0, a > 0.0)"
                                 : "select(select(0i, -1i, a < 0i), 1i, a > 0i)";
     case OpId::clamp: return f ? "fminimum(fmaximum(a, b), c)" : c ? nullptr : "min(max(a, b), c)";
-    case OpId::exp: return f ? "m_exp(a)" : nullptr;
-    case OpId::expm1: return f ? "m_expm1(a)" : nullptr;
-    case OpId::log: return f ? "m_log(a)" : nullptr;
-    case OpId::log1p: return f ? "m_log1p(a)" : nullptr;
-    case OpId::sin: return f ? "m_sincos(a).x" : nullptr;
-    case OpId::cos: return f ? "m_sincos(a).y" : nullptr;
-    case OpId::tanh: return f ? "m_tanh(a)" : nullptr;
-    case OpId::sqrt: return f ? "m_sqrt(a)" : nullptr;
-    case OpId::rsqrt: return f ? "m_rsqrt(a)" : nullptr;
+    case OpId::exp: return f ? "m_exp(a)" : c ? "cm_exp(a)" : nullptr;
+    case OpId::expm1: return f ? "m_expm1(a)" : c ? "cm_expm1(a)" : nullptr;
+    case OpId::log: return f ? "m_log(a)" : c ? "cm_log(a)" : nullptr;
+    case OpId::log1p: return f ? "m_log1p(a)" : c ? "cm_log1p(a)" : nullptr;
+    case OpId::sin: return f ? "m_sincos(a).x" : c ? "cm_sin(a)" : nullptr;
+    case OpId::cos: return f ? "m_sincos(a).y" : c ? "cm_cos(a)" : nullptr;
+    case OpId::tanh: return f ? "m_tanh(a)" : c ? "cm_tanh(a)" : nullptr;
+    case OpId::sqrt: return f ? "m_sqrt(a)" : c ? "cm_sqrt(a)" : nullptr;
+    case OpId::rsqrt: return f ? "m_rsqrt(a)" : c ? "cm_rsqrt(a)" : nullptr;
     case OpId::erf: return f ? "m_erf(a)" : nullptr;
     default: return nullptr;
   }
@@ -1059,6 +1506,8 @@ std::string elementwise_wgsl(OpId op, DType d, CompareDir dir) {
   if (d == DType::F32 && op == OpId::rem) s += kFloatRem;
   if (d == DType::F32 && op == OpId::pow) s += std::string(kDoubleF32) + kLog2Exp2 + kFloatPow;
   if (d == DType::F32 && op_info(op).family == OpFamily::analytic) s += std::string(kDoubleF32) + kMathF32;
+  if (d == DType::C32 && (op_info(op).family == OpFamily::analytic || op == OpId::pow))
+    s += std::string(kDoubleF32) + kLog2Exp2 + kMathF32 + kMathC32;
   const char* names[] = {"a", "b", "c"};
   for (int k = 0; k < arity; ++k)
     s += "@group(0) @binding(" + std::to_string(1 + k) + ") var<storage, read> x" + std::to_string(k) + ": array<" +

@@ -45,10 +45,9 @@ std::string copy_wgsl(Bits b, bool triangular = false);
 std::string fill_wgsl(Bits b);
 
 /// True when elementwise_wgsl has a kernel for op on operand dtype d (for select, that of
-/// on_true): the unary and binary arithmetic ops (rem and pow on F32 and I32), abs, sign and
-/// clamp on F32, I32 and C32 where the contract allows them and the kernel computes them within
-/// its tolerance; the analytic ops on F32 (within 2 ulp everywhere, on the kernels' own math
-/// library: WGSL's builtins are loose); compare (Bool out) on F32, I32, C32 and Bool; select (a Bool predicate) on
+/// on_true): the unary, analytic and binary arithmetic ops, abs, sign and clamp on F32, I32 and
+/// C32 where the contract allows them (the analytic ops on the kernels' own math library, real
+/// f32 within 2 ulp everywhere: WGSL's builtins are loose); compare (Bool out) on F32, I32, C32 and Bool; select (a Bool predicate) on
 /// every dtype, moving bits.
 bool elementwise_supported(OpId op, DType d);
 /// True when an element of op on d can be undefined: integer div and rem by zero, pow with a
@@ -59,8 +58,8 @@ bool elementwise_can_fail(OpId op, DType d);
 /// compare (Bool out, written a byte at a time), select (a Bool predicate first) and abs of C32
 /// (F32 out). dir is compare's direction. Bool operands are read a byte at a time. f32 rem is
 /// exact (fmod); f32 pow follows C99 Annex F, computing 2^(y log2 |x|) in double-f32 pairs
-/// (within 1 ulp); integer div / rem truncate (MIN / -1 = MIN, MIN % -1 = 0), integer pow
-/// wraps.
+/// (within 1 ulp); c32 pow is exp(b log a) with b log a in pairs (NumPy's rules at zeros);
+/// integer div / rem truncate (MIN / -1 = MIN, MIN % -1 = 0), integer pow wraps.
 std::string elementwise_wgsl(OpId op, DType d, CompareDir dir = CompareDir::EQ);
 
 /// True when cast_wgsl casts from or to dtype d: F32, I32, C32 and Bool.

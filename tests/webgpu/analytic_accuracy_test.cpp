@@ -10,6 +10,7 @@
 
 #include <bit>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "tenferro/backend/backend.hpp"
+#include "tenferro/dtype.hpp"
 #include "tenferro/error.hpp"
 #include "tenferro/ops.hpp"
 #include "tenferro/runtime.hpp"
@@ -156,6 +158,81 @@ TEST(WebGpuAnalyticAccuracy, PowF32WithinTwoUlp) {
     worst_all = std::max(worst_all, worst);
   }
   std::printf("pow    max %.3f ulp\n", worst_all);
+}
+
+// The c32 analytic ops and pow on every pair of parts from special and extreme values: NaN and
+// infinite parts where the CPU backend (std::complex<float>) has them; finite results within 8
+// ulp normwise (the conformance tolerance) of the same function in std::complex<double> (pow:
+// exp(b log a)), where that is finite too (else of the CPU's). pow with |b log a| > 2^12 is
+// checked for its special values only: its condition number is about |b log a| (an ulp of b
+// turns the angle by |b log a| 2^-24), so neither f32 result nor double reference is accurate.
+std::complex<double> precise(OpId op, std::complex<double> z, std::complex<double> w) {
+  switch (op) {
+    case OpId::exp: return std::exp(z);
+    case OpId::expm1: return std::abs(z) < 0.5 ? std::complex<double>(std::expm1(z.real()) * std::cos(z.imag()) -
+                                                                          2 * std::pow(std::sin(z.imag() / 2), 2),
+                                                                      std::exp(z.real()) * std::sin(z.imag()))
+                                                 : std::exp(z) - 1.0;
+    case OpId::log: return std::log(z);
+    case OpId::log1p: return std::log(1.0 + z);
+    case OpId::sin: return std::sin(z);
+    case OpId::cos: return std::cos(z);
+    case OpId::tanh: return std::tanh(z);
+    case OpId::sqrt: return std::sqrt(z);
+    case OpId::rsqrt: return 1.0 / std::sqrt(z);
+    default: return z == 0.0 || w == 0.0 ? std::complex<double>(NAN, NAN) : std::exp(w * std::log(z));
+  }
+}
+
+TEST(WebGpuAnalyticAccuracy, ComplexSpecialAndExtremeValuesMatchTheCpu) {
+  Backend* be = webgpu();
+  if (be == nullptr) GTEST_SKIP() << "no WebGPU adapter";
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> parts = {0.0f,   -0.0f, 1.0f,  -1.0f, 0.5f,    -2.5f,  1e-40f, -3e-39f, 1e-20f,
+                                    100.0f, -90.0f, 3e38f, -2e38f, 1e19f, 1e5f,    inf,    -inf,   nan};
+  std::vector<std::complex<float>> zs;
+  for (float re : parts)
+    for (float im : parts) zs.emplace_back(re, im);
+  const Shape shape{static_cast<std::int64_t>(zs.size())};
+  Backend& cpu = get_backend("cpu", -1);
+  const Tensor host = host_tensor<std::complex<float>>(shape, zs);
+  const Tensor dev = upload(*be, host);
+  std::vector<std::complex<float>> ws;  // pow exponents: the same values, rotated
+  for (std::size_t i = 0; i < zs.size(); ++i) ws.push_back(zs[(i * 7 + 3) % zs.size()]);
+  const Tensor host_w = host_tensor<std::complex<float>>(shape, ws);
+  const Tensor dev_w = upload(*be, host_w);
+  for (OpId op : {OpId::exp, OpId::expm1, OpId::log, OpId::log1p, OpId::sin, OpId::cos, OpId::tanh, OpId::sqrt,
+                  OpId::rsqrt, OpId::pow}) {
+    const bool bin = op == OpId::pow;
+    std::vector<TensorView> hin{host}, din{dev};
+    if (bin) hin.push_back(host_w), din.push_back(dev_w);
+    const auto want = to_vector<std::complex<float>>(elementwise(cpu, op, hin));
+    const auto got = to_vector<std::complex<float>>(elementwise(*be, op, din));
+    int bad = 0;
+    double worst = 0;
+    for (std::size_t i = 0; i < zs.size(); ++i) {
+      const std::complex<double> w = want[i], g = got[i];
+      auto part_ok = [](double wp, double gp) {
+        if (std::isnan(wp)) return std::isnan(gp);
+        if (std::isinf(wp)) return wp == gp;
+        return std::isfinite(gp);
+      };
+      bool ok = part_ok(w.real(), g.real()) && part_ok(w.imag(), g.imag());
+      if (ok && std::isfinite(w.real()) && std::isfinite(w.imag())) {
+        const std::complex<double> x = zs[i], d = precise(op, x, ws[i]);
+        const std::complex<double> r = std::isfinite(d.real()) && std::isfinite(d.imag()) ? d : w;
+        const bool conditioned = !bin || std::abs(std::complex<double>(ws[i]) * std::log(x)) <= 4096;
+        const double e = conditioned ? std::abs(g - r) / (1.1920929e-7 * std::max(std::abs(r), 1.0)) : 0;
+        worst = std::max(worst, e);
+        ok = e <= 8;
+      }
+      if (!ok && ++bad <= 5)
+        ADD_FAILURE() << op_name(op) << "(" << zs[i] << (bin ? ", " : "") << (bin ? ws[i] : std::complex<float>())
+                      << "): got " << got[i] << ", the CPU " << want[i];
+    }
+    std::printf("c32 %-6s %d of %zu differ; max %.3f ulp normwise where finite\n", std::string(op_name(op)).c_str(), bad,
+                zs.size(), worst);
+  }
 }
 
 }  // namespace
