@@ -295,10 +295,11 @@ fn exp2_dd(z: vec2<f32>) -> f32 {
 // fdlibm's algorithms and coefficients (Copyright (C) 1993 Sun Microsystems; "Permission to use,
 // copy, modify, and distribute this software is freely granted, provided that this notice is
 // preserved") via FreeBSD msun; no driver transcendental, whose accuracy WebGPU leaves loose
-// (the builtin sqrt only seeds a Newton step on the exact residual). m_exp m_expm1 m_log m_log1p
-// m_sincos m_tanh m_erf m_sqrt m_rsqrt, each within 2 ulp over every f32
-// (webgpu_analytic_accuracy_test), IEEE special values as C; sin / cos reduce exactly for every
-// f32 (Payne-Hanek on integers: the 24-bit significand times a 192-bit window of 2/pi).
+// (the builtin sqrt only seeds a Newton step on the exact residual, then rounded correctly from
+// the residuals of the midpoints). m_exp m_expm1 m_log m_log1p m_sincos m_tanh (its own below
+// 1/2) m_erf m_sqrt m_rsqrt, each within 2 ulp over every f32 (webgpu_analytic_accuracy_test),
+// IEEE special values as C; sin / cos reduce exactly for every f32 (Payne-Hanek on integers:
+// the 24-bit significand times a 192-bit window of 2/pi).
 constexpr const char* kMathF32 = R"(
 fn f_pow2(k: i32) -> f32 { return bitcast<f32>(u32(k + 127) << 23u); }
 // a / b with one residual correction (b finite, nonzero).
@@ -325,7 +326,18 @@ fn m_sqrt(x: f32) -> f32 {
   let s = sqrt(a);
   let sq = two_prod(s, s);
   let r = keep(keep(a - sq.x) - sq.y);
-  let t = keep(s + r * (0.5 / s));
+  var t = keep(s + r * (0.5 / s));
+  // Correct rounding: the exact residual a - t^2 against those of the midpoints t +- h, h half
+  // an ulp of t (a quarter below a power of two).
+  let tb = bitcast<u32>(t);
+  let h = bitcast<f32>((tb & 0x7f800000u) - (24u << 23u));
+  let q = two_prod(t, t);
+  let rr = keep(keep(a - q.x) - q.y);
+  if (rr > 2.0 * t * h) {
+    t = bitcast<f32>(tb + 1u);
+  } else if (rr <= -(select(2.0, 1.0, (tb & 0x7fffffu) == 0u) * t * h)) {
+    t = bitcast<f32>(tb - 1u);
+  }
   return t * f_pow2(-e / 2);
 }
 fn m_rsqrt(x: f32) -> f32 {
@@ -688,6 +700,8 @@ fn m_sincos(x: f32) -> vec2<f32> {
   }
 }
 
+// tanh: below 1/2 its Taylor series to x^19 (the terms fall by 0.1 each); below 1 t / (t + 2),
+// below 9 1 - 2 / (t + 2), for t = expm1(2|x|) and t + 2 in a pair; then +-1.
 fn m_tanh(x: f32) -> f32 {
   let jx = bitcast<i32>(x);
   let ix = jx & 0x7fffffff;
@@ -698,6 +712,13 @@ fn m_tanh(x: f32) -> f32 {
   var z: f32;
   if (ix < 0x41100000) {
     if (ix < 0x39800000) { return x; }
+    if (ix < 0x3f000000) {
+      let zz = x * x;
+      let q = -0.33333333333333333 + zz * (0.13333333333333333 + zz * (-0.05396825396825397 +
+              zz * (0.021869488536155203 + zz * (-0.008863235529902197 + zz * (0.003592128036572481 +
+              zz * (-0.0014558343870513183 + zz * (0.000590027440945586 + zz * -0.00023912911424355248)))))));
+      return x + x * zz * q;
+    }
     if (ix >= 0x3f800000) {
       let t = m_expm1(2.0 * abs(x));
       let d = two_sum(t, 2.0);

@@ -8,11 +8,13 @@
 // Functions the backend does not run yet are listed and skipped.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <complex>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <span>
@@ -55,12 +57,15 @@ double ulp_error(float got, double x) {
   return std::abs(static_cast<double>(got) - x) / ulp;
 }
 
-/// Every 2^12-th f32 bit pattern and its neighbour, both signs.
+/// Every 2^12-th f32 bit pattern (TENFERRO_WEBGPU_SWEEP_STEP: every step-th, for a denser run)
+/// and a neighbour, both signs.
 std::vector<float> sweep() {
   std::vector<float> v;
-  for (std::uint64_t u = 0; u < (std::uint64_t{1} << 32); u += 4096) {
+  const char* env = std::getenv("TENFERRO_WEBGPU_SWEEP_STEP");
+  const std::uint64_t step = env != nullptr ? std::max<std::uint64_t>(std::strtoull(env, nullptr, 10), 2) : 4096;
+  for (std::uint64_t u = 0; u < (std::uint64_t{1} << 32); u += step) {
     v.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(u)));
-    v.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(u + 1 + (u >> 12) % 4093)));
+    v.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(u + 1 + (u >> 12) % (step - 1))));
   }
   return v;
 }
@@ -84,16 +89,25 @@ struct Fn {
   std::function<double(double)> ref;
 };
 
+/// op on the backend, in chunks of 2^22 elements.
 std::vector<float> run_on(Backend& be, OpId op, const std::vector<float>& xs, const std::vector<float>* ys) {
-  const Shape shape{static_cast<std::int64_t>(xs.size())};
-  const Tensor x = upload(be, host_tensor<float>(shape, xs));
-  std::vector<TensorView> in{x};
-  Tensor y;
-  if (ys != nullptr) {
-    y = upload(be, host_tensor<float>(shape, *ys));
-    in.push_back(y);
+  std::vector<float> out;
+  constexpr std::size_t kChunk = std::size_t{1} << 22;
+  for (std::size_t at = 0; at < xs.size(); at += kChunk) {
+    const std::size_t n = std::min(kChunk, xs.size() - at);
+    const Shape shape{static_cast<std::int64_t>(n)};
+    const auto part = [&](const std::vector<float>& v) { return std::vector<float>(v.begin() + at, v.begin() + at + n); };
+    const Tensor x = upload(be, host_tensor<float>(shape, part(xs)));
+    std::vector<TensorView> in{x};
+    Tensor y;
+    if (ys != nullptr) {
+      y = upload(be, host_tensor<float>(shape, part(*ys)));
+      in.push_back(y);
+    }
+    const std::vector<float> r = to_vector<float>(elementwise(be, op, in));
+    out.insert(out.end(), r.begin(), r.end());
   }
-  return to_vector<float>(elementwise(be, op, in));
+  return out;
 }
 
 TEST(WebGpuAnalyticAccuracy, RealF32WithinTwoUlpEverywhere) {
@@ -130,6 +144,14 @@ TEST(WebGpuAnalyticAccuracy, RealF32WithinTwoUlpEverywhere) {
                 static_cast<double>(in[at]), static_cast<double>(got[at]),
                 f.ref(static_cast<double>(in[at])));
     EXPECT_LE(worst, 2.0) << name << " at x = " << in[at];
+    if (f.op == OpId::sqrt) {  // correctly rounded (the double sqrt rounded to f32 is)
+      std::size_t off = 0;
+      for (std::size_t i = 0; i < in.size(); ++i)
+        if (std::bit_cast<std::uint32_t>(got[i]) != std::bit_cast<std::uint32_t>(static_cast<float>(f.ref(in[i]))) &&
+            !(std::isnan(got[i]) && std::isnan(in[i] < 0 ? NAN : f.ref(in[i]))))
+          ++off;
+      EXPECT_EQ(off, 0u) << "sqrt results not correctly rounded";
+    }
   }
 }
 
