@@ -14,10 +14,6 @@
 
 namespace tenferro::vk {
 
-namespace {
-constexpr std::uint64_t kArenaBytes = 64 * 1024;
-}  // namespace
-
 // ---- storage ---------------------------------------------------------------------------------
 VkStorage::VkStorage(VulkanBackend& owner, const Allocation& a, std::size_t nbytes, Placement placement)
     : Storage(nbytes, owner.domain(), placement), owner_(owner), alloc_(a) {
@@ -260,8 +256,7 @@ void VulkanBackend::reclaim() {
 
 std::uint64_t VulkanBackend::upload_params(std::span<const std::int64_t> words) {
   if (capture_) return capture_params(words);
-  const std::uint64_t bytes = (words.size_bytes() + 15) / 16 * 16;
-  TENFERRO_ASSERT(bytes <= kArenaBytes);
+  const std::uint64_t bytes = params_bytes(words);
   const std::uint64_t value = recorder_->open_value();
   if (!arena_ || arena_value_ != value || arena_used_ + bytes > kArenaBytes) {
     if (arena_) release_after(arena_, arena_value_);

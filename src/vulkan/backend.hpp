@@ -132,6 +132,13 @@ class VulkanBackend final : public Backend {
  private:
   void reclaim();
   void check_kernel_errors();
+  /// Parameter blocks live in arenas of kArenaBytes; a block takes params_bytes(words).
+  static constexpr std::uint64_t kArenaBytes = 64 * 1024;
+  static std::uint64_t params_bytes(std::span<const std::int64_t> words) {
+    const std::uint64_t bytes = (words.size_bytes() + 15) / 16 * 16;
+    TENFERRO_ASSERT(bytes <= kArenaBytes);
+    return bytes;
+  }
   /// allocate_memory during a capture: device_local memory the capture freed, else new memory
   /// it owns; parameter blocks; no staging.
   Allocation capture_allocate(std::uint64_t bytes, MemoryIntent intent);

@@ -80,12 +80,10 @@ Allocation VulkanBackend::capture_allocate(std::uint64_t bytes, MemoryIntent int
 }
 
 std::uint64_t VulkanBackend::capture_params(std::span<const std::int64_t> words) {
-  constexpr std::uint64_t kBytes = 64 * 1024;
-  const std::uint64_t bytes = (words.size_bytes() + 15) / 16 * 16;
-  TENFERRO_ASSERT(bytes <= kBytes);
+  const std::uint64_t bytes = params_bytes(words);
   Capture& c = *capture_;
-  if (c.arenas.empty() || c.arena_used + bytes > kBytes) {
-    c.arenas.push_back(allocator_->allocate(kBytes, MemoryIntent::params));
+  if (c.arenas.empty() || c.arena_used + bytes > kArenaBytes) {
+    c.arenas.push_back(allocator_->allocate(kArenaBytes, MemoryIntent::params));
     c.arena_used = 0;
   }
   const Allocation& arena = c.arenas.back();
