@@ -2,6 +2,7 @@
 #include "webgpu/backend.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -113,6 +114,16 @@ Tensor WebGpuBackend::download(const TensorView& t) {
 
 TransferStats WebGpuBackend::transfer_stats() const { return {up_bytes_, down_bytes_, ups_, downs_}; }
 
+void WebGpuBackend::begin_session() {
+  std::lock_guard lock(mu_);
+  if (sessions_++ == 0) dev_.begin_batch();
+}
+
+void WebGpuBackend::end_session() {
+  std::lock_guard lock(mu_);
+  if (--sessions_ == 0) dev_.end_batch();
+}
+
 void WebGpuBackend::synchronize() {
   std::lock_guard lock(mu_);
   dev_.synchronize();
@@ -127,19 +138,23 @@ template <class Make> const Kernel& WebGpuBackend::kernel(const std::string& key
 void WebGpuBackend::run(const Kernel& k, const std::vector<std::int32_t>& params, std::span<const Buffer* const> data,
                         std::uint64_t n) {
   const Grid g = grid(n, dev_.info().max_workgroups);
-  if (g.x == 0) return;
+  if (g.x != 0) run_grid(k, params, data, g.x, g.y, 1);
+}
+
+void WebGpuBackend::run_grid(const Kernel& k, const std::vector<std::int32_t>& params,
+                             std::span<const Buffer* const> data, std::uint32_t x, std::uint32_t y, std::uint32_t z) {
   Buffer p = dev_.create_buffer(params.size() * 4, false);
-  dev_.write(p, 0, params.data(), params.size() * 4);
+  dev_.write(p, 0, params.data(), params.size() * 4, true);
   std::vector<const Buffer*> all{&p};
   all.insert(all.end(), data.begin(), data.end());
-  dev_.dispatch(k, all, g.x, g.y);
+  dev_.dispatch(k, all, x, y, z);
 }
 
 std::uint32_t WebGpuBackend::run_checked(const Kernel& k, const std::vector<std::int32_t>& params,
                                          std::span<const Buffer* const> data, std::uint64_t n) {
   std::uint32_t err = 0;
   Buffer e = dev_.create_buffer(4, false);
-  dev_.write(e, 0, &err, 4);
+  dev_.write(e, 0, &err, 4, true);
   std::vector<const Buffer*> all(data.begin(), data.end());
   all.push_back(&e);
   run(k, params, all, n);
@@ -427,22 +442,43 @@ void WebGpuBackend::gemm(const GemmCall& call) {
   one.resize(2, 0);
   const bool beta_zero = (beta[0] & 0x7fffffff) == 0 && (beta[1] & 0x7fffffff) == 0;  // +-0 in both parts
   const Layout l[] = {c.layout()};
+  const std::int64_t M = c.dim(0), N = c.dim(1), B = c.dim(2), K = a.dim(1);
+  // The tiled kernel where a tile's reuse pays (both sides at least 16) and its grid fits the
+  // adapter's limits (batches run in passes of at most the limit); else one invocation per
+  // element of c. K == 0 takes the per-element kernel, which gives beta * c exactly.
+  const std::int64_t tile = gemm_tile(d), max_groups = dev_.info().max_workgroups;
+  const std::int64_t gx = (M + tile - 1) / tile, gy = (N + tile - 1) / tile;
+  const bool tiled = K > 0 && M >= 16 && N >= 16 && gx <= max_groups && gy <= max_groups;
+  const auto& sa = a.strides();
+  const auto& sb = b.strides();
+  // Each slab is loaded along its operand's smaller stride (coalesced on a compact operand).
+  const int order = tiled ? (std::abs(sa[1]) < std::abs(sa[0]) ? 8 : 0) | (std::abs(sb[0]) < std::abs(sb[1]) ? 16 : 0) : 0;
   std::lock_guard lock(mu_);
-  const Kernel& k = kernel("gemm_" + std::string(dtype_name(d)), [&] { return gemm_wgsl(d); });
+  const std::string dn(dtype_name(d));
+  const Kernel& k = tiled ? kernel("gemm_tiled_" + dn, [&] { return gemm_tiled_wgsl(d); })
+                          : kernel("gemm_" + dn, [&] { return gemm_wgsl(d); });
   const Buffer* data[] = {&storage_of(a).buffer(), &storage_of(b).buffer(), &storage_of(c).buffer()};
   // K in passes of at most kGemmChunk: the first applies beta, the later ones add to c.
-  const std::int64_t K = a.dim(1);
   for (std::int64_t k0 = 0; k0 == 0 || k0 < K; k0 += kGemmChunk) {
     const bool first = k0 == 0;
     std::vector<std::int32_t> extra{static_cast<std::int32_t>(std::min(K - k0, kGemmChunk))};
-    extra.push_back(static_cast<std::int32_t>(a.offset() + k0 * a.strides()[1]));
-    for (auto st : a.strides()) extra.push_back(static_cast<std::int32_t>(st));
-    extra.push_back(static_cast<std::int32_t>(b.offset() + k0 * b.strides()[0]));
-    for (auto st : b.strides()) extra.push_back(static_cast<std::int32_t>(st));
+    extra.push_back(static_cast<std::int32_t>(a.offset() + k0 * sa[1]));
+    for (auto st : sa) extra.push_back(static_cast<std::int32_t>(st));
+    extra.push_back(static_cast<std::int32_t>(b.offset() + k0 * sb[0]));
+    for (auto st : sb) extra.push_back(static_cast<std::int32_t>(st));
     extra.insert(extra.end(), alpha.begin(), alpha.end());
     extra.insert(extra.end(), first ? beta.begin() : one.begin(), first ? beta.end() : one.end());
-    extra.push_back((call.conj_a ? 1 : 0) | (call.conj_b ? 2 : 0) | (first && beta_zero ? 4 : 0));
-    run(k, layout_params(c.shape(), l, extra), data, static_cast<std::uint64_t>(c.numel()));
+    extra.push_back((call.conj_a ? 1 : 0) | (call.conj_b ? 2 : 0) | (first && beta_zero ? 4 : 0) | order);
+    if (!tiled) {
+      run(k, layout_params(c.shape(), l, extra), data, static_cast<std::uint64_t>(c.numel()));
+      continue;
+    }
+    extra.push_back(0);  // the batch of z = 0
+    for (std::int64_t b0 = 0; b0 < B; b0 += max_groups) {
+      extra.back() = static_cast<std::int32_t>(b0);
+      run_grid(k, layout_params(c.shape(), l, extra), data, static_cast<std::uint32_t>(gx), static_cast<std::uint32_t>(gy),
+               static_cast<std::uint32_t>(std::min(B - b0, max_groups)));
+    }
   }
 }
 

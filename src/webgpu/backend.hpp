@@ -61,6 +61,10 @@ class WebGpuBackend final : public Backend {
   void elementwise(OpId op, std::span<const TensorView> inputs, const TensorView& out, CompareDir dir) override;
   void reduce(OpId op, const TensorView& x, const Axes& axes, const TensorView& out) override;
   void gemm(const GemmCall& call) override;
+  /// Sessions (of any thread) batch the dispatches into shared submissions until the last
+  /// one open ends (Device::begin_batch).
+  void begin_session() override;
+  void end_session() override;
   void triangular(const TensorView& x, std::int64_t k, bool lower, const TensorView& out) override;
   void gather(const TensorView& operand, const TensorView& indices, const GatherConfig& cfg,
               const TensorView& out) override;
@@ -73,6 +77,9 @@ class WebGpuBackend final : public Backend {
   /// One dispatch over `n` elements: params at binding 0, then `data`.
   void run(const Kernel& k, const std::vector<std::int32_t>& params, std::span<const Buffer* const> data,
            std::uint64_t n);
+  /// One dispatch of an (x, y, z) grid of workgroups: params at binding 0, then `data`.
+  void run_grid(const Kernel& k, const std::vector<std::int32_t>& params, std::span<const Buffer* const> data,
+                std::uint32_t x, std::uint32_t y, std::uint32_t z);
   /// run with an error word (zero) bound after `data`, read back once the dispatch has run:
   /// returns the bits the kernel ORed into it.
   std::uint32_t run_checked(const Kernel& k, const std::vector<std::int32_t>& params,
@@ -87,6 +94,7 @@ class WebGpuBackend final : public Backend {
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<Kernel>> kernels_;
   std::uint64_t ups_ = 0, downs_ = 0, up_bytes_ = 0, down_bytes_ = 0;
+  int sessions_ = 0;  // sessions open, over all threads
 };
 
 }  // namespace tenferro::webgpu

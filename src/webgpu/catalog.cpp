@@ -39,7 +39,10 @@ std::vector<std::pair<std::string, std::string>> kernel_catalog() {
   }
   for (DType d : kAllDTypes) {
     const std::string dn(dtype_name(d));
-    if (gemm_supported(d)) out.emplace_back("gemm_" + dn, gemm_wgsl(d));
+    if (gemm_supported(d)) {
+      out.emplace_back("gemm_" + dn, gemm_wgsl(d));
+      out.emplace_back("gemm_tiled_" + dn, gemm_tiled_wgsl(d));
+    }
     for (DType to : kAllDTypes)
       if (to != d && cast_has_kernel(d, to)) out.emplace_back("cast_" + dn + "_" + std::string(dtype_name(to)), cast_wgsl(d, to));
     // Replace (moving bits) on every dtype; the combiners where scatter_supported (Bool: replace

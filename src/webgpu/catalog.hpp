@@ -17,7 +17,7 @@ namespace tenferro::webgpu {
 /// ew_<op>_<dtype> for every (op, dtype) elementwise_supported accepts, compare as
 /// ew_compare_<dtype>_<dir> for every direction the contract allows on dtype (EQ and NE on
 /// complex); <op>_<dtype> (reduce_sum_f32, ...) for every pair reduce_supported accepts;
-/// gemm_<dtype> for every dtype gemm_supported accepts. Names are unique and usable as file names.
+/// gemm_<dtype> and gemm_tiled_<dtype> for every dtype gemm_supported accepts. Names are unique and usable as file names.
 std::vector<std::pair<std::string, std::string>> kernel_catalog();
 
 }  // namespace tenferro::webgpu

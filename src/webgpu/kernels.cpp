@@ -2042,4 +2042,136 @@ fn coef(s: f32, v: f32) -> f32 { return s * v; }
   return replace_all(s, "ZERO", zero_of(d));
 }
 
+
+std::uint32_t gemm_tile(DType d) { return d == DType::C32 ? 64u : 128u; }
+
+// The tiled kernel's source is written out per dtype: L elements per vec4 (4 f32, 2 c32 as
+// (re, im, re, im)); an invocation holds 2 x 2 x L vec4 accumulators acc<p><q><j>: rows
+// (p * 16 + tx) * L + [0, L) of the tile, column (q * 16 + ty) * L + j.
+std::string gemm_tiled_wgsl(DType d) {
+  TENFERRO_ASSERT(gemm_supported(d));
+  const bool c = d == DType::C32;
+  const int L = c ? 2 : 4;
+  const std::string t = wgsl_type(d), Ls = std::to_string(L) + "u";
+  const char* lane[] = {"x", "y", "z", "w"};
+  std::string s = kPrelude;
+  if (c) s += kComplex;
+  s += "@group(0) @binding(1) var<storage, read> a: array<" + t + ">;\n";
+  s += "@group(0) @binding(2) var<storage, read> b: array<" + t + ">;\n";
+  s += "@group(0) @binding(3) var<storage, read_write> cc: array<" + t + ">;\n";
+  s += "var<workgroup> As: array<vec4<f32>, 256>;\nvar<workgroup> Bs: array<vec4<f32>, 256>;\n";
+  // load(x, o, i, n, s, cj): the L elements of x at offsets o + e * s (e < L, i + e < n), zero
+  // past n, conjugated when cj.
+  s += "fn load_a(o: i32, i: u32, n: u32, st: i32, cj: bool) -> vec4<f32> {\n  var v = vec4<f32>(0.0);\n";
+  std::string body;
+  for (int e = 0; e < L; ++e) {
+    const std::string cond = "i + " + std::to_string(e) + "u < n", at = "X[u32(o + " + std::to_string(e) + " * st)]";
+    if (c)
+      body += "  if (" + cond + ") { let w = " + at + "; v." + lane[2 * e] + " = w.x; v." + lane[2 * e + 1] + " = w.y; }\n";
+    else
+      body += "  if (" + cond + ") { v." + std::string(lane[e]) + " = " + at + "; }\n";
+  }
+  body += c ? "  return select(v, v * vec4<f32>(1.0, -1.0, 1.0, -1.0), cj);\n}\n" : "  return v;\n}\n";
+  s += replace_all(body, "X[", "a[");
+  s += "fn load_b(o: i32, i: u32, n: u32, st: i32, cj: bool) -> vec4<f32> {\n  var v = vec4<f32>(0.0);\n";
+  s += replace_all(body, "X[", "b[");
+  if (c) {
+    s += R"(
+fn scalar(w: u32) -> vec2<f32> { return vec2<f32>(bitcast<f32>(extra(w)), bitcast<f32>(extra(w + 1u))); }
+fn coef(s: vec2<f32>, v: vec2<f32>) -> vec2<f32> { return select(cmul(s, v), s.x * v, s.y == 0.0); }
+)";
+  } else {
+    s += R"(
+fn scalar(w: u32) -> f32 { return bitcast<f32>(extra(w)); }
+fn coef(s: f32, v: f32) -> f32 { return s * v; }
+)";
+  }
+  s += "fn put(m: u32, n: u32, bt: i32, v: " + t + R"(, beta_zero: bool) {
+  if (m >= u32(p[3]) || n >= u32(p[4])) { return; }
+  let co = u32(p[6] + i32(m) * p[7] + i32(n) * p[8] + bt * p[9]);
+  var r = coef(scalar(9u), v);
+  if (!beta_zero) { r = r + coef(scalar(11u), cc[co]); }
+  cc[co] = r;
+}
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let M = u32(p[3]);
+  let N = u32(p[4]);
+  let K = u32(extra(0u));
+  let flags = u32(extra(13u));
+  let bt = i32(wg.z) + extra(14u);
+  let m0 = wg.x * 32u * LANES;
+  let n0 = wg.y * 32u * LANES;
+  let ao = extra(1u) + bt * extra(4u);
+  let sam = extra(2u);
+  let sak = extra(3u);
+  let bo = extra(5u) + bt * extra(8u);
+  let sbk = extra(6u);
+  let sbn = extra(7u);
+  let ca = (flags & 1u) != 0u;
+  let cb = (flags & 2u) != 0u;
+  // The slab element this invocation loads: k-step ak (bk) and vec4 av (bv) of the tile row.
+  var ak = li / 32u;
+  var av = li % 32u;
+  if ((flags & 8u) != 0u) { ak = li % 8u; av = li / 8u; }
+  var bk = li / 32u;
+  var bv = li % 32u;
+  if ((flags & 16u) != 0u) { bk = li % 8u; bv = li / 8u; }
+  let ma = m0 + av * LANES;
+  let nb = n0 + bv * LANES;
+  let tx = li % 16u;
+  let ty = li / 16u;
+  var ra = vec4<f32>(0.0);
+  var rb = vec4<f32>(0.0);
+  if (ak < K) { ra = load_a(ao + i32(ma) * sam + i32(ak) * sak, ma, M, sam, ca); }
+  if (bk < K) { rb = load_b(bo + i32(bk) * sbk + i32(nb) * sbn, nb, N, sbn, cb); }
+)";
+  for (int pq = 0; pq < 4; ++pq)
+    for (int j = 0; j < L; ++j) s += "  var acc" + std::to_string(pq) + std::to_string(j) + " = vec4<f32>(0.0);\n";
+  s += R"(  for (var k0 = 0u; k0 < K; k0 = k0 + 8u) {
+    As[ak * 32u + av] = ra;
+    Bs[bk * 32u + bv] = rb;
+    workgroupBarrier();
+    let ka = k0 + 8u + ak;
+    let kb = k0 + 8u + bk;
+    ra = vec4<f32>(0.0);
+    rb = vec4<f32>(0.0);
+    if (ka < K) { ra = load_a(ao + i32(ma) * sam + i32(ka) * sak, ma, M, sam, ca); }
+    if (kb < K) { rb = load_b(bo + i32(kb) * sbk + i32(nb) * sbn, nb, N, sbn, cb); }
+)";
+  for (int kk = 0; kk < 8; ++kk) {
+    const std::string r = std::to_string(kk * 32) + "u";
+    s += "    {\n      let a0 = As[" + r + " + tx];\n      let a1 = As[" + r + " + 16u + tx];\n";
+    s += "      let b0 = Bs[" + r + " + ty];\n      let b1 = Bs[" + r + " + 16u + ty];\n";
+    for (int pa = 0; pa < 2; ++pa)
+      for (int q = 0; q < 2; ++q)
+        for (int j = 0; j < L; ++j) {
+          const std::string acc{'a', 'c', 'c', char('0' + pa * 2 + q), char('0' + j)}, av{'a', char('0' + pa)},
+              bq{'b', char('0' + q)};
+          if (c) {
+            const std::string br = bq + "." + lane[2 * j], bi = bq + "." + lane[2 * j + 1];
+            s += "      " + acc + " = fma(" + av + ", vec4<f32>(" + br + "), " + acc + ");\n";
+            s += "      " + acc + " = fma(" + av + ".yxwz, vec4<f32>(-" + bi + ", " + bi + ", -" + bi + ", " + bi + "), " + acc +
+                 ");\n";
+          } else {
+            s += "      " + acc + " = fma(" + av + ", vec4<f32>(" + bq + "." + lane[j] + "), " + acc + ");\n";
+          }
+        }
+    s += "    }\n";
+  }
+  s += "    workgroupBarrier();\n  }\n  let bz = (flags & 4u) != 0u;\n";
+  for (int pa = 0; pa < 2; ++pa)
+    for (int q = 0; q < 2; ++q)
+      for (int j = 0; j < L; ++j)
+        for (int i = 0; i < L; ++i) {
+          const std::string acc = "acc" + std::to_string(pa * 2 + q) + std::to_string(j);
+          const std::string v = c ? acc + (i == 0 ? ".xy" : ".zw") : acc + "." + lane[i];
+          s += "  put(m0 + (" + std::to_string(pa * 16) + "u + tx) * LANES + " + std::to_string(i) + "u, n0 + (" +
+               std::to_string(q * 16) + "u + ty) * LANES + " + std::to_string(j) + "u, bt, " + v + ", bz);\n";
+        }
+  s += "}\n";
+  return replace_all(s, "LANES", Ls);
+}
+
 }  // namespace tenferro::webgpu

@@ -136,4 +136,16 @@ bool gemm_supported(DType d);
 /// 4 beta == 0: c is not read)]. K == 0 gives beta * c.
 std::string gemm_wgsl(DType d);
 
+/// The rows (M) and columns (N) of c one workgroup of gemm_tiled_wgsl(d) computes: 128 x 128 for
+/// F32, 64 x 64 for C32 (32 vec4 of the element per tile row).
+std::uint32_t gemm_tile(DType d);
+/// The same product as gemm_wgsl with the same parameter words (and one more: extra word 14, the
+/// batch of the dispatch's z = 0), blocked for reuse: a workgroup of 256 invocations computes a
+/// gemm_tile(d)-square tile of c for batch wg.z, staging slabs of 8 K-steps of a and b in
+/// workgroup memory (the next slab loaded into registers while the current one is consumed),
+/// each invocation accumulating an 8 x 8 (F32) or 4 x 4 (C32) block in registers. Dispatch
+/// (ceil(M / tile), ceil(N / tile), batches). Flags beyond gemm_wgsl's: 8 a's slab is loaded K
+/// fastest, 16 b's is (the operand's unit-stride axis, for coalesced reads). K must be > 0.
+std::string gemm_tiled_wgsl(DType d);
+
 }  // namespace tenferro::webgpu

@@ -188,6 +188,7 @@ Device::Device(int ordinal) : api_(checked_api()) {
 }
 
 Device::~Device() {
+  if (batch_) api_.wgpuCommandEncoderRelease(batch_);
   if (queue_) api_.wgpuQueueRelease(queue_);
   if (device_) api_.wgpuDeviceRelease(device_);
 }
@@ -246,8 +247,9 @@ Buffer Device::create_buffer(std::uint64_t bytes, bool checked) {
   return Buffer(b, size);
 }
 
-void Device::write(const Buffer& dst, std::uint64_t offset, const void* data, std::size_t bytes) {
+void Device::write(const Buffer& dst, std::uint64_t offset, const void* data, std::size_t bytes, bool fresh) {
   if (bytes == 0) return;
+  if (!fresh) flush();
   const std::size_t whole = bytes / 4 * 4;
   if (whole) api_.wgpuQueueWriteBuffer(queue_, dst.get(), offset, data, whole);
   if (whole < bytes) {  // WebGPU writes whole 4-byte words: the tail padded with zeros
@@ -266,6 +268,7 @@ void Device::read(const Buffer& src, std::uint64_t offset, void* data, std::size
   Buffer staging(api_.wgpuDeviceCreateBuffer(device_, &desc), size);
   TENFERRO_CHECK(staging.get() != nullptr, out_of_memory, kOp, "bytes", "no staging buffer of ", size,
                  " bytes");
+  flush();
   WGPUCommandEncoderDescriptor ed = WGPU_COMMAND_ENCODER_DESCRIPTOR_INIT;
   WGPUCommandEncoder enc = api_.wgpuDeviceCreateCommandEncoder(device_, &ed);
   api_.wgpuCommandEncoderCopyBufferToBuffer(enc, src.get(), offset, staging.get(), 0, size);
@@ -334,8 +337,11 @@ void Device::dispatch(const Kernel& k, std::span<const Buffer* const> buffers, s
   bd.entryCount = entries.size();
   bd.entries = entries.data();
   WGPUBindGroup group = api_.wgpuDeviceCreateBindGroup(device_, &bd);
-  WGPUCommandEncoderDescriptor ed = WGPU_COMMAND_ENCODER_DESCRIPTOR_INIT;
-  WGPUCommandEncoder enc = api_.wgpuDeviceCreateCommandEncoder(device_, &ed);
+  WGPUCommandEncoder enc = batch_;
+  if (!enc) {
+    WGPUCommandEncoderDescriptor ed = WGPU_COMMAND_ENCODER_DESCRIPTOR_INIT;
+    enc = api_.wgpuDeviceCreateCommandEncoder(device_, &ed);
+  }
   WGPUComputePassDescriptor cpd = WGPU_COMPUTE_PASS_DESCRIPTOR_INIT;
   WGPUComputePassEncoder pass = api_.wgpuCommandEncoderBeginComputePass(enc, &cpd);
   api_.wgpuComputePassEncoderSetPipeline(pass, k.pipeline());
@@ -343,10 +349,31 @@ void Device::dispatch(const Kernel& k, std::span<const Buffer* const> buffers, s
   api_.wgpuComputePassEncoderDispatchWorkgroups(pass, x, y, z);
   api_.wgpuComputePassEncoderEnd(pass);
   api_.wgpuComputePassEncoderRelease(pass);
-  submit(enc);
   api_.wgpuBindGroupRelease(group);
+  if (!batching_) {
+    submit(enc);
+    return;
+  }
+  batch_ = enc;
+  if (++batched_ >= kBatchDispatches) flush();
 }
 
-void Device::synchronize() { api_.wgpuDevicePoll(device_, true, nullptr); }
+void Device::flush() {
+  if (!batch_) return;
+  WGPUCommandEncoder enc = batch_;
+  batch_ = nullptr;
+  batched_ = 0;
+  submit(enc);
+}
+
+void Device::end_batch() {
+  batching_ = false;
+  flush();
+}
+
+void Device::synchronize() {
+  flush();
+  api_.wgpuDevicePoll(device_, true, nullptr);
+}
 
 }  // namespace tenferro::webgpu

@@ -76,18 +76,29 @@ class Device {
   /// the device: small internal buffers skip it).
   Buffer create_buffer(std::uint64_t bytes, bool checked = true);
   /// host -> buffer at `offset` (bytes multiple of 4 except the last write of a buffer: padded).
-  void write(const Buffer& dst, std::uint64_t offset, const void* data, std::size_t bytes);
+  /// Queue writes run before the commands of the next submission, so the batch is submitted
+  /// first, unless `fresh`: no recorded command uses dst yet (a dispatch's parameter buffer).
+  void write(const Buffer& dst, std::uint64_t offset, const void* data, std::size_t bytes, bool fresh = false);
   /// buffer -> host: all queued work completes first.
   void read(const Buffer& src, std::uint64_t offset, void* data, std::size_t bytes);
   /// Compiles WGSL (entry point "main"). Error{backend_failure} naming the kernel with the
   /// compiler's message when it does not compile or the pipeline is refused (checked through
   /// an error scope before the pipeline is used: a pipeline of a failed module aborts).
   std::shared_ptr<Kernel> compile(const std::string& name, const std::string& wgsl);
-  /// Records and submits one dispatch of `k` with buffers bound at 0..n-1 (group 0).
+  /// Records one dispatch of `k` with buffers bound at 0..n-1 (group 0) and submits it, or,
+  /// while batching, adds it to the batch (submitted every kBatchDispatches dispatches, at
+  /// end_batch, and before anything that must follow it on the queue: a read, a write that is
+  /// not fresh, synchronize).
   void dispatch(const Kernel& k, std::span<const Buffer* const> buffers, std::uint32_t x, std::uint32_t y = 1,
                 std::uint32_t z = 1);
-  /// Waits for all submitted work.
+  /// Waits for all submitted work (the batch submitted first).
   void synchronize();
+  /// Dispatches from now on go into one command encoder per batch, submitted together: a
+  /// session's ops cost one submission per kBatchDispatches instead of one each.
+  void begin_batch() { batching_ = true; }
+  /// Submits the batch and returns to one submission per dispatch.
+  void end_batch();
+  static constexpr int kBatchDispatches = 64;
 
  private:
   struct ScopeResult {
@@ -99,7 +110,12 @@ class Device {
   /// Finishes the encoder, submits its commands and releases both.
   void submit(WGPUCommandEncoder enc);
   void wait_for(const bool& done);
+  /// Submits the batch's encoder, if any.
+  void flush();
   const Api& api_;
+  WGPUCommandEncoder batch_ = nullptr;  // the open batch's encoder
+  int batched_ = 0;                     // dispatches in it
+  bool batching_ = false;
   const AdapterInfo* info_ = nullptr;
   WGPUInstance instance_ = nullptr;
   WGPUAdapter adapter_ = nullptr;

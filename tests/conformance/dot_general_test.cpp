@@ -324,6 +324,25 @@ TEST(DotGeneralTest, EveryLayoutPairMatchesReference) {
           }
 }
 
+TEST(DotGeneralTest, BlockedSizesEveryLayoutMatchReference) {
+  // Products large on both sides (a GPU's blocked kernels take them: WebGPU's tiles of 64 and
+  // 128), with edges that cut tiles and K that ends mid-slab or fits within one: every layout
+  // pair, and every conjugation on complex.
+  std::uint64_t seed = 650;
+  for (const auto& tb : test_backends())
+    for (DType d : kDotDTypes)
+      for (DotCase c : {matmul(131, 21, 70, 2), matmul(40, 5, 33)})
+        for (int flags = 0; flags < (is_complex(d) ? 4 : 1); ++flags)
+          for (LayoutCase ll : kAllLayouts)
+            for (LayoutCase rl : kAllLayouts) {
+              c.lconj = flags & 1;
+              c.rconj = flags & 2;
+              c.llc = ll;
+              c.rlc = rl;
+              check_case(tb, d, c, seed++);
+            }
+}
+
 TEST(DotGeneralTest, ConjFlagsMatchReference) {
   std::uint64_t seed = 700;
   for (const auto& tb : test_backends())
