@@ -10,7 +10,7 @@
 # --no-tests only the CLI and the benchmarks (enough for bench.sh; check.sh needs the tests).
 #
 # .gpu/LABEL/bin.tar.xz holds the stripped CLI, benchmarks and test binaries; .gpu/lib.tar.xz
-# the shared libraries the GPU image lacks; .gpu/peer_bench.py the peers' script from
+# the shared libraries the GPU image lacks (wgpu-native among them); .gpu/peer_bench.py the peers' script from
 # ../shared/tools (../shared does not travel). Binaries travel compressed: the device tool
 # carries 64 MiB at most.
 set -eu
@@ -37,7 +37,11 @@ echo "$(git rev-parse HEAD)$(git diff --quiet HEAD -- src include shaders tools 
   > ".gpu/$label/commit.txt"
 rm -rf "$tmp"
 
-if [ ! -f .gpu/lib.tar.xz ] || { ldd "$build/tools/tenferro" | grep -q libmpi && ! xz -dc .gpu/lib.tar.xz | tar t | grep -q libmpi; }; then
+# wgpu-native, which the WebGPU provider loads at run time (tools/gpu/webgpu.sh points
+# TENFERRO_WGPU_LIB at its staged copy).
+wgpu=$(sed -n 's/^TENFERRO_WGPU_DIR:PATH=//p' "$build/CMakeCache.txt")/lib/libwgpu_native.so
+if [ ! -f .gpu/lib.tar.xz ] || { ldd "$build/tools/tenferro" | grep -q libmpi && ! xz -dc .gpu/lib.tar.xz | tar t | grep -q libmpi; } ||
+   { [ -f "$wgpu" ] && ! xz -dc .gpu/lib.tar.xz | tar t | grep -q libwgpu_native; }; then
   tmp=$(mktemp -d)
   mkdir -p "$tmp/lib"
   for l in libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 libgomp.so.1; do
@@ -46,6 +50,7 @@ if [ ! -f .gpu/lib.tar.xz ] || { ldd "$build/tools/tenferro" | grep -q libmpi &&
   # Open MPI's libraries, where the CLI links them (einsum --distributed).
   ldd "$build/tools/tenferro" | awk '$1 ~ /^lib(mpi|open-pal|open-rte|hwloc|event)/ {print $3}' |
     while read -r f; do cp -L "$f" "$tmp/lib/"; done
+  if [ -f "$wgpu" ]; then cp "$wgpu" "$tmp/lib/" && strip "$tmp/lib/libwgpu_native.so"; fi
   tar cf - -C "$tmp" lib | xz -T0 -6 > .gpu/lib.tar.xz
   rm -rf "$tmp"
 fi

@@ -22,6 +22,11 @@
 // on the `fused` row; then sum(x * y) as a product and a reduction, and as one plan. Bandwidth counts the bytes every operand is read and the result written
 // once. Per row: warm-ups (0.5 s of them before the group's first row), --repeat timed calls
 // + synchronize (host clock), the median.
+// `gemm`: the square product c = a b of side --size (default 4096) in --dtype, one dot_general
+// into a preallocated c per call; TFLOP/s count 2 N^3 (8 N^3 for complex). `overhead`: the
+// per-op cost of small ops, 2000 chained adds of 1000 elements in one session (as
+// ../shared/tools/peer_bench.py `overhead` times PyTorch), the median per add. Both on any
+// backend, for side-by-side figures of the providers.
 // Exit codes: 0 ok, 1 a check failed, 2 bad input or error.
 #include "bench_cmd.hpp"
 #include "cli_backend.hpp"
@@ -52,6 +57,7 @@ struct BenchArgs {
   std::string group = "permute";
   std::string patterns = "data/instances/permutation_patterns.json";
   std::int64_t elements = std::int64_t{1} << 24;
+  std::int64_t size = 4096;  // gemm
   std::string dtype = "f32";
   cli::BackendChoice where;  // --backend, --device
   int repeat = 15;
@@ -151,6 +157,15 @@ template <class F> double time_median(Backend& be, int repeat, bool first, F&& f
   return secs[secs.size() / 2];
 }
 
+// n elements of dtype d uniform in [lo, lo + width) on be (made on the host: not every backend
+// casts from f64).
+Tensor uniform(Backend& be, DType d, std::int64_t n, double lo, double width, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (double& e : v) e = lo + width * static_cast<double>(rng() >> 11) * 0x1.0p-53;
+  return be.upload(cast(cpu_backend(), host_tensor<double>({n}, v), d));
+}
+
 // The elementwise, analytic, reduce and fused groups (see the top of this file).
 int run_op_group(const BenchArgs& a) {
   const std::optional<DType> pd = parse_dtype(a.dtype);
@@ -162,13 +177,8 @@ int run_op_group(const BenchArgs& a) {
   Backend& be = cli::chosen_backend(a.where);
   const double es = static_cast<double>(dtype_size(d));
   // Operands: x in [0.5, 1.5) (positive for log, sqrt, rsqrt), y in [-1, 1).
-  auto values = [&](double lo, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::vector<double> v(static_cast<std::size_t>(n));
-    for (double& e : v) e = lo + static_cast<double>(rng() >> 11) * 0x1.0p-53;
-    return cast(be, be.upload(host_tensor<double>({n}, v)), d);
-  };
-  const Tensor x = values(0.5, 1), y = values(-1.0, 2), one = cast(be, be.upload(host_tensor<double>({}, {1.0})), d);
+  const Tensor x = uniform(be, d, n, 0.5, 1.0, 1), y = uniform(be, d, n, -1.0, 2.0, 2),
+               one = be.upload(cast(cpu_backend(), host_tensor<double>({}, {1.0}), d));
   if (!a.json)
     std::printf("device: %s\n%-28s %12s %10s %9s %8s\n", be.device_name().c_str(), "op", "elements", "ms", "GB/s", "%copy");
   double copy_gbps = 0;
@@ -233,12 +243,60 @@ int run_op_group(const BenchArgs& a) {
     timed("sum(x * y) unfused (2 ops)", 2 * es * n, [&] { out = reduce_sum(be, mul(be, x, y), {0}); });
     timed("sum(x * y) fused", 2 * es * n, [&] { out = fused(be, dot, std::vector<TensorView>{x, y}); });
   } else {
-    throw std::runtime_error("unknown bench group " + a.group + " (permute, elementwise, analytic, reduce, fused)");
+    throw std::runtime_error("unknown bench group " + a.group + " (permute, elementwise, analytic, reduce, fused, gemm, overhead)");
+  }
+  return 0;
+}
+
+// The gemm and overhead groups (see the top of this file).
+int run_call_group(const BenchArgs& a) {
+  const std::optional<DType> pd = parse_dtype(a.dtype);
+  if (!pd || *pd == DType::Bool || is_integer(*pd))
+    throw std::runtime_error("--dtype " + a.dtype + ": the " + a.group + " group takes f32, f64, c32 or c64");
+  if (a.repeat < 1) throw std::runtime_error("--repeat must be at least 1");
+  const DType d = *pd;
+  Backend& be = cli::chosen_backend(a.where);
+  std::string name;
+  double secs = 0, rate = 0;
+  if (a.group == "gemm") {
+    const std::int64_t n = a.size;
+    if (n < 1) throw std::runtime_error("--size must be at least 1");
+    const Tensor xs = uniform(be, d, n * n, -1.0, 2.0, 1), ys = uniform(be, d, n * n, -1.0, 2.0, 2);
+    const TensorView x = TensorView(xs).reshape({n, n}), y = TensorView(ys).reshape({n, n});
+    const Tensor c = be.allocate(d, {n, n});
+    DotGeneralConfig cfg;
+    cfg.lhs_contracting_dims = {1};
+    cfg.rhs_contracting_dims = {0};
+    const Scalar one = Scalar::of(d, 1.0), zero = Scalar::of(d, 0.0);
+    secs = time_median(be, a.repeat, true, [&] { dot_general_into(be, x, y, cfg, false, false, one, zero, c); });
+    name = "gemm " + std::to_string(n) + "^3";
+    rate = (is_complex(d) ? 8.0 : 2.0) * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) / secs * 1e-12;
+  } else {
+    constexpr int kChain = 2000;
+    const Tensor s0 = uniform(be, d, 1000, -1.0, 2.0, 1), one = uniform(be, d, 1000, 1.0, 0.0, 2);
+    secs = time_median(be, a.repeat, true, [&] {
+             with_session(be, [&] {
+               Tensor z = s0;
+               for (int k = 0; k < kChain; ++k) z = add(be, z, one);
+             });
+           }) / kChain;
+    name = "overhead (2000 chained adds of 1000)";
+  }
+  if (a.json) {
+    nlohmann::json j{{"group", a.group}, {"op", name}, {"dtype", a.dtype}, {"median_s", secs}, {"backend", be.name()},
+                     {"device", be.device_name()}};
+    if (a.group == "gemm") j["size"] = a.size, j["tflops"] = rate;
+    std::cout << j.dump() << "\n";
+  } else if (a.group == "gemm") {
+    std::printf("device: %s\n%-40s %10.4f ms %9.2f TFLOP/s\n", be.device_name().c_str(), name.c_str(), secs * 1e3, rate);
+  } else {
+    std::printf("device: %s\n%-40s %10.3f us per op\n", be.device_name().c_str(), name.c_str(), secs * 1e6);
   }
   return 0;
 }
 
 int run_bench(const BenchArgs& a) {
+  if (a.group == "gemm" || a.group == "overhead") return run_call_group(a);
   if (a.group != "permute") return run_op_group(a);
   if (a.repeat < 1) throw std::runtime_error("--repeat must be at least 1");
   const std::vector<Pattern> pats = load_patterns(a.patterns);
@@ -300,8 +358,9 @@ int run_bench(const BenchArgs& a) {
 void add_bench_command(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "bench", "Memory-bound benchmarks: permute (a permutation pattern file), elementwise, analytic, reduce, fused");
-  cmd->add_option("group", args->group, "permute (default), elementwise, analytic, reduce or fused");
+      "bench", "Benchmarks on one backend: permute (a permutation pattern file), elementwise, analytic, reduce, fused, gemm, overhead");
+  cmd->add_option("group", args->group, "permute (default), elementwise, analytic, reduce, fused, gemm or overhead");
+  cmd->add_option("--size", args->size, "Side of the gemm group's square product (default 4096)");
   cmd->add_option("--elements", args->elements, "Elements of the op groups' operands (default 2^24)");
   cmd->add_option("--dtype", args->dtype, "dtype of the op groups (default f32)");
   cmd->add_option("--patterns", args->patterns, "Pattern file (default data/instances/permutation_patterns.json)");
