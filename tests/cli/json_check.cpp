@@ -1,10 +1,12 @@
 // cli_json_check SCHEMA COMMAND...: runs COMMAND (the tenferro CLI with --json), parses what it
-// prints on stdout and checks it against SCHEMA (einsum, einsum_no_run, bench, devices, eval:
+// prints on stdout and checks it against SCHEMA (einsum, einsum_no_run, bench, bench_call (bench
+// gemm and overhead), devices, eval:
 // the fields docs/cli.md lists, with their types and the totals' consistency). Every time is
 // in seconds, named with the suffix _s: no key anywhere ends in _seconds, _ms or _us. Exit 0
 // when the output matches, 1 with the reason otherwise.
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -79,6 +81,24 @@ void check_einsum(const json& j, bool no_run) {
   }
 }
 
+// bench gemm / overhead: one object; gemm's rate agrees with its time (2 N^3 flops, 8 N^3 for
+// complex dtypes).
+void check_bench_call(const json& j) {
+  for (const char* k : {"group", "op", "dtype", "backend", "device"}) has(j, k, kStr, "bench");
+  has(j, "median_s", kNum, "bench");
+  const double t = j["median_s"].get<double>();
+  require(t > 0, "bench.median_s is not positive");
+  if (j["group"] == "gemm") {
+    has(j, "size", kInt, "bench");
+    has(j, "tflops", kNum, "bench");
+    const double n = j["size"].get<double>(), c = j["dtype"].get<std::string>()[0] == 'c' ? 8.0 : 2.0;
+    const double want = c * n * n * n / t * 1e-12;
+    require(std::abs(j["tflops"].get<double>() - want) <= 1e-9 * want, "bench.tflops disagrees with median_s and size");
+  } else {
+    require(j["group"] == "overhead", "bench.group is neither gemm nor overhead");
+  }
+}
+
 void check_bench_line(const json& j) {
   for (const char* k : {"pattern", "backend", "device"}) has(j, k, kStr, "bench");
   has(j, "elements", kInt, "bench");
@@ -135,7 +155,7 @@ std::string quote(const std::string& s) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::cerr << "usage: cli_json_check einsum|einsum_no_run|bench|devices|eval COMMAND...\n";
+    std::cerr << "usage: cli_json_check einsum|einsum_no_run|bench|bench_call|devices|eval COMMAND...\n";
     return 2;
   }
   const std::string schema = argv[1];
@@ -174,6 +194,7 @@ int main(int argc, char** argv) {
       check_time_keys(j, schema);
       if (schema == "einsum" || schema == "einsum_no_run") check_einsum(j, schema == "einsum_no_run");
       else if (schema == "bench") check_bench_line(j);
+      else if (schema == "bench_call") check_bench_call(j);
       else if (schema == "devices") check_devices(j);
       else if (schema == "eval") check_eval(j);
       else throw Failure{"unknown schema " + schema};
