@@ -171,10 +171,10 @@ struct EinsumStepStats {
   std::int64_t lhs_packed_bytes = 0, rhs_packed_bytes = 0;  // dot_general's packing copies
   std::int64_t out_bytes = 0;     // the result
   std::int64_t out_copy_bytes = 0;  // out view not writable in place: GEMM into a temp + copy
-  bool out_chained = false;       // with out_copy_bytes: its groups form few enough stride chains
+  bool out_chained = false;       // the out view's groups form few enough stride chains
                                   // (GemmCall::c) to be written in place where
-                                  // GemmCaps::chained_output (the Vulkan backend),
-                                  // through the temp elsewhere
+                                  // GemmCaps::chained_output (explain's writes_chains: no
+                                  // out_copy_bytes then), through the temp elsewhere
   std::int64_t reduce_bytes = 0;  // read by reduce_sum on this step's operands before the GEMM
   int launches = 0;               // backend calls: reduce_sum, copy (packing), gemm
   int batch_unit_stride_operands = 0;  // operands read in place whose unit stride is a batch

@@ -344,6 +344,9 @@ TEST(Einsum, UnitStrideLabelLeadsAChainedResult) {
     EXPECT_EQ(s.steps[0].lhs_packed_bytes, chains ? 32 * 32 * 4 * 8 : 0) << "chains " << chains;
     EXPECT_EQ(s.steps[0].rhs_packed_bytes, 0);
     EXPECT_TRUE(s.steps[0].out_chained);
+    // Written in place where the GEMM writes chains; through a temp and a copy elsewhere.
+    EXPECT_EQ(s.steps[0].out_copy_bytes, chains ? 0 : s.steps[0].out_bytes) << "chains " << chains;
+    EXPECT_EQ(s.copied_bytes, s.packed_bytes + s.steps[0].out_copy_bytes + s.final_transpose_bytes);
   }
   const Case c{"lkji,jiqf->kqfl", {U"lkji", U"jiqf"}, U"kqfl", shapes};
   run_case(c, 98, nullptr, {DType::F64, DType::C32});

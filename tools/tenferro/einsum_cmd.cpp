@@ -230,9 +230,8 @@ std::string stats_text(const EinsumStats& s) {
                   mib(st.out_bytes), st.launches);
     o << line << st.lhs_labels << "," << st.rhs_labels << "->" << st.out_labels;
     if (st.reduce_bytes) o << "  [reduce " << mib(st.reduce_bytes) << " MiB]";
-    if (st.out_copy_bytes && st.out_chained)
-      o << "  [out in stride chains " << mib(st.out_copy_bytes)
-        << " MiB: in place where the GEMM writes chains (Vulkan), else via a temp]";
+    if (st.out_chained && !st.out_copy_bytes)
+      o << "  [out in stride chains " << mib(st.out_bytes) << " MiB: written in place]";
     else if (st.out_copy_bytes)
       o << "  [out via temp " << mib(st.out_copy_bytes) << " MiB]";
     if (st.batch_unit_stride_operands) o << "  [" << st.batch_unit_stride_operands << " operand(s) unit-stride on batch]";
@@ -240,13 +239,8 @@ std::string stats_text(const EinsumStats& s) {
   }
   o << "final        reduce " << mib(s.final_reduce_bytes) << " MiB, transpose " << mib(s.final_transpose_bytes)
     << " MiB, " << s.final_launches << " launch(es)\n";
-  std::int64_t chained = 0;
-  for (const auto& st : s.steps)
-    if (st.out_chained) chained += st.out_copy_bytes;
   o << "total        " << s.steps.size() << " steps, GEMM " << s.gemm_flops * 1e-9 << " GFLOP, packed "
-    << mib(s.packed_bytes) << " MiB, copied " << mib(s.copied_bytes) << " MiB";
-  if (chained) o << " (" << mib(chained) << " MiB of it outputs in stride chains: no copy where the GEMM writes chains)";
-  o << ", " << s.launches << " launches\n";
+    << mib(s.packed_bytes) << " MiB, copied " << mib(s.copied_bytes) << " MiB, " << s.launches << " launches\n";
   o << "order        steps run in " << s.levels << " dispatch level(s) (barriers + 1 on Vulkan), live intermediates "
     << "peak " << s.order_peak_elements << " elements\n";
   return o.str();
