@@ -96,6 +96,8 @@ void check_bench_call(const json& j) {
     require(std::abs(j["tflops"].get<double>() - want) <= 1e-9 * want, "bench.tflops disagrees with median_s and size");
   } else {
     require(j["group"] == "overhead", "bench.group is neither gemm nor overhead");
+    has(j, "record_s", kNum, "bench");
+    require(j["record_s"].get<double>() > 0, "bench.record_s is not positive");
   }
 }
 
