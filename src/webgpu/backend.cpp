@@ -143,11 +143,7 @@ void WebGpuBackend::run(const Kernel& k, const std::vector<std::int32_t>& params
 
 void WebGpuBackend::run_grid(const Kernel& k, const std::vector<std::int32_t>& params,
                              std::span<const Buffer* const> data, std::uint32_t x, std::uint32_t y, std::uint32_t z) {
-  Buffer p = dev_.create_buffer(params.size() * 4, false);
-  dev_.write(p, 0, params.data(), params.size() * 4, true);
-  std::vector<const Buffer*> all{&p};
-  all.insert(all.end(), data.begin(), data.end());
-  dev_.dispatch(k, all, x, y, z);
+  dev_.dispatch(k, params, data, x, y, z);
 }
 
 std::uint32_t WebGpuBackend::run_checked(const Kernel& k, const std::vector<std::int32_t>& params,

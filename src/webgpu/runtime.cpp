@@ -106,6 +106,7 @@ const Probe& probe() {
       info.max_storage_buffers = lim.maxStorageBuffersPerShaderStage;
       info.max_workgroups = lim.maxComputeWorkgroupsPerDimension;
       info.max_invocations = lim.maxComputeInvocationsPerWorkgroup;
+      info.storage_offset_align = std::max<std::uint32_t>(4, lim.minStorageBufferOffsetAlignment);
       a->wgpuAdapterInfoFreeMembers(ai);
       r.infos.push_back(std::move(info));
     }
@@ -332,6 +333,48 @@ void Device::dispatch(const Kernel& k, std::span<const Buffer* const> buffers, s
     entries[i].offset = 0;
     entries[i].size = buffers[i]->size();
   }
+  encode(k, entries, x, y, z);
+}
+
+void Device::dispatch(const Kernel& k, std::span<const std::int32_t> params, std::span<const Buffer* const> data,
+                      std::uint32_t x, std::uint32_t y, std::uint32_t z) {
+  const std::size_t bytes = std::max<std::size_t>(16, params.size_bytes());
+  const std::size_t align = info_->storage_offset_align;
+  std::size_t at = (params_host_.size() + align - 1) / align * align;
+  if (batching_ && bytes <= kParamBlockBytes) {
+    if (at + bytes > kParamBlockBytes) {
+      flush();
+      at = 0;
+    }
+    if (!params_.get()) params_ = create_buffer(kParamBlockBytes, false);
+    params_host_.resize(at + bytes, 0);
+    std::memcpy(params_host_.data() + at, params.data(), params.size_bytes());
+  } else {
+    Buffer own = create_buffer(bytes, false);
+    write(own, 0, params.data(), params.size_bytes(), true);
+    std::vector<const Buffer*> all{&own};
+    all.insert(all.end(), data.begin(), data.end());
+    dispatch(k, all, x, y, z);
+    return;
+  }
+  std::vector<WGPUBindGroupEntry> entries(data.size() + 1);
+  entries[0] = WGPU_BIND_GROUP_ENTRY_INIT;
+  entries[0].binding = 0;
+  entries[0].buffer = params_.get();
+  entries[0].offset = at;
+  entries[0].size = bytes;
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    entries[i + 1] = WGPU_BIND_GROUP_ENTRY_INIT;
+    entries[i + 1].binding = static_cast<std::uint32_t>(i + 1);
+    entries[i + 1].buffer = data[i]->get();
+    entries[i + 1].offset = 0;
+    entries[i + 1].size = data[i]->size();
+  }
+  encode(k, entries, x, y, z);
+}
+
+void Device::encode(const Kernel& k, std::span<const WGPUBindGroupEntry> entries, std::uint32_t x, std::uint32_t y,
+                    std::uint32_t z) {
   WGPUBindGroupDescriptor bd = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
   bd.layout = k.layout();
   bd.entryCount = entries.size();
@@ -363,6 +406,13 @@ void Device::flush() {
   WGPUCommandEncoder enc = batch_;
   batch_ = nullptr;
   batched_ = 0;
+  // The block's queue write runs before the batch (queue writes precede the next submission);
+  // the next batch takes a new block, this one freed once its work has run.
+  if (params_.get()) {
+    write(params_, 0, params_host_.data(), params_host_.size(), true);
+    params_ = Buffer();
+    params_host_.clear();
+  }
   submit(enc);
 }
 

@@ -24,6 +24,7 @@ struct AdapterInfo {
   std::uint32_t max_storage_buffers = 0;   // maxStorageBuffersPerShaderStage
   std::uint32_t max_workgroups = 0;        // maxComputeWorkgroupsPerDimension
   std::uint32_t max_invocations = 0;       // maxComputeInvocationsPerWorkgroup
+  std::uint32_t storage_offset_align = 256;  // minStorageBufferOffsetAlignment
 };
 
 /// Every adapter of the primary native APIs wgpu-native finds (Vulkan, Metal, D3D12), in its
@@ -91,6 +92,11 @@ class Device {
   /// not fresh, synchronize).
   void dispatch(const Kernel& k, std::span<const Buffer* const> buffers, std::uint32_t x, std::uint32_t y = 1,
                 std::uint32_t z = 1);
+  /// dispatch with `params` (32-bit words) bound at 0 and `data` at 1..n: a buffer of its own,
+  /// or, while batching, a slice of the batch's parameter block, written once when the batch
+  /// is submitted.
+  void dispatch(const Kernel& k, std::span<const std::int32_t> params, std::span<const Buffer* const> data,
+                std::uint32_t x, std::uint32_t y, std::uint32_t z);
   /// Waits for all submitted work (the batch submitted first).
   void synchronize();
   /// Dispatches from now on go into one command encoder per batch, submitted together: a
@@ -110,11 +116,17 @@ class Device {
   /// Finishes the encoder, submits its commands and releases both.
   void submit(WGPUCommandEncoder enc);
   void wait_for(const bool& done);
-  /// Submits the batch's encoder, if any.
+  /// Submits the batch's encoder, if any (its parameter block written first).
   void flush();
+  /// Records one dispatch of k with these bindings into the batch, or submits it alone.
+  void encode(const Kernel& k, std::span<const WGPUBindGroupEntry> entries, std::uint32_t x, std::uint32_t y,
+              std::uint32_t z);
+  static constexpr std::size_t kParamBlockBytes = 64 * 1024;
   const Api& api_;
   WGPUCommandEncoder batch_ = nullptr;  // the open batch's encoder
   int batched_ = 0;                     // dispatches in it
+  Buffer params_;                       // the batch's parameter block (empty: none yet)
+  std::vector<std::uint8_t> params_host_;  // its contents, written at flush
   bool batching_ = false;
   const AdapterInfo* info_ = nullptr;
   WGPUInstance instance_ = nullptr;
