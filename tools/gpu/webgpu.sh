@@ -10,7 +10,7 @@
 #   there: for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig; sh tools/gpu/webgpu.sh [LABEL]
 #          with carry [".gl", ".gpu"]
 #
-# INSTANCES replaces the einsum list. Every row's JSON in $OUT/webgpu.jsonl, the peers' in
+# INSTANCES replaces the einsum list; SIZE (default 4096) and ELEMENTS (2^28) the sizes. Every row's JSON in $OUT/webgpu.jsonl, the peers' in
 # $OUT/peers.jsonl; the table last (also $OUT/webgpu.md).
 set -u
 . tools/gpu/env.sh
@@ -23,8 +23,8 @@ instances=${INSTANCES:-"bin_matmul_1024 str_matrix_chain_multiplication_100 lm_b
 str_mps_varying_inner_product_200 str_nw_mera_open_26"}
 "$B" devices > "$OUT/devices.txt" 2>&1
 for be in webgpu vulkan; do
-  tl 120 "$B" bench gemm --backend $be --dtype f32 --size 4096 --repeat 10 --json >> "$J" 2>> "$OUT/err.txt"
-  tl 120 "$B" bench elementwise --backend $be --dtype f32 --elements 268435456 --repeat 15 --json >> "$J" 2>> "$OUT/err.txt"
+  tl 120 "$B" bench gemm --backend $be --dtype f32 --size ${SIZE:-4096} --repeat 10 --json >> "$J" 2>> "$OUT/err.txt"
+  tl 120 "$B" bench elementwise --backend $be --dtype f32 --elements ${ELEMENTS:-268435456} --repeat 15 --json >> "$J" 2>> "$OUT/err.txt"
   tl 60 "$B" bench overhead --backend $be --dtype f32 --repeat 7 --json >> "$J" 2>> "$OUT/err.txt"
   for n in $instances; do
     f=data/instances/$n.json
@@ -58,7 +58,7 @@ for r in rows:
     if r.get("group") in ("elementwise",) and r.get("op") not in ("copy", "add"):
         continue
     ours.setdefault(key(r), {})[r["backend"]] = r["median_s"] * 1e3
-peer_of = {"gemm 4096^3": "float32_4096", "copy": "copy_f32_2^28", "add": "add_f32_2^28",
+peer_of = {"gemm 4096^3": "float32_4096",  # the peers' sizes: the defaults "copy": "copy_f32_2^28", "add": "add_f32_2^28",
            "overhead (2000 chained adds of 1000)": "us_per_small_op(2000_adds_1000_elems)"}
 print("| case | WebGPU ms | Vulkan ms | WebGPU / Vulkan figure | PyTorch ms |")
 print("|---|---|---|---|---|")
