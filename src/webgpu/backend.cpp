@@ -138,12 +138,7 @@ template <class Make> const Kernel& WebGpuBackend::kernel(const std::string& key
 void WebGpuBackend::run(const Kernel& k, const std::vector<std::int32_t>& params, std::span<const Buffer* const> data,
                         std::uint64_t n) {
   const Grid g = grid(n, dev_.info().max_workgroups);
-  if (g.x != 0) run_grid(k, params, data, g.x, g.y, 1);
-}
-
-void WebGpuBackend::run_grid(const Kernel& k, const std::vector<std::int32_t>& params,
-                             std::span<const Buffer* const> data, std::uint32_t x, std::uint32_t y, std::uint32_t z) {
-  dev_.dispatch(k, params, data, x, y, z);
+  if (g.x != 0) dev_.dispatch(k, params, data, g.x, g.y, 1);
 }
 
 std::uint32_t WebGpuBackend::run_checked(const Kernel& k, const std::vector<std::int32_t>& params,
@@ -472,8 +467,8 @@ void WebGpuBackend::gemm(const GemmCall& call) {
     extra.push_back(0);  // the batch of z = 0
     for (std::int64_t b0 = 0; b0 < B; b0 += max_groups) {
       extra.back() = static_cast<std::int32_t>(b0);
-      run_grid(k, layout_params(c.shape(), l, extra), data, static_cast<std::uint32_t>(gx), static_cast<std::uint32_t>(gy),
-               static_cast<std::uint32_t>(std::min(B - b0, max_groups)));
+      dev_.dispatch(k, layout_params(c.shape(), l, extra), data, static_cast<std::uint32_t>(gx),
+                    static_cast<std::uint32_t>(gy), static_cast<std::uint32_t>(std::min(B - b0, max_groups)));
     }
   }
 }

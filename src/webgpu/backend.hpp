@@ -77,9 +77,6 @@ class WebGpuBackend final : public Backend {
   /// One dispatch over `n` elements: params at binding 0, then `data`.
   void run(const Kernel& k, const std::vector<std::int32_t>& params, std::span<const Buffer* const> data,
            std::uint64_t n);
-  /// One dispatch of an (x, y, z) grid of workgroups: params at binding 0, then `data`.
-  void run_grid(const Kernel& k, const std::vector<std::int32_t>& params, std::span<const Buffer* const> data,
-                std::uint32_t x, std::uint32_t y, std::uint32_t z);
   /// run with an error word (zero) bound after `data`, read back once the dispatch has run:
   /// returns the bits the kernel ORed into it.
   std::uint32_t run_checked(const Kernel& k, const std::vector<std::int32_t>& params,

@@ -323,16 +323,24 @@ std::shared_ptr<Kernel> Device::compile(const std::string& name, const std::stri
   return std::make_shared<Kernel>(pipeline, api_.wgpuComputePipelineGetBindGroupLayout(pipeline, 0));
 }
 
+namespace {
+/// The bind-group entries of `buffers` (whole) at bindings first, first + 1, ...
+void add_entries(std::vector<WGPUBindGroupEntry>& entries, std::span<const Buffer* const> buffers) {
+  for (const Buffer* b : buffers) {
+    WGPUBindGroupEntry e = WGPU_BIND_GROUP_ENTRY_INIT;
+    e.binding = static_cast<std::uint32_t>(entries.size());
+    e.buffer = b->get();
+    e.offset = 0;
+    e.size = b->size();
+    entries.push_back(e);
+  }
+}
+}  // namespace
+
 void Device::dispatch(const Kernel& k, std::span<const Buffer* const> buffers, std::uint32_t x, std::uint32_t y,
                       std::uint32_t z) {
-  std::vector<WGPUBindGroupEntry> entries(buffers.size());
-  for (std::size_t i = 0; i < buffers.size(); ++i) {
-    entries[i] = WGPU_BIND_GROUP_ENTRY_INIT;
-    entries[i].binding = static_cast<std::uint32_t>(i);
-    entries[i].buffer = buffers[i]->get();
-    entries[i].offset = 0;
-    entries[i].size = buffers[i]->size();
-  }
+  std::vector<WGPUBindGroupEntry> entries;
+  add_entries(entries, buffers);
   encode(k, entries, x, y, z);
 }
 
@@ -357,19 +365,12 @@ void Device::dispatch(const Kernel& k, std::span<const std::int32_t> params, std
     dispatch(k, all, x, y, z);
     return;
   }
-  std::vector<WGPUBindGroupEntry> entries(data.size() + 1);
-  entries[0] = WGPU_BIND_GROUP_ENTRY_INIT;
+  std::vector<WGPUBindGroupEntry> entries(1, WGPU_BIND_GROUP_ENTRY_INIT);
   entries[0].binding = 0;
   entries[0].buffer = params_.get();
   entries[0].offset = at;
   entries[0].size = bytes;
-  for (std::size_t i = 0; i < data.size(); ++i) {
-    entries[i + 1] = WGPU_BIND_GROUP_ENTRY_INIT;
-    entries[i + 1].binding = static_cast<std::uint32_t>(i + 1);
-    entries[i + 1].buffer = data[i]->get();
-    entries[i + 1].offset = 0;
-    entries[i + 1].size = data[i]->size();
-  }
+  add_entries(entries, data);
   encode(k, entries, x, y, z);
 }
 

@@ -167,12 +167,17 @@ Tensor uniform(Backend& be, DType d, std::int64_t n, double lo, double width, st
   return be.upload(cast(cpu_backend(), host_tensor<double>({n}, v), d));
 }
 
+// --dtype, which must be f32, f64, c32 or c64 (`what` names the groups in the error).
+DType inexact_dtype(const BenchArgs& a, const std::string& what) {
+  const std::optional<DType> d = parse_dtype(a.dtype);
+  if (!d || *d == DType::Bool || is_integer(*d))
+    throw std::runtime_error("--dtype " + a.dtype + ": " + what + " f32, f64, c32 or c64");
+  return *d;
+}
+
 // The elementwise, analytic, reduce and fused groups (see the top of this file).
 int run_op_group(const BenchArgs& a) {
-  const std::optional<DType> pd = parse_dtype(a.dtype);
-  if (!pd || *pd == DType::Bool || is_integer(*pd))
-    throw std::runtime_error("--dtype " + a.dtype + ": the op groups take f32, f64, c32 or c64");
-  const DType d = *pd;
+  const DType d = inexact_dtype(a, "the op groups take");
   const std::int64_t n = a.elements;
   if (n < 4096) throw std::runtime_error("--elements must be at least 4096");
   Backend& be = cli::chosen_backend(a.where);
@@ -251,11 +256,8 @@ int run_op_group(const BenchArgs& a) {
 
 // The gemm and overhead groups (see the top of this file).
 int run_call_group(const BenchArgs& a) {
-  const std::optional<DType> pd = parse_dtype(a.dtype);
-  if (!pd || *pd == DType::Bool || is_integer(*pd))
-    throw std::runtime_error("--dtype " + a.dtype + ": the " + a.group + " group takes f32, f64, c32 or c64");
+  const DType d = inexact_dtype(a, "the " + a.group + " group takes");
   if (a.repeat < 1) throw std::runtime_error("--repeat must be at least 1");
-  const DType d = *pd;
   Backend& be = cli::chosen_backend(a.where);
   std::string name;
   double secs = 0, rate = 0, record = 0;
