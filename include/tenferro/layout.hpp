@@ -22,6 +22,13 @@ using Axes = SmallVector<std::int64_t, 8>;
 std::int64_t shape_numel(const Shape& shape, const char* op = "shape");
 /// Product of non-negative extents, or nullopt where it overflows int64 (0 if any extent is 0).
 std::optional<std::int64_t> numel_if_fits(const Shape& shape);
+/// a * b for non-negative a and b, or INT64_MAX where that overflows. A product of extents
+/// passes int64 only where a tensor holding them is empty (every tensor's element count is
+/// checked), so a saturated count comes with an empty tensor and sizes no work.
+constexpr std::int64_t mul_sat(std::int64_t a, std::int64_t b) {
+  std::int64_t p = 0;
+  return __builtin_mul_overflow(a, b, &p) ? INT64_MAX : p;
+}
 /// Compact column-major strides [1, d0, d0*d1, ...] (extents 0 count as 1). Never overflows:
 /// for an empty shape whose other extents' product passes int64, the strides stop growing.
 Strides compact_strides(const Shape& shape);

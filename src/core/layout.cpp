@@ -49,11 +49,13 @@ std::int64_t Layout::numel() const {
 }
 
 bool Layout::is_compact() const {
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return true;
   std::int64_t expect = 1;
+  bool fits = true;  // expect is the product of the extents so far (else no later stride can be)
   for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == 0) return true;
-    if (shape[i] != 1 && strides[i] != expect) return false;
-    expect *= shape[i];
+    if (shape[i] == 1) continue;
+    if (!fits || strides[i] != expect) return false;
+    fits = !__builtin_mul_overflow(expect, shape[i], &expect);
   }
   return true;
 }

@@ -116,6 +116,29 @@ TEST(Einsum, SumsOverAnEmptyLabelAreZeros) {
   run_case({"a...,b...bb", {U"a", U"bAbb"}, U"Aa", {{1}, {0, 2, 0, 0}}}, 75);
 }
 
+// Empty operands whose other extents multiply past int64: the products of their groups (the
+// GEMM's M, N, K, the step sizes of the report) are never formed exactly; the result is empty
+// or zeros. Found by fuzzing the step report (fuzz/parsers_fuzz.cpp).
+TEST(Einsum, EmptyOperandsWithHugeExtents) {
+  const std::int64_t x = std::int64_t{3} << 60;
+  run_case({"cda,abd->adcb", {U"cda", U"abd"}, U"adcb", {{3, 2, 0}, {0, x, 2}}}, 76);
+  run_case({"abc,cbd->ad", {U"abc", U"cbd"}, U"ad", {{3, x, 0}, {0, x, 2}}}, 77);
+  // The one step writes the output: empty, then 3 x 2 zeros (C64: 16 bytes each).
+  struct Explained {
+    const char* sub;
+    std::vector<Shape> shapes;
+    std::int64_t out_bytes;
+  };
+  for (const Explained& c : {Explained{"cda,abd->adcb", {{3, 2, 0}, {0, x, 2}}, 0},
+                             Explained{"abc,cbd->ad", {{3, x, 0}, {0, x, 2}}, 3 * 2 * 16}}) {
+    const EinsumPlan plan = *make_plan(c.sub, c.shapes);
+    const std::vector<Layout> layouts{Layout::compact(c.shapes[0]), Layout::compact(c.shapes[1])};
+    const EinsumStats st = explain(plan.spec, plan.path, layouts, DType::C64, true);
+    ASSERT_EQ(st.steps.size(), 1u) << c.sub;
+    EXPECT_EQ(st.steps[0].out_bytes, c.out_bytes) << c.sub;
+  }
+}
+
 TEST(Einsum, Ellipsis) {
   // Ellipsis dims are aligned at their end and extent 1 broadcasts (NumPy rules); the
   // reference spells them as labels A, B.
@@ -502,6 +525,10 @@ TEST(Einsum, SizesPastInt64AreRefusedNamingEinsum) {
   expect_refused(K::invalid_argument,
                  [&] { make_plan("a,b,ac,bc->", std::vector<Shape>{{g32}, {g32}, {g32, 1}, {g32, 1}}, outer_first); },
                  "the result of path step 0", "2^64-element intermediate");
+  // Summing the empty label a away leaves zeros over b and c: 2^71 elements, made before any
+  // contraction.
+  expect_refused(K::invalid_argument, [&] { make_plan("abc,b->c", std::vector<Shape>{{0, g32 * 256, g31}, {g32 * 256}}); },
+                 "operand 0 summed over its own labels", "2^71-element sum of an empty operand");
   // 2^62 elements fit int64, their f64 bytes do not.
   const EinsumSpec spec = make_spec("a,b->ab", std::vector<Shape>{{g31}, {g31}});
   const std::vector<Layout> layouts{Layout::compact({g31}), Layout::compact({g31})};

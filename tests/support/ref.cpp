@@ -231,13 +231,20 @@ TensorView place(Backend& be, const RefTensor& ref, LayoutCase lc) {
       return on_backend(to_host(phys)).broadcast_in_dim(ref.shape, dims);
     }
     case LayoutCase::offset: {
-      // Embedded at [1, 1, ...] in a tensor 2 larger per axis, surrounded by garbage (7s).
-      Shape pshape = ref.shape;
-      for (auto& e : pshape) e += 2;
+      // Embedded at [1, 1, ...] in a tensor 2 larger per axis, surrounded by garbage (7s). The
+      // zero axes of an empty one stay unpadded (at 0), so that its parent is empty as well.
+      Shape pshape = ref.shape, starts(static_cast<std::size_t>(rank), 1), limits = ref.shape,
+            steps(static_cast<std::size_t>(rank), 1);
+      for (std::size_t a = 0; a < pshape.size(); ++a) {
+        if (pshape[a] == 0) {
+          starts[a] = 0;
+          continue;
+        }
+        pshape[a] += 2;
+        limits[a] += 1;
+      }
       RefTensor phys(ref.dtype, pshape);
       for (std::int64_t i = 0; i < phys.numel(); ++i) phys.set(i, c64(7, 7));
-      Shape starts(static_cast<std::size_t>(rank), 1), steps(static_cast<std::size_t>(rank), 1), limits = ref.shape;
-      for (auto& e : limits) e += 1;
       for (std::int64_t i = 0; i < ref.numel(); ++i) {
         Shape idx(static_cast<std::size_t>(rank));
         std::int64_t rest = i;

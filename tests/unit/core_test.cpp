@@ -113,6 +113,7 @@ TEST(Layout, EmptyShapesWithHugeExtentsHaveValidStridesAndNoElements) {
       }
     }
     EXPECT_EQ(Layout::compact(shape).numel(), 0) << shape;
+    EXPECT_TRUE(Layout::compact(shape).is_compact()) << shape;
     const Tensor t = host_empty(DType::F64, shape);
     EXPECT_EQ(t.numel(), 0);
     EXPECT_EQ(t.strides(), s);

@@ -30,8 +30,8 @@ void Lowering::report_gemm(const Val& L, const Val& R, const Instr& in, const La
   st.B = lw.B;
   st.kind = step_kind(lw.M, lw.N, lw.K);
   if (lw.B > 1) st.kind = "batched " + st.kind;
-  const std::int64_t out_n = lw.M * lw.N * lw.B;
-  st.out_bytes = out_n * es_;
+  const std::int64_t out_n = mul_sat(mul_sat(lw.M, lw.N), lw.B);
+  st.out_bytes = mul_sat(out_n, es_);
   if (out_n > 0) {
     st.flops = (is_complex(dtype_) ? 8.0 : 2.0) * static_cast<double>(lw.M) * static_cast<double>(lw.N) *
                static_cast<double>(lw.K) * static_cast<double>(lw.B);

@@ -218,8 +218,7 @@ Program Lowering::run(const Path& path, std::span<const Layout> layouts) {
     prepare(sb, st.reduce_bytes, st.launches);
     sum_unneeded(sa, concat({&si.fa, &si.c, &si.bt}), st.reduce_bytes, st.launches);
     sum_unneeded(sb, concat({&si.fb, &si.c, &si.bt}), st.reduce_bytes, st.launches);
-    std::int64_t K = 1;
-    for (int l : si.c) K *= extent(l);
+    const std::int64_t K = count(si.c);
     int r = -1;
     if (use_mul_ && K == 1) {
       r = contract_mul(static_cast<int>(k), sa, sb, st);
@@ -324,8 +323,12 @@ void check_count(const EinsumSpec& spec, const std::vector<int>& ids, std::size_
 }  // namespace
 
 void check_sizes(const EinsumSpec& spec, const Path& path, std::size_t element_size) {
-  for (std::size_t i = 0; i < spec.inputs.size(); ++i)
+  for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
     check_count(spec, spec.inputs[i], element_size, "operand " + std::to_string(i));
+    // Summing an empty axis away leaves a tensor of zeros over the other labels, made before
+    // any contraction.
+    check_count(spec, spec.reduced[i], element_size, "operand " + std::to_string(i) + " summed over its own labels");
+  }
   check_count(spec, spec.output, element_size, "the output");
   // Each step keeps the labels of its operands that a later operand or the output holds.
   const Net net = make_net(spec);

@@ -113,8 +113,7 @@ Labels Lowering::consumer_order(int id, const Labels& want, const Labels& order,
   const int ci = consumer_[static_cast<std::size_t>(id)];
   const StepInfo& cs = steps_[static_cast<std::size_t>(ci)];
   if (cs.c.empty()) return order;  // K = 1 there: a mul of broadcast views, any order
-  std::int64_t bytes = es_;
-  for (int l : order) bytes *= extent(l);
+  const std::int64_t bytes = mul_sat(count(order), es_);
   const bool large = static_cast<std::uint64_t>(bytes) >= detail::pack_chunk_bytes();
   if (!large && !(chains_ && bytes >= kConsumerOrderBytes)) return order;
   const Val* p = known(id);
@@ -143,9 +142,8 @@ Labels Lowering::consumer_order(int id, const Labels& want, const Labels& order,
 void Lowering::unit_stride_first(const Val& L, const Val& R, const Labels& store, Labels& fl, Labels& fr,
                                  const Labels& c, const Labels& bt) const {
   if (!chains_) return;
-  std::int64_t out = 1;
-  for (int l : store) out *= extent(l);
-  if (out * es_ < kUnitStrideMinBytes) return;
+  const std::int64_t out = count(store);
+  if (mul_sat(out, es_) < kUnitStrideMinBytes) return;
   const Labels dot_order = concat({&fl, &fr, &bt});
   if (dot_order == store) return;
   const Layout view = out_view(store, dot_order);

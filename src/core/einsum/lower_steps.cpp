@@ -168,15 +168,10 @@ bool Lowering::split_free(const StepInfo& si, int& sa, int& sb, StepInfo& out) {
     }
     if (runs.size() != 3 || !runs[0].first || runs[1].first || !runs[2].first) continue;
     if (!chain(X, runs[0].second) || !chain(X, runs[1].second) || !chain(X, runs[2].second)) continue;
-    auto prod = [&](const Labels& g) {
-      std::int64_t p = 1;
-      for (int l : g) p *= extent(l);
-      return p;
-    };
-    const bool first_is_m = prod(runs[0].second) >= prod(runs[2].second);
+    const bool first_is_m = count(runs[0].second) >= count(runs[2].second);
     Labels m = first_is_m ? runs[0].second : runs[2].second;
     Labels batch = first_is_m ? runs[2].second : runs[0].second;
-    if (prod(m) < 8) continue;
+    if (count(m) < 8) continue;
     for (int l : f)  // extent-1 free labels stay free
       if (extent(l) == 1) m.push_back(l);
     // The other operand gets the batch labels as stride-0 axes.
@@ -235,10 +230,7 @@ int Lowering::contract_mul(int k, int sa, int sb, EinsumStepStats& st) {
   in.layout = view_of(A);
   in.layout_b = view_of(B);
   for (int l : order) in.shape.push_back(extent(l));
-  std::int64_t M = 1, N = 1, Bn = 1;
-  for (int l : si.fa) M *= extent(l);
-  for (int l : si.fb) N *= extent(l);
-  for (int l : si.bt) Bn *= extent(l);
+  const std::int64_t M = count(si.fa), N = count(si.fb), Bn = count(si.bt);
   st.lhs = A.path_id;
   st.rhs = B.path_id;
   if (report_) {
@@ -251,7 +243,7 @@ int Lowering::contract_mul(int k, int sa, int sb, EinsumStepStats& st) {
   st.N = N;
   st.K = 1;
   st.B = Bn;
-  st.out_bytes = M * N * Bn * es_;
+  st.out_bytes = mul_sat(mul_sat(mul_sat(M, N), Bn), es_);
   st.launches += st.out_bytes > 0 ? 1 : 0;
   Val r{Layout::compact(in.shape), order, -1, id};
   return push(std::move(in), std::move(r));

@@ -67,6 +67,12 @@ class Lowering {
 
  private:
   std::int64_t extent(int l) const { return spec_.extents[static_cast<std::size_t>(l)]; }
+  /// Product of the labels' extents, saturated (mul_sat: only an empty tensor's can pass int64).
+  std::int64_t count(const Labels& ls) const {
+    std::int64_t n = 1;
+    for (int l : ls) n = mul_sat(n, extent(l));
+    return n;
+  }
   int add(Val v) {
     vals_.push_back(std::move(v));
     return static_cast<int>(vals_.size()) - 1;

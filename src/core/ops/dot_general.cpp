@@ -46,14 +46,16 @@ struct Chain {
 };
 
 /// The chain of `axes` of layout l (in the given order), or nullopt when they do not form one.
+/// Axes whose extents or next stride pass int64 (possible only in an empty layout) form none.
 std::optional<Chain> chain_of(const Layout& l, const Axes& axes) {
+  for (I a : axes)
+    if (l.shape[static_cast<std::size_t>(a)] == 0) return Chain{0, 1};  // empty group: no element is ever reached
   Chain ch;
   bool first = true;
   I next = 0;  // the stride the next non-trivial axis must have
   for (I a : axes) {
     const auto u = static_cast<std::size_t>(a);
     const I e = l.shape[u], s = l.strides[u];
-    if (e == 0) return Chain{0, 1};  // empty group: no element is ever reached
     if (e == 1) continue;
     if (first) {
       ch.stride = s;
@@ -61,8 +63,7 @@ std::optional<Chain> chain_of(const Layout& l, const Axes& axes) {
     } else if (s != next) {
       return std::nullopt;
     }
-    ch.extent *= e;
-    next = s * e;
+    if (__builtin_mul_overflow(ch.extent, e, &ch.extent) || __builtin_mul_overflow(s, e, &next)) return std::nullopt;
   }
   return ch;
 }
@@ -72,16 +73,22 @@ std::optional<Chain> chain_of(const Layout& l, const Axes& axes) {
 /// fastest) lies at sum_j (i_j) * stride_j with i = i_0 + e_0 * (i_1 + e_1 * (...)). No chain
 /// for a group of extent 1; one of extent 0 for an empty group (no element is ever reached).
 std::vector<Chain> chains_of(const Layout& l, const Axes& axes) {
+  for (I a : axes)
+    if (l.shape[static_cast<std::size_t>(a)] == 0) return {Chain{0, 1}};
   std::vector<Chain> out;
   I next = 0;
+  bool open = false;  // the last chain can take an axis of stride `next` (both products fit)
   for (I a : axes) {
     const auto u = static_cast<std::size_t>(a);
     const I e = l.shape[u], s = l.strides[u];
-    if (e == 0) return {Chain{0, 1}};
     if (e == 1) continue;
-    if (out.empty() || s != next) out.push_back(Chain{1, s});
-    out.back().extent *= e;
-    next = s * e;
+    I grown = 0;
+    if (!open || s != next || __builtin_mul_overflow(out.back().extent, e, &grown)) {
+      out.push_back(Chain{1, s});
+      grown = e;
+    }
+    out.back().extent = grown;
+    open = !__builtin_mul_overflow(s, e, &next);
   }
   return out;
 }
@@ -191,11 +198,12 @@ DotPlan validate(const Backend& be, const TensorView& lhs, const TensorView& rhs
   for (I a : p.rhs_free) p.out_shape.push_back(rhs.dim(a));
   for (I a : cfg.lhs_batching_dims) p.out_shape.push_back(lhs.dim(a));
   shape_numel(p.out_shape, op);  // the output's element count must fit in int64
-  // Each product below divides the element count of an operand or of the output.
-  for (I a : p.lhs_free) p.M *= lhs.dim(a);
-  for (I a : p.rhs_free) p.N *= rhs.dim(a);
-  for (I a : cfg.lhs_batching_dims) p.B *= lhs.dim(a);
-  for (I a : cfg.lhs_contracting_dims) p.K *= lhs.dim(a);
+  // Each product below divides the element count of an operand or of the output; it saturates
+  // only where that tensor is empty.
+  for (I a : p.lhs_free) p.M = mul_sat(p.M, lhs.dim(a));
+  for (I a : p.rhs_free) p.N = mul_sat(p.N, rhs.dim(a));
+  for (I a : cfg.lhs_batching_dims) p.B = mul_sat(p.B, lhs.dim(a));
+  for (I a : cfg.lhs_contracting_dims) p.K = mul_sat(p.K, lhs.dim(a));
   return p;
 }
 
@@ -463,10 +471,10 @@ DotLowering lower_dot_general(const Layout& lhs, const Layout& rhs, const DotGen
   DotLowering lw;
   const Axes lf = free_axes(lhs, cfg.lhs_batching_dims, cfg.lhs_contracting_dims);
   const Axes rf = free_axes(rhs, cfg.rhs_batching_dims, cfg.rhs_contracting_dims);
-  for (I a : lf) lw.M *= lhs.shape[static_cast<std::size_t>(a)];
-  for (I a : rf) lw.N *= rhs.shape[static_cast<std::size_t>(a)];
-  for (I a : cfg.lhs_contracting_dims) lw.K *= lhs.shape[static_cast<std::size_t>(a)];
-  for (I a : cfg.lhs_batching_dims) lw.B *= lhs.shape[static_cast<std::size_t>(a)];
+  for (I a : lf) lw.M = mul_sat(lw.M, lhs.shape[static_cast<std::size_t>(a)]);
+  for (I a : rf) lw.N = mul_sat(lw.N, rhs.shape[static_cast<std::size_t>(a)]);
+  for (I a : cfg.lhs_contracting_dims) lw.K = mul_sat(lw.K, lhs.shape[static_cast<std::size_t>(a)]);
+  for (I a : cfg.lhs_batching_dims) lw.B = mul_sat(lw.B, lhs.shape[static_cast<std::size_t>(a)]);
   const std::size_t n = cfg.lhs_contracting_dims.size();
   std::vector<std::size_t> cfg_order(n);
   std::iota(cfg_order.begin(), cfg_order.end(), std::size_t{0});
