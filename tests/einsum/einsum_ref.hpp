@@ -31,8 +31,11 @@ inline RefTensor einsum_reference(const std::vector<std::u32string>& inputs, con
   for (char32_t c : output) out_shape.push_back(ext[labels.find(c)]);
   RefTensor out(dtype, out_shape);
   std::vector<c64> acc(static_cast<std::size_t>(out.numel()), c64(0, 0));
-  std::int64_t total = 1;
-  for (auto e : ext) total *= e;
+  // Every assignment of every label; none where a label is empty (the other extents may then
+  // multiply past int64).
+  std::int64_t total = std::count(ext.begin(), ext.end(), 0) > 0 ? 0 : 1;
+  if (total > 0)
+    for (auto e : ext) total *= e;
   std::vector<std::int64_t> idx(labels.size(), 0);
   for (std::int64_t t = 0; t < total; ++t) {
     std::int64_t r = t;
