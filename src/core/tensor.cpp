@@ -91,23 +91,31 @@ TensorView TensorView::slice(const Shape& starts, const Shape& limits, const Sha
       const std::uint64_t ust = static_cast<std::uint64_t>(-(st + 1)) + 1;
       n = s == e ? 0 : static_cast<std::int64_t>(static_cast<std::uint64_t>(s - e - 1) / ust + 1);
     }
-    if (n > 0) l.offset += s * layout_.strides[i];
     l.shape[i] = n;
-    // With one element or none the step never applies (and a huge one would overflow).
-    l.strides[i] = n > 1 ? layout_.strides[i] * st : layout_.strides[i];
+  }
+  // An empty view addresses nothing and keeps the operand's offset and strides (its extents and
+  // strides may multiply past int64). Else: the first element, and the steps where an axis has
+  // two elements or more (with one the step never applies, and a huge one would overflow).
+  if (l.numel() == 0) return TensorView(storage_, dtype_, std::move(l));
+  for (std::size_t i = 0; i < r; ++i) {
+    l.offset += starts[i] * layout_.strides[i];
+    if (l.shape[i] > 1) l.strides[i] *= steps[i];
   }
   return TensorView(storage_, dtype_, std::move(l));
 }
 
 TensorView TensorView::reverse(const Axes& axes) const {
   Layout l = layout_;
+  // An empty view addresses nothing: its offset stays (its extents and strides may multiply
+  // past int64).
+  const bool empty = l.numel() == 0;
   std::vector<bool> seen(l.shape.size(), false);
   for (std::int64_t a : axes) {
     check_axis(a, rank(), "reverse", "dimensions");
     auto i = static_cast<std::size_t>(a);
     TENFERRO_CHECK(!seen[i], invalid_argument, "reverse", "dimensions", "axis ", a, " repeated");
     seen[i] = true;
-    if (l.shape[i] > 0) l.offset += (l.shape[i] - 1) * l.strides[i];
+    if (!empty) l.offset += (l.shape[i] - 1) * l.strides[i];
     l.strides[i] = -l.strides[i];
   }
   return TensorView(storage_, dtype_, std::move(l));
