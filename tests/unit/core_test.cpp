@@ -118,6 +118,17 @@ TEST(Layout, EmptyShapesWithHugeExtentsHaveValidStridesAndNoElements) {
     EXPECT_EQ(t.numel(), 0);
     EXPECT_EQ(t.strides(), s);
     EXPECT_EQ(host_empty(DType::F64, {0}).reshape(shape).shape(), shape);
+    // Views of it: reversed along every axis, and every third index of every axis.
+    Axes all(shape.size());
+    Shape starts(shape.size(), 0), steps(shape.size(), 3), thirds(shape.size());
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      all[i] = static_cast<std::int64_t>(i);
+      thirds[i] = shape[i] == 0 ? 0 : (shape[i] - 1) / 3 + 1;
+    }
+    EXPECT_EQ(t.reverse(all).shape(), shape);
+    EXPECT_EQ(t.reverse(all).numel(), 0);
+    EXPECT_EQ(t.slice(starts, shape, steps).shape(), thirds);
+    EXPECT_EQ(t.slice(starts, shape, steps).numel(), 0);
   }
 }
 
